@@ -1,0 +1,37 @@
+# Every target makes .venv first if it is missing (Python 3.10 or newer on PATH as python3).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test codegen check-codegen typecheck clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## demo: validate every payload under examples/payloads and print a typed summary of each
+demo: $(STAMP)
+	$(PY) examples/demo.py examples/payloads
+
+## test: the whole suite: generated-code drift, type checks, tests
+test: $(STAMP) check-codegen typecheck
+	$(PY) -m pytest
+
+## codegen: regenerate src/mplp_models/_generated from schemas/
+codegen: $(STAMP)
+	$(PY) codegen/generate.py
+
+## check-codegen: fail if src/mplp_models/_generated differs from a fresh codegen run
+check-codegen: $(STAMP)
+	$(PY) codegen/generate.py --check
+
+## typecheck: mypy --strict and pyright strict on the package
+typecheck: $(STAMP)
+	$(PY) -m mypy
+	$(VENV)/bin/pyright
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache

@@ -1,0 +1,213 @@
+"""Generate ``src/mplp_models/_generated/`` from ``schemas/``.
+
+    python codegen/generate.py           # regenerate in place
+    python codegen/generate.py --check   # regenerate into a temporary folder; exit 1 on any difference
+
+The run is deterministic: the same schemas, flags, template and pinned generator
+(``codegen/requirements.txt``) give the same bytes. Before the generator sees the
+schemas, a copy of them is prepared (the files under ``schemas/`` stay verbatim):
+
+* ``$defs`` that nothing references are dropped. The MPLP module schemas carry a
+  copy of their root object (``*_core_properties``) that no ``$ref`` names; the
+  generator would turn it into a dead class.
+* Leaf keywords that Pydantic's own types get wrong are mapped onto the exact
+  types of ``mplp_models._types`` with the generator's ``customTypePath``:
+  ``format: date-time`` -> ``Timestamp``, ``integer`` -> ``JsonInt``,
+  ``number`` -> ``JsonNumber``, ``const: 1`` -> ``ConstOne``, and an object with
+  no declared properties (an open object) -> ``JsonObject``.
+
+The template in ``codegen/templates`` adds two markers to field annotations:
+``NotNull`` on optional fields whose schema does not admit ``null`` and
+``UniqueItems`` on ``uniqueItems`` arrays. Every class the run writes must carry a
+name chosen in ``codegen/names.json``; any other name fails the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import filecmp
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = ROOT / "schemas"
+TARGET = ROOT / "src" / "mplp_models" / "_generated"
+CODEGEN = ROOT / "codegen"
+TYPES = "mplp_models._types"
+
+GENERATOR_FLAGS = [
+    "--input-file-type", "jsonschema",
+    "--output-model-type", "pydantic_v2.BaseModel",
+    "--target-python-version", "3.10",
+    "--target-pydantic-version", "2.11",
+    "--base-class", "mplp_models._base.MplpModel",
+    "--formatters", "builtin",
+    "--disable-timestamp",
+    "--use-annotated",
+    "--field-constraints",
+    "--use-type-alias",
+    "--use-subclass-enum",
+    "--strict-types", "str", "bool",
+    "--naming-strategy", "full-path",
+    "--use-schema-description",
+    "--use-field-description",
+    "--use-double-quotes",
+    "--keep-model-order",
+    "--additional-imports", f"typing.Annotated,{TYPES}.NotNull,{TYPES}.UniqueItems",
+    "--custom-template-dir", str(CODEGEN / "templates"),
+    "--model-name-map", str(CODEGEN / "names.json"),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="fail if _generated/ differs from a fresh run")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="mplp-codegen-") as tmp:
+        out = Path(tmp) / "_generated"
+        generate(Path(tmp) / "schemas", out)
+        if args.check:
+            return check(out, TARGET)
+        if TARGET.exists():
+            shutil.rmtree(TARGET)
+        shutil.copytree(out, TARGET)
+    print(f"wrote {TARGET.relative_to(ROOT)}")
+    return 0
+
+
+def generate(prepared: Path, out: Path) -> None:
+    """Prepare a copy of the schemas in ``prepared`` and generate the models into ``out``."""
+    digests: dict[str, str] = {}
+    for source in sorted(SCHEMAS.rglob("*.schema.json")):
+        relative = source.relative_to(SCHEMAS).as_posix()
+        raw = source.read_bytes()
+        digests[relative] = hashlib.sha256(raw).hexdigest()
+        destination = prepared / relative
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        destination.write_text(json.dumps(prepare(json.loads(raw)), indent=2), encoding="utf-8")
+    command = [sys.executable, "-m", "datamodel_code_generator", "--input", str(prepared), "--output", str(out)]
+    result = subprocess.run(command + GENERATOR_FLAGS, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise SystemExit(f"datamodel-codegen failed:\n{result.stderr}")
+    for path in sorted(out.rglob("*.py")):
+        path.write_text(with_header(path.read_text(encoding="utf-8"), path.relative_to(out), digests), encoding="utf-8")
+    check_names(out)
+
+
+def prepare(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema as the generator should see it (see the module docstring)."""
+    schema = copy.deepcopy(schema)
+    text = json.dumps(schema)
+    defs = schema.get("$defs", {})
+    for name in sorted(defs):
+        if f'"#/$defs/{name}"' not in text:
+            del defs[name]
+    for node in walk(schema):
+        map_leaf_type(node)
+    return schema
+
+
+def walk(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from walk(value)
+
+
+def map_leaf_type(node: dict[str, Any]) -> None:
+    custom = None
+    if "const" in node:
+        # The generator would write Literal[1], which Pydantic also matches with True.
+        if node.pop("const") != 1 or node.get("type") not in (None, "integer", "number"):
+            raise SystemExit(f"no exact type for this const: add one to {TYPES}")
+        custom = "ConstOne"
+    elif node.get("format") == "date-time":
+        custom = "Timestamp"
+    elif node.get("type") == "integer":
+        custom = "JsonInt"
+    elif node.get("type") == "number":
+        custom = "JsonNumber"
+    elif node.get("type") == "object" and "properties" not in node and node.get("additionalProperties", True) is True:
+        custom = "JsonObject"
+    if custom is None:
+        return
+    kinds = node.get("type")
+    if isinstance(kinds, list) and "null" in kinds:
+        # A custom type hides the null of a type list from the generator: spell it as a union.
+        rest = [kind for kind in kinds if kind != "null"]
+        inner = {key: node.pop(key) for key in list(node) if key not in ("description", "title")}
+        inner["type"] = rest[0] if len(rest) == 1 else rest
+        inner["customTypePath"] = f"{TYPES}.{custom}"
+        node["anyOf"] = [inner, {"type": "null"}]
+    else:
+        node["customTypePath"] = f"{TYPES}.{custom}"
+
+
+HEADER = re.compile(r"\A# generated by datamodel-codegen:\n(?:#   filename:\s+(?P<file>\S+)\n)?")
+
+
+def with_header(source: str, relative: Path, digests: dict[str, str]) -> str:
+    match = HEADER.match(source)
+    if match is None:
+        raise SystemExit(f"{relative}: unexpected generator header")
+    schema = match.group("file")
+    if schema not in digests:  # a package __init__: the generator names the input folder
+        line = f"# Generated by codegen/generate.py, do not edit: package {relative.parent.as_posix() or '.'}."
+    else:
+        line = f"# Generated by codegen/generate.py, do not edit: from schemas/{schema} (sha256 {digests[schema]})."
+    # The markers are imported into every module, whether it uses them or not.
+    return line + "\n# pyright: reportUnusedImport=false\n" + source[match.end() :]
+
+
+def check_names(out: Path) -> None:
+    """Fail on any class or alias that codegen/names.json did not name."""
+    chosen = set(json.loads((CODEGEN / "names.json").read_text(encoding="utf-8")).values())
+    written = set()
+    for path in out.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        written |= set(re.findall(r"^class (\w+)\b", text, re.MULTILINE))
+        written |= set(re.findall(r"^(\w+)(?:: TypeAlias)? = ", text, re.MULTILINE))
+    unchosen = sorted(written - chosen)
+    if unchosen:
+        raise SystemExit(f"names nobody chose in the generated code: {', '.join(unchosen)} (see codegen/names.json)")
+
+
+def check(fresh: Path, current: Path) -> int:
+    differences = sorted(diff(filecmp.dircmp(fresh, current)))
+    if differences:
+        print("_generated/ is out of date with schemas/ or codegen/ (run `make codegen`):", file=sys.stderr)
+        for line in differences:
+            print(f"  {line}", file=sys.stderr)
+        return 1
+    print("_generated/ is up to date")
+    return 0
+
+
+def diff(cmp: filecmp.dircmp[str], prefix: str = "") -> Iterator[str]:
+    for name in cmp.left_only:
+        yield f"missing: {prefix}{name}"
+    for name in cmp.right_only:
+        if name != "__pycache__":
+            yield f"unexpected: {prefix}{name}"
+    for name in cmp.common_files:
+        if (Path(cmp.left) / name).read_bytes() != (Path(cmp.right) / name).read_bytes():
+            yield f"differs: {prefix}{name}"
+    for name, sub in cmp.subdirs.items():
+        if name != "__pycache__":
+            yield from diff(sub, f"{prefix}{name}/")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""Typed, exact Pydantic models for MPLP v1.0 payloads and Cortex agent inbox messages.
+
+Every model accepts exactly what its frozen JSON Schema accepts: no lax
+coercion, timestamps and ids kept as the sender wrote them, explicit nulls and
+absent fields told apart.
+"""
+
+from mplp_models._base import MplpModel
+from mplp_models._canonical import CanonicalJSONError, canonical_json
+from mplp_models._decode import MAX_DEPTH
+from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageType
+from mplp_models._generated.mplp.v1_0.common.common_types_schema import Ref, RefModule
+from mplp_models._generated.mplp.v1_0.common.events_schema import Event
+from mplp_models._generated.mplp.v1_0.common.identifiers_schema import MplpId
+from mplp_models._generated.mplp.v1_0.common.learning_sample_schema import (
+    AgentTokenUsage,
+    ErrorInfo,
+    FeedbackDecision,
+    LearningSample,
+    LearningSampleTimestamps,
+    TokenUsage,
+    UserFeedback,
+)
+from mplp_models._generated.mplp.v1_0.common.metadata_schema import CrossCuttingConcern, Metadata
+from mplp_models._generated.mplp.v1_0.common.trace_base_schema import TraceBase
+from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import (
+    Dialog,
+    DialogGovernance,
+    DialogMessage,
+    DialogMessageRole,
+    DialogStatus,
+)
+from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStatus, PlanStep, PlanStepStatus
+from mplp_models._parse import Payload, parse
+from mplp_models._types import JsonObject, Timestamp
+from mplp_models._version import __version__
+
+__all__ = [
+    "MAX_DEPTH",
+    "AgentTokenUsage",
+    "CanonicalJSONError",
+    "CrossCuttingConcern",
+    "Dialog",
+    "DialogGovernance",
+    "DialogMessage",
+    "DialogMessageRole",
+    "DialogStatus",
+    "ErrorInfo",
+    "Event",
+    "FeedbackDecision",
+    "InboxMessage",
+    "InboxMessageStatus",
+    "InboxMessageType",
+    "JsonObject",
+    "LearningSample",
+    "LearningSampleTimestamps",
+    "Metadata",
+    "MplpId",
+    "MplpModel",
+    "Payload",
+    "Plan",
+    "PlanStatus",
+    "PlanStep",
+    "PlanStepStatus",
+    "Ref",
+    "RefModule",
+    "Timestamp",
+    "TokenUsage",
+    "TraceBase",
+    "UserFeedback",
+    "__version__",
+    "canonical_json",
+    "parse",
+]

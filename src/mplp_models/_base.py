@@ -1,0 +1,44 @@
+"""The base class of every model: configuration and the JSON round trip they share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from typing_extensions import Self
+
+from mplp_models._canonical import dumps
+from mplp_models._decode import load_json
+
+__all__ = ["MplpModel"]
+
+
+class MplpModel(BaseModel):
+    """Base of every MPLP and Cortex model.
+
+    Unknown keys are refused unless the schema opens the object, assignments
+    are validated like input, and absent fields stay absent: ``to_dict`` and
+    ``to_json`` write exactly the fields that were given (explicit nulls
+    included) and nothing else.
+    """
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
+
+    @classmethod
+    def from_json(cls, data: bytes | str, *, allow_duplicate_keys: bool = False) -> Self:
+        """Parse and validate one JSON document.
+
+        Every problem, from bad bytes to a bad field, raises a pydantic
+        ``ValidationError``. Duplicate keys are refused unless
+        ``allow_duplicate_keys`` is set, for trusted input only: the check is
+        cheap, but then the last of the equal keys wins.
+        """
+        return cls.model_validate(load_json(data, cls.__name__, allow_duplicate_keys=allow_duplicate_keys))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-compatible Python values: the fields that were given, nulls included, and no others."""
+        return self.model_dump(mode="json", exclude_unset=True)
+
+    def to_json(self) -> bytes:
+        """The canonical JSON bytes (RFC 8785) of the model: stable for hashing, signing and diffing."""
+        return dumps(self.to_dict())

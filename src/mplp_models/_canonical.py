@@ -1,0 +1,234 @@
+"""RFC 8785 (JSON Canonicalization Scheme) output.
+
+orjson with ``OPT_SORT_KEYS`` already writes RFC 8785 for most documents: the
+same string escapes, no whitespace, integers as digits. It differs in three
+places only, and only those are handled in Python:
+
+* floats: orjson writes ``100.0``, ``1e+20`` and ``-0.0`` where ECMAScript's
+  Number-to-String (which RFC 8785 requires) writes ``100``,
+  ``100000000000000000000`` and ``0``; each float is replaced by an
+  ``orjson.Fragment`` holding its ECMAScript text;
+* key order: orjson sorts by code point, RFC 8785 by UTF-16 code unit; they
+  differ only for keys with characters above U+FFFF, so only an object with
+  such a key is sorted here;
+* integers: RFC 8785 numbers are IEEE-754 doubles, so an integer outside
+  +/-(2**53 - 1) has no exact form and is refused rather than rounded.
+
+A document without floats or such keys is checked by one walk and handed to
+orjson unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, cast
+
+import orjson
+
+__all__ = ["CanonicalJSONError", "canonical_json", "es6_number"]
+
+MAX_SAFE_INTEGER = 2**53 - 1
+
+# orjson's stubs do not declare Fragment (pre-encoded JSON that dumps embeds as is).
+_Fragment = cast(Callable[[bytes], Any], orjson.Fragment)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+
+
+class CanonicalJSONError(ValueError):
+    """A value has no RFC 8785 form; ``path`` is the JSON path of the value (``$.steps[3].order_index``)."""
+
+    def __init__(self, message: str, path: str = "$") -> None:
+        super().__init__(f"{message} at {path}")
+        self.path = path
+
+
+def canonical_json(value: Any) -> bytes:
+    """The RFC 8785 bytes of a JSON value (dict, list, str, int, float, bool, None) or of a model.
+
+    Raises :class:`CanonicalJSONError` for NaN and infinities, integers outside
+    +/-(2**53 - 1), keys that are not ``str``, lone surrogates and values that
+    are not JSON.
+    """
+    from mplp_models._base import MplpModel  # here: _base builds on this module
+
+    if isinstance(value, MplpModel):
+        return value.to_json()
+    return dumps(value)
+
+
+def dumps(value: Any) -> bytes:
+    try:
+        prepared = _prepare(value)
+        return orjson.dumps(prepared, option=orjson.OPT_SORT_KEYS)
+    except _PathError as error:
+        raise CanonicalJSONError(error.message, "$" + "".join(reversed(error.segments))) from None
+    except (orjson.JSONEncodeError, UnicodeEncodeError) as error:
+        # Only a lone surrogate gets past _prepare; find where, for the message.
+        raise CanonicalJSONError(f"not encodable as UTF-8 ({error})", _locate_bad_string(value)) from None
+
+
+class _PathError(Exception):
+    """Raised deep in the walk; each level adds its segment on the way out (no path work unless it fails)."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self.segments: list[str] = []
+
+
+def _prepare(value: Any) -> Any:
+    """``value`` ready for orjson: the object itself when nothing needs changing, else a changed copy."""
+    kind = value.__class__
+    if kind is str or kind is bool or value is None:
+        return value
+    if kind is int:
+        if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+            return value
+        raise _PathError(f"integer {_short(value)} is outside +/-(2**53 - 1) and has no exact RFC 8785 form")
+    if kind is float:
+        return _Fragment(es6_number(value))
+    if kind is dict:
+        return _prepare_object(value)
+    if kind is list:
+        return _prepare_array(value)
+    return _prepare_other(value)
+
+
+def _prepare_object(value: dict[Any, Any]) -> Any:
+    changed: dict[str, Any] | None = None
+    astral = False
+    for key, item in value.items():
+        if type(key) is not str:
+            error = _PathError(f"object key {_short(key)} is not a string")
+            error.segments.append(f"[{_short(key)}]")
+            raise error
+        if not key.isascii() and max(key) > "\uffff":
+            astral = True
+        try:
+            prepared = _prepare(item)
+        except _PathError as error:
+            error.segments.append(_key_segment(key))
+            raise
+        if prepared is not item:
+            if changed is None:
+                changed = dict(value)
+            changed[key] = prepared
+    result = value if changed is None else changed
+    if astral:
+        return _utf16_sorted_object(result)
+    return result
+
+
+def _prepare_array(value: list[Any]) -> Any:
+    changed: list[Any] | None = None
+    for index, item in enumerate(value):
+        try:
+            prepared = _prepare(item)
+        except _PathError as error:
+            error.segments.append(f"[{index}]")
+            raise
+        if prepared is not item:
+            if changed is None:
+                changed = list(value)
+            changed[index] = prepared
+    return value if changed is None else changed
+
+
+def _prepare_other(value: Any) -> Any:
+    # Subclasses of the JSON types (str-valued enums, Timestamp) are written as
+    # their base value; anything else is not JSON.
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, int):
+        return _prepare(int(value))
+    if isinstance(value, float):
+        return _prepare(float(value))
+    if isinstance(value, dict):
+        return _prepare_object(dict(_members(value)))
+    if isinstance(value, (list, tuple)):
+        return _prepare_array(_items(value))
+    raise _PathError(f"{type(value).__name__} is not a JSON value")
+
+
+def _utf16_sorted_object(value: dict[str, Any]) -> Any:
+    """An object whose keys need RFC 8785's UTF-16 order, written here since orjson would re-sort it."""
+    items = sorted(value.items(), key=lambda item: item[0].encode("utf-16-be", "surrogatepass"))
+    parts = [orjson.dumps(key) + b":" + orjson.dumps(item, option=orjson.OPT_SORT_KEYS) for key, item in items]
+    return _Fragment(b"{" + b",".join(parts) + b"}")
+
+
+def es6_number(value: float) -> bytes:
+    """ECMAScript's Number-to-String of a finite double (the text RFC 8785 writes for it)."""
+    if value != value or value in (float("inf"), float("-inf")):
+        raise _PathError(f"{value!r} is not a JSON number")
+    if value == 0:
+        return b"0"
+    if value.is_integer() and abs(value) <= MAX_SAFE_INTEGER:
+        return str(int(value)).encode()
+    # repr gives the shortest digits that round-trip, as ECMAScript does; only
+    # the layout differs. Read it as 0.<digits> * 10**point.
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    raw = whole + fraction
+    digits = raw.lstrip("0")
+    point = len(whole) + int(exponent or "0") - (len(raw) - len(digits))
+    sign = "-" if value < 0 else ""
+    return (sign + _layout(digits.rstrip("0"), point)).encode()
+
+
+def _layout(digits: str, point: int) -> str:
+    """ECMA-262 Number::toString layout of ``0.<digits> * 10**point``."""
+    count = len(digits)
+    if count <= point <= 21:
+        return digits + "0" * (point - count)
+    if 0 < point <= 21:
+        return digits[:point] + "." + digits[point:]
+    if -6 < point <= 0:
+        return "0." + "0" * -point + digits
+    exponent = point - 1
+    head = digits[0] + ("." + digits[1:] if count > 1 else "")
+    return f"{head}e{'+' if exponent > 0 else '-'}{abs(exponent)}"
+
+
+def _key_segment(key: str) -> str:
+    if key.isidentifier():
+        return "." + key
+    return "[" + orjson.dumps(key).decode() + "]" if _encodable(key) else f"[{key!r}]"
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _locate_bad_string(value: Any, path: str = "$") -> str:
+    """The path of the first string or key that UTF-8 cannot encode (a lone surrogate), or ``$``."""
+    stack: list[tuple[str, Any]] = [(path, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            if not _encodable(item):
+                return where
+        elif isinstance(item, dict):
+            for key, child in reversed(_members(item)):
+                if isinstance(key, str) and not _encodable(key):
+                    return f"{where}[{key!r}]"
+                stack.append((where + _key_segment(str(key)), child))
+        elif isinstance(item, (list, tuple)):
+            stack.extend((f"{where}[{index}]", child) for index, child in reversed(list(enumerate(_items(item)))))
+    return "$"
+
+
+def _members(value: Any) -> list[tuple[Any, Any]]:
+    return list(value.items())
+
+
+def _items(value: Any) -> list[Any]:
+    return list(value)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,110 @@
+"""Strict JSON input: what ``from_json`` and ``parse`` read.
+
+orjson parses (it refuses invalid UTF-8, lone surrogate escapes, NaN and
+Infinity literals, numbers that overflow a double, and nesting deeper than
+``MAX_DEPTH``). It keeps the last of two equal keys, as most parsers do, so
+duplicates are found here: two parsers that read one payload differently are a
+known way past a signature check.
+
+The duplicate check costs two C-speed passes, not a Python walk: in the input,
+every ``:`` is either structural (one per key) or inside a string; orjson's
+compact re-serialization of the parsed value has one structural ``:`` per key
+it kept, and the same ``:`` inside strings, unless the input spelled a colon as
+the escape ``\\u003a``. So, with no such escape, the input has a duplicate key
+exactly when it holds more colons than the re-serialization. With the escape,
+and to name the offending key, a tokenizer walks the input.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, cast
+
+import orjson
+from pydantic import ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+__all__ = ["MAX_DEPTH", "load_json", "invalid"]
+
+MAX_DEPTH = 1024
+"""Deepest nesting of arrays and objects that is read (orjson's own limit)."""
+
+_ESCAPED_COLON = re.compile(rb"\\u003[aA]")
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]', re.DOTALL)
+
+
+def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> Any:
+    """The JSON value of ``data`` (bytes, bytearray, memoryview or str); a ``ValidationError`` if it is not strict JSON."""
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(cast(bytes, data))
+    if not isinstance(data, (bytes, str)):
+        raise invalid(title, "json_type", f"JSON input should be bytes or str, not {type(data).__name__}", (), data)
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        raise invalid(title, "json_invalid", f"Invalid JSON: {error}", (), data) from None
+    if not allow_duplicate_keys and _may_have_duplicate_keys(data, value):
+        found = find_duplicate_key(data if isinstance(data, str) else data.decode("utf-8"))
+        if found is not None:
+            loc, key = found
+            raise invalid(title, "json_duplicate_key", f"Duplicate key {key!r} in one object", loc, data)
+    return value
+
+
+def _may_have_duplicate_keys(data: bytes | str, value: Any) -> bool:
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if _ESCAPED_COLON.search(raw):
+        return True
+    return raw.count(b":") != orjson.dumps(value).count(b":")
+
+
+class _Open:
+    """An object or array that the tokenizer is inside of."""
+
+    __slots__ = ("index", "keys", "path")
+
+    def __init__(self, keys: set[str] | None, path: tuple[str | int, ...]) -> None:
+        self.keys = keys  # the keys seen so far; None for an array
+        self.path = path
+        self.index = 0  # of the current item, in an array
+
+
+def find_duplicate_key(text: str) -> tuple[tuple[str | int, ...], str] | None:
+    """The location of the first duplicated key of a valid JSON text and the key, or None.
+
+    Iterative, so any depth that orjson reads is fine.
+    """
+    stack: list[_Open] = []
+    key: str = ""
+    previous = ""
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token == ":":
+            key = json.loads(previous)
+            keys = stack[-1].keys
+            if keys is not None and key in keys:
+                return (*stack[-1].path, key), key
+            if keys is not None:
+                keys.add(key)
+        elif token in ("{", "["):
+            path: tuple[str | int, ...] = ()
+            if stack:
+                parent = stack[-1]
+                path = (*parent.path, key if parent.keys is not None else parent.index)
+            stack.append(_Open(set() if token == "{" else None, path))
+        elif token in ("}", "]"):
+            stack.pop()
+        elif token == "," and stack[-1].keys is None:
+            stack[-1].index += 1
+        previous = token
+    return None
+
+
+def invalid(title: str, kind: str, message: str, loc: tuple[str | int, ...], data: Any) -> ValidationError:
+    """A one-entry ``ValidationError`` for input that never reached the model (with a short prefix of it)."""
+    prefix = data[:40] if isinstance(data, (bytes, str)) else type(data).__name__
+    # The message is built at run time, which PydanticCustomError's LiteralString hint does not foresee.
+    error = PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]
+    detail: InitErrorDetails = {"type": error, "loc": loc, "input": prefix}
+    return ValidationError.from_exception_data(title, [detail])

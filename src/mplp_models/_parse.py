@@ -1,0 +1,66 @@
+"""``parse``: one entry point for a payload whose kind is not known in advance."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Union
+
+
+from mplp_models._base import MplpModel
+from mplp_models._decode import invalid, load_json
+from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage
+from mplp_models._generated.mplp.v1_0.common.events_schema import Event
+from mplp_models._generated.mplp.v1_0.common.learning_sample_schema import LearningSample
+from mplp_models._generated.mplp.v1_0.common.trace_base_schema import TraceBase
+from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import Dialog
+from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
+
+__all__ = ["Payload", "parse"]
+
+Payload = Union[Plan, Dialog, InboxMessage, LearningSample, Event, TraceBase]
+"""Any top-level payload that :func:`parse` recognizes."""
+
+KINDS: tuple[type[MplpModel], ...] = (Plan, Dialog, InboxMessage, LearningSample, Event, TraceBase)
+
+
+def _required(kind: type[MplpModel]) -> frozenset[str]:
+    return frozenset(name for name, field in kind.model_fields.items() if field.is_required())
+
+
+# The keys that only one kind requires tell the kinds apart, even in a payload
+# that misses some other required field (it is then validated as that kind and
+# the error names the missing field).
+_REQUIRED = {kind: _required(kind) for kind in KINDS}
+_OWN_KEYS = {
+    kind: keys - frozenset().union(*(other for k, other in _REQUIRED.items() if k is not kind))
+    for kind, keys in _REQUIRED.items()
+}
+
+
+def parse(data: bytes | str | Mapping[str, Any], *, allow_duplicate_keys: bool = False) -> Payload:
+    """Validate a payload as the model its own required fields name.
+
+    ``data`` is JSON text (bytes or str) or an already parsed object. The kind
+    is the one whose distinctive required keys (``plan_id``, ``dialog_id``,
+    ``message_id``, ``sample_id``, ``event_id``, ``span_id``...) the payload
+    carries the largest share of; a payload that carries none, or as many of two kinds',
+    raises a ``ValidationError`` that says so.
+    """
+    value = data if isinstance(data, Mapping) else load_json(data, "parse", allow_duplicate_keys=allow_duplicate_keys)
+    kind = _kind_of(value)
+    return kind.model_validate(value)  # type: ignore[return-value]
+
+
+def _kind_of(value: Any) -> type[MplpModel]:
+    if not isinstance(value, Mapping):
+        raise invalid("parse", "payload_type", "A payload should be a JSON object", (), type(value).__name__)
+    scores = {kind: len(own & value.keys()) / len(own) for kind, own in _OWN_KEYS.items()}
+    best = max(scores.values())
+    winners = [kind.__name__ for kind, score in scores.items() if score == best]
+    if best == 0 or len(winners) > 1:
+        hint = ", ".join(f"{kind.__name__} ({', '.join(sorted(own))})" for kind, own in _OWN_KEYS.items())
+        what = "none of" if best == 0 else f"as many keys of {' and '.join(winners)} from"
+        raise invalid("parse", "payload_kind", f"Cannot tell the payload kind: it has {what} the keys of {hint}", (), "")
+    return next(kind for kind, score in scores.items() if score == best)
+
+

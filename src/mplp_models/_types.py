@@ -1,0 +1,217 @@
+"""Exact JSON types for the generated models.
+
+Pydantic's defaults are lax where JSON Schema is strict (``"1"`` or ``true`` as a
+number, ``0`` as a boolean, ``1700000000`` as a date-time) and rewrite what they
+accept (UUIDs, datetimes). The types here accept exactly what a draft-07
+validator with format checks accepts, keep the sender's text, and do it in
+pydantic-core wherever possible, so no Python code runs per value.
+
+The codegen maps schema keywords onto these names (see ``codegen/generate.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from typing import Annotated, Any, Literal
+
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import PydanticCustomError, core_schema
+
+__all__ = [
+    "ConstOne",
+    "JsonInt",
+    "JsonNumber",
+    "JsonObject",
+    "NotNull",
+    "Timestamp",
+    "UniqueItems",
+]
+
+JsonObject = dict[str, JsonValue]
+"""An open JSON object: every key and nested value is kept as given."""
+
+# RFC 3339 section 5.6 `date-time`, with real calendar dates (leap years
+# included) so that no Python code has to run per value. ASCII digits only:
+# `\d` would also match other scripts' digits. pydantic-core's regex engine
+# treats `$` as the end of the text, as ECMA-262 does.
+_DATE = (
+    "(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+    "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
+    "|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+    "|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)"
+)
+_TIME = "[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\\.[0-9]+)?"
+_OFFSET = "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
+DATE_TIME_PATTERN = f"^{_DATE}{_TIME}{_OFFSET}$"
+
+_PARTS = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,
+)
+
+
+class Timestamp(str):
+    """An RFC 3339 date-time, kept exactly as the sender wrote it.
+
+    It is a ``str``, so it compares, hashes and serializes as its text
+    (``.000Z`` stays ``.000Z``). :meth:`to_datetime` gives the instant as an
+    aware :class:`~datetime.datetime`.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def from_datetime(cls, value: datetime) -> Timestamp:
+        """The RFC 3339 text of an aware ``datetime`` (naive ones are refused)."""
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError("a Timestamp needs an aware datetime (one with a UTC offset)")
+        text = value.isoformat()
+        return cls(text[:-6] + "Z" if text.endswith("+00:00") else text)
+
+    @classmethod
+    def now(cls) -> Timestamp:
+        """The current time in UTC, to the millisecond (``2026-01-02T03:04:05.678Z``)."""
+        now = datetime.now(timezone.utc)
+        return cls(now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z")
+
+    def to_datetime(self) -> datetime:
+        """The instant as an aware ``datetime``.
+
+        Digits past the microsecond are dropped, and a leap second (``:60``)
+        becomes ``:59.999999``, since ``datetime`` has neither; the text itself
+        is never changed.
+        """
+        match = _PARTS.fullmatch(self)
+        if match is None:
+            raise ValueError(f"not an RFC 3339 date-time: {str(self)[:64]!r}")
+        year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
+        fraction, sign, off_hours, off_minutes = match.group(7, 8, 9, 10)
+        micro = int((fraction or "0")[:6].ljust(6, "0"))
+        if second == 60:
+            second, micro = 59, 999_999
+        offset = timedelta(0)
+        if sign is not None:
+            offset = timedelta(hours=int(off_hours), minutes=int(off_minutes))
+            offset = -offset if sign == "-" else offset
+        return datetime(year, month, day, hour, minute, second, micro, timezone(offset))
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        # The custom error replaces a message that would quote the whole
+        # pattern. The str schema also serializes it, as text.
+        text = core_schema.custom_error_schema(
+            core_schema.str_schema(strict=True, pattern=DATE_TIME_PATTERN),
+            custom_error_type="date_time",
+            custom_error_message="Input should be an RFC 3339 date-time such as 2026-01-02T03:04:05Z",
+        )
+        return core_schema.no_info_after_validator_function(cls, text)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return {"type": "string", "format": "date-time"}
+
+
+def _custom_error(kind: str, message: str) -> dict[str, str]:
+    return {"custom_error_type": kind, "custom_error_message": message}
+
+
+class _JsonIntSchema:
+    """A JSON integer: an int, or a float with no fraction (``1.0``, ``1e2``), never a bool or a string."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        integral_float = core_schema.chain_schema(
+            [core_schema.float_schema(strict=True, allow_inf_nan=False), core_schema.int_schema()]
+        )
+        return core_schema.union_schema(
+            [core_schema.int_schema(strict=True), integral_float],
+            **_custom_error("json_integer", "Input should be a JSON integer"),  # type: ignore[arg-type]
+        )
+
+    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return {"type": "integer"}
+
+
+class _JsonNumberSchema:
+    """A JSON number: an int or a finite float, kept as given, never a bool or a string."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.union_schema(
+            [core_schema.int_schema(strict=True), core_schema.float_schema(strict=True, allow_inf_nan=False)],
+            **_custom_error("json_number", "Input should be a finite JSON number"),  # type: ignore[arg-type]
+        )
+
+    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return {"type": "number"}
+
+
+class _ConstOneSchema:
+    """The JSON value 1 (``1.0`` is the same number; ``true`` and ``"1"`` are not)."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.chain_schema(
+            [_JsonIntSchema().__get_pydantic_core_schema__(source, handler), core_schema.literal_schema([1])]
+        )
+
+    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return {"const": 1}
+
+
+JsonInt = Annotated[int, _JsonIntSchema()]
+"""A JSON Schema ``integer``."""
+
+JsonNumber = Annotated[float, _JsonNumberSchema()]
+"""A JSON Schema ``number``: typed ``float`` (which admits ``int``), holding the int or float that was given."""
+
+ConstOne = Annotated[Literal[1], _ConstOneSchema()]
+"""A JSON Schema ``const: 1``."""
+
+
+class _NotNull:
+    """Marks an optional field that the schema does not allow to be ``null``.
+
+    The field defaults to ``None`` when absent, but an explicit ``null`` is
+    refused, as JSON Schema refuses it. Done in the core schema: no cost per value.
+    """
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        schema = handler(source)
+        return schema["schema"] if schema["type"] == "nullable" else schema
+
+    def __repr__(self) -> str:
+        return "NotNull"
+
+
+class _UniqueItems:
+    """Marks an array whose items must be unique (JSON Schema ``uniqueItems``); the order is kept."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.no_info_after_validator_function(_check_unique, handler(source))
+
+    def __repr__(self) -> str:
+        return "UniqueItems"
+
+
+def _check_unique(items: list[Any]) -> list[Any]:
+    # Only arrays of strings (and str-valued enums) carry uniqueItems in these
+    # schemas, so hashing is the JSON equality that the keyword asks for.
+    seen: dict[Any, int] = {}
+    for index, item in enumerate(items):
+        first = seen.setdefault(item, index)
+        if first != index:
+            raise PydanticCustomError(
+                "unique_items",
+                "Array items must be unique: item {index} repeats item {first} ({item})",
+                {"index": index, "first": first, "item": _short(item)},
+            )
+    return items
+
+
+def _short(value: Any) -> str:
+    text = repr(value.value if hasattr(value, "value") else value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+NotNull = _NotNull()
+UniqueItems = _UniqueItems()
