@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test codegen check-codegen typecheck clean
+.PHONY: demo test codegen check-codegen typecheck bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,3 +35,7 @@ typecheck: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache
+
+## bench: this SDK's JSON paths against the reference points, side by side (prints a table)
+bench: $(STAMP)
+	$(PY) tests/benchmarks/bench.py

@@ -2,6 +2,7 @@
 
     python codegen/generate.py           # regenerate in place
     python codegen/generate.py --check   # regenerate into a temporary folder; exit 1 on any difference
+    (--target DIR: write or check another folder than src/mplp_models/_generated)
 
 The run is deterministic: the same schemas, flags, template and pinned generator
 (``codegen/requirements.txt``) give the same bytes. Before the generator sees the
@@ -10,6 +11,9 @@ schemas, a copy of them is prepared (the files under ``schemas/`` stay verbatim)
 * ``$defs`` that nothing references are dropped. The MPLP module schemas carry a
   copy of their root object (``*_core_properties``) that no ``$ref`` names; the
   generator would turn it into a dead class.
+* Properties that the schema leaves undescribed get the description of
+  ``codegen/descriptions.json`` (for the IDE hover); any property still without
+  one fails the run.
 * Leaf keywords that Pydantic's own types get wrong are mapped onto the exact
   types of ``mplp_models._types`` with the generator's ``customTypePath``:
   ``format: date-time`` -> ``Timestamp``, ``integer`` -> ``JsonInt``,
@@ -71,29 +75,32 @@ GENERATOR_FLAGS = [
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if _generated/ differs from a fresh run")
+    parser.add_argument("--target", type=Path, default=TARGET, help="the generated package to write or check")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="mplp-codegen-") as tmp:
         out = Path(tmp) / "_generated"
         generate(Path(tmp) / "schemas", out)
         if args.check:
-            return check(out, TARGET)
-        if TARGET.exists():
-            shutil.rmtree(TARGET)
-        shutil.copytree(out, TARGET)
-    print(f"wrote {TARGET.relative_to(ROOT)}")
+            return check(out, args.target)
+        if args.target.exists():
+            shutil.rmtree(args.target)
+        shutil.copytree(out, args.target)
+    print(f"wrote {args.target}")
     return 0
 
 
 def generate(prepared: Path, out: Path) -> None:
     """Prepare a copy of the schemas in ``prepared`` and generate the models into ``out``."""
     digests: dict[str, str] = {}
+    descriptions = json.loads((CODEGEN / "descriptions.json").read_text(encoding="utf-8"))
     for source in sorted(SCHEMAS.rglob("*.schema.json")):
         relative = source.relative_to(SCHEMAS).as_posix()
         raw = source.read_bytes()
         digests[relative] = hashlib.sha256(raw).hexdigest()
         destination = prepared / relative
         destination.parent.mkdir(parents=True, exist_ok=True)
-        destination.write_text(json.dumps(prepare(json.loads(raw)), indent=2), encoding="utf-8")
+        schema = describe(json.loads(raw), descriptions.get(relative, {}), relative)
+        destination.write_text(json.dumps(prepare(schema), indent=2), encoding="utf-8")
     command = [sys.executable, "-m", "datamodel_code_generator", "--input", str(prepared), "--output", str(out)]
     result = subprocess.run(command + GENERATOR_FLAGS, capture_output=True, text=True, check=False)
     if result.returncode != 0:
@@ -101,6 +108,22 @@ def generate(prepared: Path, out: Path) -> None:
     for path in sorted(out.rglob("*.py")):
         path.write_text(with_header(path.read_text(encoding="utf-8"), path.relative_to(out), digests), encoding="utf-8")
     check_names(out)
+
+
+def describe(schema: dict[str, Any], extra: dict[str, str], name: str) -> dict[str, Any]:
+    """Add the descriptions of codegen/descriptions.json; fail on a property that has none."""
+    for pointer, text in extra.items():
+        node: Any = schema
+        for part in pointer.strip("/").split("/"):
+            node = node[part]
+        if "description" in node:
+            raise SystemExit(f"{name}{pointer} has its own description: drop it from codegen/descriptions.json")
+        node["description"] = text
+    for node in walk(schema):
+        for key, member in (node.get("properties") or {}).items():
+            if "description" not in member:
+                raise SystemExit(f"{name}: property {key!r} has no description (add one to codegen/descriptions.json)")
+    return schema
 
 
 def prepare(schema: dict[str, Any]) -> dict[str, Any]:

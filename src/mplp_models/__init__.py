@@ -32,11 +32,12 @@ from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import (
 )
 from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStatus, PlanStep, PlanStepStatus
 from mplp_models._parse import Payload, parse
-from mplp_models._types import JsonObject, Timestamp
+from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
 from mplp_models._version import __version__
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_OPEN_DEPTH",
     "AgentTokenUsage",
     "CanonicalJSONError",
     "CrossCuttingConcern",

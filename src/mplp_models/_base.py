@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from pydantic import BaseModel, ConfigDict
+from pydantic_core import PydanticSerializationError
 from typing_extensions import Self
 
-from mplp_models._canonical import dumps
+from mplp_models._canonical import CANONICAL, dumps
 from mplp_models._decode import load_json
 
 __all__ = ["MplpModel"]
+
+_FAST_PATH = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 
 
 class MplpModel(BaseModel):
@@ -40,5 +44,16 @@ class MplpModel(BaseModel):
         return self.model_dump(mode="json", exclude_unset=True)
 
     def to_json(self) -> bytes:
-        """The canonical JSON bytes (RFC 8785) of the model: stable for hashing, signing and diffing."""
-        return dumps(self.to_dict())
+        """The canonical JSON bytes (RFC 8785) of the model: stable for hashing, signing and diffing.
+
+        Raises ``CanonicalJSONError`` for an integer that no double holds exactly.
+        """
+        # Fast path: field names are ASCII, so orjson's key order is RFC 8785's;
+        # floats and open objects arrive as canonical fragments (see _types);
+        # OPT_STRICT_INTEGER stops at any integer beyond +/-(2**53 - 1), and so
+        # does a lone surrogate. Those rare documents take the full walk, which
+        # writes what has an exact form and names the path of what has not.
+        try:
+            return orjson.dumps(self.model_dump(exclude_unset=True, context=CANONICAL), option=_FAST_PATH)
+        except (orjson.JSONEncodeError, PydanticSerializationError):
+            return dumps(self.to_dict())

@@ -11,8 +11,10 @@ places only, and only those are handled in Python:
 * key order: orjson sorts by code point, RFC 8785 by UTF-16 code unit; they
   differ only for keys with characters above U+FFFF, so only an object with
   such a key is sorted here;
-* integers: RFC 8785 numbers are IEEE-754 doubles, so an integer outside
-  +/-(2**53 - 1) has no exact form and is refused rather than rounded.
+* integers: RFC 8785 numbers are IEEE-754 doubles. Every integer within
+  +/-(2**53 - 1) is one; beyond that, an integer is written (as the double's
+  text) only when that changes nothing, and refused rather than rounded
+  otherwise (see ``_prepare_large_integer``).
 
 A document without floats or such keys is checked by one walk and handed to
 orjson unchanged.
@@ -20,11 +22,12 @@ orjson unchanged.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable, cast
 
 import orjson
 
-__all__ = ["CanonicalJSONError", "canonical_json", "es6_number"]
+__all__ = ["CANONICAL", "CanonicalJSONError", "canonical_fragment", "canonical_json", "dumps", "es6_number"]
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -43,15 +46,24 @@ class CanonicalJSONError(ValueError):
 def canonical_json(value: Any) -> bytes:
     """The RFC 8785 bytes of a JSON value (dict, list, str, int, float, bool, None) or of a model.
 
-    Raises :class:`CanonicalJSONError` for NaN and infinities, integers outside
-    +/-(2**53 - 1), keys that are not ``str``, lone surrogates and values that
-    are not JSON.
+    Raises :class:`CanonicalJSONError` for NaN and infinities, integers that
+    no IEEE-754 double holds exactly (beyond +/-(2**53 - 1) only some are),
+    keys that are not ``str``, lone surrogates and values that are not JSON.
     """
     from mplp_models._base import MplpModel  # here: _base builds on this module
 
     if isinstance(value, MplpModel):
         return value.to_json()
     return dumps(value)
+
+
+CANONICAL: Any = {"mplp_models": "canonical"}
+"""The serialization context of ``MplpModel.to_json``: under it, floats and open objects serialize to fragments."""
+
+
+def canonical_fragment(value: Any) -> Any:
+    """A value's canonical text as an ``orjson.Fragment``, for orjson to embed as it is."""
+    return _Fragment(dumps(value))
 
 
 def dumps(value: Any) -> bytes:
@@ -81,7 +93,7 @@ def _prepare(value: Any) -> Any:
     if kind is int:
         if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
             return value
-        raise _PathError(f"integer {_short(value)} is outside +/-(2**53 - 1) and has no exact RFC 8785 form")
+        return _prepare_large_integer(value)
     if kind is float:
         return _Fragment(es6_number(value))
     if kind is dict:
@@ -89,6 +101,25 @@ def _prepare(value: Any) -> Any:
     if kind is list:
         return _prepare_array(value)
     return _prepare_other(value)
+
+
+def _prepare_large_integer(value: int) -> Any:
+    """An integer beyond +/-(2**53 - 1), written as a double's text only when that changes nothing.
+
+    It is written when a double holds it exactly (``2**60``), or when its digits
+    already are the canonical text of a double (``45935306307942570``, which is
+    how RFC 8785 writes the double 4.593530630794257e16, so canonical output
+    reads back unchanged). Any other (``2**53 + 1``) would be rounded: refused.
+    """
+    try:
+        double = float(value)
+    except OverflowError:
+        double = math.inf
+    if math.isfinite(double):
+        text = es6_number(double)
+        if double == value or text == str(value).encode():
+            return _Fragment(text)
+    raise _PathError(f"integer {_short(value)} is not an IEEE-754 double, as RFC 8785 numbers are; refused rather than rounded")
 
 
 def _prepare_object(value: dict[Any, Any]) -> Any:

@@ -13,24 +13,64 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone
-from typing import Annotated, Any, Literal
+from collections.abc import Iterable
+from typing import Annotated, Any, Literal, cast
 
-from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue
+from pydantic import BeforeValidator, GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue, PlainSerializer, SerializationInfo
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
+
+from mplp_models._canonical import CANONICAL, canonical_fragment
 
 __all__ = [
     "ConstOne",
     "JsonInt",
     "JsonNumber",
     "JsonObject",
+    "MAX_OPEN_DEPTH",
     "NotNull",
     "Timestamp",
     "UniqueItems",
 ]
 
-JsonObject = dict[str, JsonValue]
-"""An open JSON object: every key and nested value is kept as given."""
+MAX_OPEN_DEPTH = 128
+"""How deep arrays and objects may nest inside an open object (the object itself is level 1).
+
+pydantic-core stops at a fixed recursion depth with a ``TypeError``; this limit
+keeps every schema's open objects well inside it and gives a ``ValidationError``.
+"""
+
+
+def _check_depth(value: Any) -> Any:
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_OPEN_DEPTH:
+            raise PydanticCustomError(
+                "json_too_deep", "Open object nests deeper than {limit} levels", {"limit": MAX_OPEN_DEPTH}
+            )
+        stack.extend((child, depth + 1) for child in _children(node))
+    return value
+
+
+def _children(node: Any) -> list[Any]:
+    """The arrays and objects directly inside an array or object."""
+    values = cast(Iterable[Any], node.values() if isinstance(node, dict) else node if isinstance(node, list) else ())
+    return [child for child in values if isinstance(child, (dict, list))]
+
+
+def _open_object_out(value: dict[str, Any], info: SerializationInfo) -> Any:
+    # Under to_json's context the open object is written here, canonical, as a
+    # fragment; everywhere else it is returned as it is.
+    return canonical_fragment(value) if info.context is CANONICAL else value
+
+
+JsonObject = Annotated[
+    dict[str, JsonValue],
+    BeforeValidator(_check_depth),
+    PlainSerializer(_open_object_out, when_used="always"),
+]
+"""An open JSON object: every key and nested value is kept as given (nesting up to ``MAX_OPEN_DEPTH``)."""
 
 # RFC 3339 section 5.6 `date-time`, with real calendar dates (leap years
 # included) so that no Python code has to run per value. ASCII digits only:
@@ -117,12 +157,23 @@ def _custom_error(kind: str, message: str) -> dict[str, str]:
     return {"custom_error_type": kind, "custom_error_message": message}
 
 
+def _integral(value: float) -> int:
+    if not value.is_integer():
+        raise PydanticCustomError("json_integer", "Input should be a JSON integer")
+    return int(value)
+
+
 class _JsonIntSchema:
     """A JSON integer: an int, or a float with no fraction (``1.0``, ``1e2``), never a bool or a string."""
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        # Python's int() rather than Pydantic's float-to-int, which stops at 64 bits
+        # (JSON Schema counts 1e30 as an integer too). Runs for float input only.
         integral_float = core_schema.chain_schema(
-            [core_schema.float_schema(strict=True, allow_inf_nan=False), core_schema.int_schema()]
+            [
+                core_schema.float_schema(strict=True, allow_inf_nan=False),
+                core_schema.no_info_plain_validator_function(_integral),
+            ]
         )
         return core_schema.union_schema(
             [core_schema.int_schema(strict=True), integral_float],
@@ -133,12 +184,20 @@ class _JsonIntSchema:
         return {"type": "integer"}
 
 
+def _number_out(value: float, info: SerializationInfo) -> Any:
+    # Under to_json's context a float is written here with its ECMAScript text.
+    if info.context is CANONICAL and type(value) is float:
+        return canonical_fragment(value)
+    return value
+
+
 class _JsonNumberSchema:
     """A JSON number: an int or a finite float, kept as given, never a bool or a string."""
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         return core_schema.union_schema(
             [core_schema.int_schema(strict=True), core_schema.float_schema(strict=True, allow_inf_nan=False)],
+            serialization=core_schema.plain_serializer_function_ser_schema(_number_out, info_arg=True),
             **_custom_error("json_number", "Input should be a finite JSON number"),  # type: ignore[arg-type]
         )
 

@@ -29,6 +29,9 @@ class InboxMessage(MplpModel):
         arbitrary_types_allowed=True,
     )
     schema_version: ConstOne
+    """
+    Version of the inbox message schema; always 1.
+    """
     message_id: Annotated[StrictStr, Field(pattern="^IM-[A-Za-z0-9][A-Za-z0-9._-]*$")]
     """
     Stable inbox message id, prefix IM-.
@@ -70,15 +73,39 @@ class InboxMessage(MplpModel):
     related_decision_ids: Annotated[list[DecisionId] | None, NotNull, UniqueItems] = (
         None
     )
+    """
+    Decision records this message relates to (ids prefixed D-); none twice.
+    """
     related_waitpoint_ids: Annotated[list[WaitpointId] | None, NotNull, UniqueItems] = (
         None
     )
+    """
+    Waitpoints this message relates to (ids prefixed WP-); none twice.
+    """
     related_handoff_ids: Annotated[list[HandoffId] | None, NotNull, UniqueItems] = None
+    """
+    Handoff records this message relates to; none twice.
+    """
     created_at: Timestamp
+    """
+    When the message was created (RFC 3339 date-time).
+    """
     updated_at: Timestamp
+    """
+    When the message last changed (RFC 3339 date-time).
+    """
     read_at: Timestamp | None = None
+    """
+    When the recipient read the message, or null.
+    """
     acknowledged_at: Timestamp | None = None
+    """
+    When the recipient acknowledged the message, or null.
+    """
     archived_at: Timestamp | None = None
+    """
+    When the recipient archived the message, or null.
+    """
 
 
 class InboxMessageStatus(str, Enum):

@@ -36,6 +36,9 @@ class Ref(MplpModel):
         extra="forbid",
     )
     id: CommonMplpId
+    """
+    Id of the object referred to.
+    """
     module: RefModule
     """
     Module of the object referred to.

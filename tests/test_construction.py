@@ -1,0 +1,101 @@
+"""Building models in Python: keyword arguments, assignment, and the Timestamp type."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from pydantic import ValidationError
+
+import mplp_models as mm
+
+STEP_ID = "a1000000-0000-4000-8000-000000000001"
+
+
+def make_plan(**changes: object) -> mm.Plan:
+    fields: dict[str, object] = dict(
+        meta=mm.Metadata(protocol_version="1.0.0", schema_version="1.0.0"),
+        plan_id="3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11",
+        context_id="0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+        title="Ship it",
+        objective="Ship the release",
+        status=mm.PlanStatus.draft,
+        steps=[mm.PlanStep(step_id=STEP_ID, description="Tag", status="pending")],
+    )
+    fields.update(changes)
+    return mm.Plan(**fields)  # type: ignore[arg-type]
+
+
+def test_keyword_construction_takes_enums_and_their_values() -> None:
+    plan = make_plan(status="approved")
+    assert plan.status is mm.PlanStatus.approved
+    assert plan.status == "approved"
+    assert plan.steps[0].status is mm.PlanStepStatus.pending
+
+
+def test_keyword_construction_writes_only_what_was_given() -> None:
+    plan = make_plan()
+    assert plan.to_dict() == {
+        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
+        "plan_id": "3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11",
+        "context_id": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+        "title": "Ship it",
+        "objective": "Ship the release",
+        "status": "draft",
+        "steps": [{"step_id": STEP_ID, "description": "Tag", "status": "pending"}],
+    }
+    assert mm.Plan.from_json(plan.to_json()) == plan
+
+
+def test_keyword_construction_is_as_strict_as_json() -> None:
+    with pytest.raises(ValidationError, match="plan_id"):
+        make_plan(plan_id=STEP_ID.upper())
+    with pytest.raises(ValidationError, match="trace"):
+        make_plan(trace=None)
+    with pytest.raises(ValidationError, match="order_index"):
+        mm.PlanStep(step_id=STEP_ID, description="x", status="pending", order_index="1")  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match="unknown_field"):
+        mm.PlanStep(step_id=STEP_ID, description="x", status="pending", unknown_field=1)  # type: ignore[call-arg]
+
+
+def test_assignment_is_validated_and_recorded() -> None:
+    plan = make_plan()
+    with pytest.raises(ValidationError):
+        plan.status = "finished"  # type: ignore[assignment]
+    plan.status = "proposed"  # type: ignore[assignment]
+    assert plan.status is mm.PlanStatus.proposed
+    step = plan.steps[0]
+    step.agent_role = "builder"
+    assert step.to_dict()["agent_role"] == "builder"
+
+
+def test_timestamp_to_datetime_compares_instants() -> None:
+    earlier = mm.Timestamp("2026-03-01T10:00:00+02:00").to_datetime()
+    later = mm.Timestamp("2026-03-01T08:30:00Z").to_datetime()
+    assert earlier < later
+    assert earlier.utcoffset() == timedelta(hours=2)
+
+
+def test_timestamp_to_datetime_handles_every_valid_form() -> None:
+    stamp = mm.Timestamp("2016-12-31t23:59:60.123456789-05:30").to_datetime()
+    assert (stamp.second, stamp.microsecond) == (59, 999_999)
+    assert stamp.utcoffset() == -timedelta(hours=5, minutes=30)
+    assert mm.Timestamp("2026-01-02T03:04:05.5Z").to_datetime().microsecond == 500_000
+
+
+def test_timestamp_from_datetime_and_now_are_valid_and_exact() -> None:
+    moment = datetime(2026, 3, 1, 10, 0, 0, 250_000, tzinfo=timezone.utc)
+    text = mm.Timestamp.from_datetime(moment)
+    assert text == "2026-03-01T10:00:00.250000Z"
+    assert text.to_datetime() == moment
+    with pytest.raises(ValueError):
+        mm.Timestamp.from_datetime(datetime(2026, 3, 1))
+    now = mm.Timestamp.now()
+    event = mm.Event(event_id=STEP_ID, event_type="plan.created", source="plan", timestamp=now)
+    assert event.timestamp == now and len(now) == len("2026-01-02T03:04:05.678Z")
+
+
+def test_timestamp_field_refuses_a_datetime_object() -> None:
+    # A datetime has no single text form: the caller picks one with Timestamp.from_datetime.
+    with pytest.raises(ValidationError):
+        mm.Event(event_id=STEP_ID, event_type="a", source="s", timestamp=datetime.now(timezone.utc))  # type: ignore[arg-type]

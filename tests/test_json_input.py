@@ -1,0 +1,113 @@
+"""from_json reads strict JSON only, and nothing but a ValidationError escapes it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+import mplp_models as mm
+from conftest import PAYLOADS
+
+EVENT = (PAYLOADS / "event.json").read_bytes()
+
+
+def refused(data: object, kind: str) -> ValidationError:
+    with pytest.raises(ValidationError) as caught:
+        mm.Event.from_json(data)  # type: ignore[arg-type]
+    errors = caught.value.errors()
+    assert errors[0]["type"] == kind, errors
+    return caught.value
+
+
+def test_duplicate_keys_are_refused_with_their_location() -> None:
+    error = refused(b'{"event_id":"x","source":"a","source":"b"}', "json_duplicate_key")
+    assert error.errors()[0]["loc"] == ("source",)
+    nested = EVENT.replace(b'"steps": 5', b'"steps": 5, "steps": 6')
+    assert refused(nested, "json_duplicate_key").errors()[0]["loc"] == ("data", "steps")
+
+
+def test_duplicate_keys_spelled_with_escapes_are_found() -> None:
+    # "\u0073ource" is "source": the same key to any parser.
+    data = EVENT.replace(b'"source": "plan"', b'"source": "plan", "\\u0073ource": "x"')
+    refused(data, "json_duplicate_key")
+
+
+def test_escaped_colons_do_not_look_like_duplicates() -> None:
+    data = EVENT.replace(b'"source": "plan"', b'"source": "a\\u003ab:c"')
+    assert mm.Event.from_json(data).source == "a:b:c"
+
+
+def test_trusted_input_may_skip_the_duplicate_check() -> None:
+    data = EVENT.replace(b'"source": "plan"', b'"source": "first", "source": "plan"')
+    assert mm.Event.from_json(data, allow_duplicate_keys=True).source == "plan"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"source": "\xff"}',
+        b'{"source": "\xed\xa0\x80"}',  # a surrogate encoded in UTF-8
+        b'{"source": "\\ud800"}',
+        b'{"source": "\\udc00x"}',
+        b'{"n": NaN}',
+        b'{"n": Infinity}',
+        b'{"n": -Infinity}',
+        b'{"n": 1e400}',
+        b"[" * 1025 + b"]" * 1025,
+        b"",
+        b'{"a": 1',
+        b"\x00\x01\x02",
+        b'{"a": 1} trailing',
+    ],
+)
+def test_malformed_input_is_a_validation_error(data: bytes) -> None:
+    refused(data, "json_invalid")
+
+
+def nested_event(depth: int) -> str:
+    """The event payload with arrays nested ``depth`` levels deep in all (the event object is level 1)."""
+    inner = depth - 2  # below the event object and its data object
+    document = json.loads(EVENT)
+    document["data"] = {"deep": "SPLICE"}
+    return json.dumps(document).replace('"SPLICE"', "[" * inner + "1" + "]" * inner)
+
+
+def test_depth_limits_are_documented_and_exact() -> None:
+    # Inside an open object: MAX_OPEN_DEPTH levels, the open object (data) being the first.
+    event = mm.Event.from_json(nested_event(mm.MAX_OPEN_DEPTH + 1))
+    assert event.data is not None and "deep" in event.data
+    refused(nested_event(mm.MAX_OPEN_DEPTH + 2), "json_too_deep")
+    # The JSON text as a whole: MAX_DEPTH levels.
+    refused(nested_event(mm.MAX_DEPTH + 1), "json_invalid")
+    refused(nested_event(100_000), "json_invalid")
+
+
+def test_deep_python_input_is_refused_without_recursion() -> None:
+    deep: list[object] = []
+    for _ in range(10_000):
+        deep = [deep]
+    document = json.loads(EVENT)
+    document["data"] = {"deep": deep}
+    with pytest.raises(ValidationError, match="deeper than 128"):
+        mm.Event.model_validate(document)
+
+
+def test_non_json_input_types_are_validation_errors() -> None:
+    refused(12, "json_type")
+    refused(None, "json_type")
+    assert mm.Event.from_json(bytearray(EVENT)).source == "plan"
+    assert mm.Event.from_json(memoryview(EVENT)).source == "plan"
+    assert mm.Event.from_json(EVENT.decode()).source == "plan"
+
+
+def test_a_str_with_a_lone_surrogate_is_refused() -> None:
+    refused('{"source": "\ud800"}', "json_invalid")
+
+
+def test_big_numbers_within_a_double_are_values_not_errors() -> None:
+    document = json.loads(EVENT)
+    document["data"] = {"n": 12345678901234567890123}
+    event = mm.Event.from_json(json.dumps(document))
+    assert event.data == {"n": 1.2345678901234568e22}

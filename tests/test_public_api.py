@@ -1,0 +1,95 @@
+"""The public surface: what imports from mplp_models, and what it is."""
+
+from __future__ import annotations
+
+import ast
+import enum
+import inspect
+import textwrap
+import typing
+from pathlib import Path
+
+from pydantic import BaseModel, RootModel
+
+import mplp_models as mm
+
+ISSUE_NAMES = [
+    "Plan", "PlanStep", "PlanStatus", "PlanStepStatus",
+    "Dialog", "DialogMessage", "DialogStatus", "DialogMessageRole", "DialogGovernance",
+    "Metadata", "CrossCuttingConcern", "Ref", "RefModule", "Event", "TraceBase",
+    "LearningSample", "TokenUsage", "AgentTokenUsage", "UserFeedback", "ErrorInfo", "LearningSampleTimestamps",
+    "InboxMessage", "InboxMessageType", "InboxMessageStatus",
+    "MplpId", "Timestamp",
+]  # fmt: skip
+
+
+def test_every_promised_name_is_exported() -> None:
+    for name in ISSUE_NAMES:
+        assert name in mm.__all__, name
+        assert getattr(mm, name) is not None
+
+
+def test_all_lists_only_what_exists() -> None:
+    assert sorted(mm.__all__) == sorted(set(mm.__all__))
+    for name in mm.__all__:
+        assert hasattr(mm, name), name
+
+
+def test_no_root_model_in_the_public_api() -> None:
+    for name in mm.__all__:
+        value = getattr(mm, name)
+        if inspect.isclass(value):
+            assert not issubclass(value, RootModel), name
+
+
+def test_models_share_the_base_and_forbid_unknown_keys() -> None:
+    models = [getattr(mm, name) for name in mm.__all__ if inspect.isclass(getattr(mm, name))]
+    models = [model for model in models if issubclass(model, BaseModel)]
+    assert len(models) >= 15
+    for model in models:
+        assert issubclass(model, mm.MplpModel)
+        assert model.model_config.get("extra") == "forbid", model
+
+
+def test_status_enums_are_str_valued() -> None:
+    for enum_type in (mm.PlanStatus, mm.PlanStepStatus, mm.DialogStatus, mm.DialogMessageRole,
+                      mm.InboxMessageStatus, mm.InboxMessageType, mm.RefModule, mm.CrossCuttingConcern):  # fmt: skip
+        assert issubclass(enum_type, str) and issubclass(enum_type, enum.Enum)
+    assert mm.PlanStatus.draft == "draft"
+    assert [status.value for status in mm.PlanStatus] == [
+        "draft", "proposed", "approved", "in_progress", "completed", "cancelled", "failed"
+    ]  # fmt: skip
+    assert len(mm.CrossCuttingConcern) == 11
+
+
+def test_fields_are_typed_precisely() -> None:
+    hints = typing.get_type_hints(mm.PlanStep, include_extras=True)
+    assert "Any" not in str(hints["order_index"])
+    plan_hints = typing.get_type_hints(mm.Plan)
+    assert "PlanStep" in str(plan_hints["steps"])
+    assert "Timestamp" in str(typing.get_type_hints(mm.DialogMessage)["timestamp"])
+
+
+def field_docstrings(model: type[BaseModel]) -> dict[str, str]:
+    """The attribute docstrings of a class: the string statement right after each annotated field."""
+    (node,) = ast.parse(textwrap.dedent(inspect.getsource(model))).body
+    assert isinstance(node, ast.ClassDef)
+    found = {}
+    for statement, following in zip(node.body, node.body[1:]):
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            if isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant):
+                found[statement.target.id] = str(following.value.value).strip()
+    return found
+
+
+def test_every_model_and_field_has_a_docstring() -> None:
+    models = [getattr(mm, name) for name in mm.__all__ if inspect.isclass(getattr(mm, name))]
+    for model in [model for model in models if issubclass(model, mm.MplpModel) and model is not mm.MplpModel]:
+        assert model.__doc__ and model.__doc__.strip(), model
+        documented = field_docstrings(model)
+        for name in model.model_fields:
+            assert documented.get(name), f"{model.__name__}.{name} has no docstring"
+
+
+def test_package_is_typed() -> None:
+    assert (Path(mm.__file__).parent / "py.typed").exists()
