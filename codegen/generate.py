@@ -54,6 +54,7 @@ GENERATOR_FLAGS = [
     "--target-python-version", "3.10",
     "--target-pydantic-version", "2.11",
     "--base-class", "mplp_models._base.MplpModel",
+    "--base-class-map", str(CODEGEN / "bases.json"),
     "--formatters", "builtin",
     "--disable-timestamp",
     "--use-annotated",

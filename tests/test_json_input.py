@@ -106,8 +106,12 @@ def test_a_str_with_a_lone_surrogate_is_refused() -> None:
     refused('{"source": "\ud800"}', "json_invalid")
 
 
-def test_big_numbers_within_a_double_are_values_not_errors() -> None:
+def test_integers_beyond_64_bits_are_kept_exactly() -> None:
     document = json.loads(EVENT)
-    document["data"] = {"n": 12345678901234567890123}
+    document["data"] = {"big": 12345678901234567890123, "low": -9223372036854775809, "float": 1e300, "text": "e+"}
     event = mm.Event.from_json(json.dumps(document))
-    assert event.data == {"n": 1.2345678901234568e22}
+    assert event.data == document["data"]
+    assert type(event.data["big"]) is int
+    # The canonical form has no exact spelling for them: refused, not rounded.
+    with pytest.raises(mm.CanonicalJSONError, match=r"\$\.data\.big"):
+        event.to_json()

@@ -83,14 +83,16 @@ def test_random_valid_documents_round_trip(model: type[mm.MplpModel]) -> None:
     def check(document: Any) -> None:
         assume(reference_accepts(model, document))
         raw = json.dumps(document)
-        instance = model.from_json(raw)
+        # Random documents break the rules beyond the schema (timelines, step
+        # graphs) at will: this is about the schema and the bytes.
+        instance = model.from_json(raw, semantic=False)
         assert instance.to_dict() == document
         try:
             expected = rfc8785.dumps(document)
         except rfc8785.IntegerDomainError:
             assume(False)
         assert instance.to_json() == expected
-        again = model.from_json(instance.to_json())
+        again = model.from_json(instance.to_json(), semantic=False)
         assert again.to_json() == expected
         # The same JSON numbers; an integral float of 2**53 or more comes back as
         # the int of its canonical digits (see docs/canonical-json.md).

@@ -5,7 +5,7 @@ coercion, timestamps and ids kept as the sender wrote them, explicit nulls and
 absent fields told apart.
 """
 
-from mplp_models._base import MplpModel
+from mplp_models._base import SCHEMA_ONLY, MplpModel
 from mplp_models._canonical import CanonicalJSONError, canonical_json
 from mplp_models._decode import MAX_DEPTH
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageType
@@ -32,6 +32,7 @@ from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import (
 )
 from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStatus, PlanStep, PlanStepStatus
 from mplp_models._parse import Payload, parse
+from mplp_models._semantic import RuleViolation
 from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
 from mplp_models._version import __version__
 
@@ -65,6 +66,8 @@ __all__ = [
     "PlanStepStatus",
     "Ref",
     "RefModule",
+    "RuleViolation",
+    "SCHEMA_ONLY",
     "Timestamp",
     "TokenUsage",
     "TraceBase",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -12,7 +13,10 @@ from typing_extensions import Self
 from mplp_models._canonical import CANONICAL, dumps
 from mplp_models._decode import load_json
 
-__all__ = ["MplpModel"]
+__all__ = ["SCHEMA_ONLY", "MplpModel"]
+
+SCHEMA_ONLY: Mapping[str, Any] = {"mplp_models.semantic": False}
+"""Validation context that skips the rules beyond the schemas: ``Plan.model_validate(data, context=SCHEMA_ONLY)``."""
 
 _FAST_PATH = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 
@@ -29,15 +33,17 @@ class MplpModel(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
     @classmethod
-    def from_json(cls, data: bytes | str, *, allow_duplicate_keys: bool = False) -> Self:
+    def from_json(cls, data: bytes | str, *, semantic: bool = True, allow_duplicate_keys: bool = False) -> Self:
         """Parse and validate one JSON document.
 
-        Every problem, from bad bytes to a bad field, raises a pydantic
-        ``ValidationError``. Duplicate keys are refused unless
-        ``allow_duplicate_keys`` is set, for trusted input only: the check is
-        cheap, but then the last of the equal keys wins.
+        Every problem, from bad bytes to a bad field or a broken rule, raises a
+        pydantic ``ValidationError``. ``semantic=False`` checks the schema only,
+        for payloads from systems that do not keep the rules beyond it.
+        Duplicate keys are refused unless ``allow_duplicate_keys`` is set, for
+        trusted input only: then the last of equal keys wins.
         """
-        return cls.model_validate(load_json(data, cls.__name__, allow_duplicate_keys=allow_duplicate_keys))
+        value = load_json(data, cls.__name__, allow_duplicate_keys=allow_duplicate_keys)
+        return cls.model_validate(value, context=None if semantic else SCHEMA_ONLY)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-compatible Python values: the fields that were given, nulls included, and no others."""

@@ -6,6 +6,9 @@ Infinity literals, numbers that overflow a double, and nesting deeper than
 duplicates are found here: two parsers that read one payload differently are a
 known way past a signature check.
 
+Integers beyond 64 bits, which orjson would round to a double, are read
+exactly (see ``_exact_integers``).
+
 The duplicate check costs two C-speed passes, not a Python walk: in the input,
 every ``:`` is either structural (one per key) or inside a string; orjson's
 compact re-serialization of the parsed value has one structural ``:`` per key
@@ -39,24 +42,41 @@ def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> A
         data = bytes(cast(bytes, data))
     if not isinstance(data, (bytes, str)):
         raise invalid(title, "json_type", f"JSON input should be bytes or str, not {type(data).__name__}", (), data)
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as error:
         raise invalid(title, "json_invalid", f"Invalid JSON: {error}", (), data) from None
-    if not allow_duplicate_keys and _may_have_duplicate_keys(data, value):
-        found = find_duplicate_key(data if isinstance(data, str) else data.decode("utf-8"))
+    compact = orjson.dumps(value)
+    if b"e+" in compact:
+        value = _exact_integers(raw, title)
+    if not allow_duplicate_keys and _may_have_duplicate_keys(raw, compact):
+        found = find_duplicate_key(raw.decode("utf-8"))
         if found is not None:
             loc, key = found
             raise invalid(title, "json_duplicate_key", f"Duplicate key {key!r} in one object", loc, data)
     return value
 
 
-def _may_have_duplicate_keys(data: bytes | str, value: Any) -> bool:
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+def _exact_integers(raw: bytes, title: str) -> Any:
+    """The value again, with integers beyond 64 bits exact.
+
+    orjson reads such an integer as the nearest double, which would round what
+    the sender wrote; it then writes that double with an exponent (``e+``), so
+    only a text whose value has one (or a string with ``e+`` in it) is read a
+    second time, by the standard library, which keeps integers exact.
+    """
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise invalid(title, "json_invalid", "Invalid JSON: nested too deeply to read exactly", (), raw) from None
+
+
+def _may_have_duplicate_keys(raw: bytes, compact: bytes) -> bool:
     # A lone byte is found at memchr speed; the escape is looked for only if some backslash is there.
     if b"\\" in raw and (b"\\u003a" in raw or b"\\u003A" in raw):
         return True
-    return raw.count(b":") != orjson.dumps(value).count(b":")
+    return raw.count(b":") != compact.count(b":")
 
 
 class _Open:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any, Union
 
 
-from mplp_models._base import MplpModel
+from mplp_models._base import SCHEMA_ONLY, MplpModel
 from mplp_models._decode import invalid, load_json
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage
 from mplp_models._generated.mplp.v1_0.common.events_schema import Event
@@ -37,18 +37,21 @@ _OWN_KEYS = {
 }
 
 
-def parse(data: bytes | str | Mapping[str, Any], *, allow_duplicate_keys: bool = False) -> Payload:
+def parse(
+    data: bytes | str | Mapping[str, Any], *, semantic: bool = True, allow_duplicate_keys: bool = False
+) -> Payload:
     """Validate a payload as the model its own required fields name.
 
     ``data`` is JSON text (bytes or str) or an already parsed object. The kind
     is the one whose distinctive required keys (``plan_id``, ``dialog_id``,
     ``message_id``, ``sample_id``, ``event_id``, ``span_id``...) the payload
     carries the largest share of; a payload that carries none, or as many of two kinds',
-    raises a ``ValidationError`` that says so.
+    raises a ``ValidationError`` that says so. ``semantic`` and
+    ``allow_duplicate_keys`` are as for ``from_json``.
     """
     value = data if isinstance(data, Mapping) else load_json(data, "parse", allow_duplicate_keys=allow_duplicate_keys)
     kind = _kind_of(value)
-    return kind.model_validate(value)  # type: ignore[return-value]
+    return kind.model_validate(value, context=None if semantic else SCHEMA_ONLY)  # type: ignore[return-value]
 
 
 def _kind_of(value: Any) -> type[MplpModel]:

@@ -7,6 +7,7 @@ from enum import Enum
 from typing import Annotated
 
 from mplp_models._base import MplpModel
+from mplp_models._inbox import InboxMessageBase
 from mplp_models._types import ConstOne, NotNull, Timestamp, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 from typing_extensions import TypeAliasType
@@ -19,7 +20,7 @@ DecisionId = TypeAliasType(
 HandoffId = TypeAliasType("HandoffId", Annotated[StrictStr, Field(min_length=1)])
 
 
-class InboxMessage(MplpModel):
+class InboxMessage(InboxMessageBase):
     """
     Mode-agnostic inbox message schema. Used by both code and general mode for inter-agent communication. Reuses the v1 inbox-message schema minimal subset.
     """

@@ -7,6 +7,7 @@ from enum import Enum
 from typing import Annotated
 
 from mplp_models._base import MplpModel
+from mplp_models._dialog import DialogBase
 from mplp_models._types import NotNull, Timestamp, UniqueItems
 from pydantic import ConfigDict, StrictBool, StrictStr
 
@@ -19,7 +20,7 @@ from .common import (
 )
 
 
-class Dialog(MplpModel):
+class Dialog(DialogBase):
     """
     Dialog Module Core Protocol: Describes the dialog interaction semantics in multi-agent systems, adopting Minimal Protocol Format aligned with OpenAI/Anthropic standards.
     """

@@ -6,7 +6,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated
 
-from mplp_models._base import MplpModel
+from mplp_models._plan import PlanBase, PlanStepBase
 from mplp_models._types import JsonInt, NotNull, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
@@ -18,7 +18,7 @@ from .common import (
 )
 
 
-class Plan(MplpModel):
+class Plan(PlanBase):
     """
     Plan Module Core Protocol: Describes the plan objects and their lifecycle minimal required semantics (Core Profile) in multi-agent collaboration.
     """
@@ -78,7 +78,7 @@ class PlanStatus(str, Enum):
     failed = "failed"
 
 
-class PlanStep(MplpModel):
+class PlanStep(PlanStepBase):
     """
     [PROTOCOL-CORE] Minimal required semantics for a plan step (excluding execution engine, scheduling policy implementation details).
     """

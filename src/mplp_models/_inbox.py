@@ -1,0 +1,73 @@
+"""Inbox message rules: timestamps that match the status, a sane timeline, broadcast; and its lifecycle."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from typing_extensions import Self
+
+from mplp_models._semantic import RuledModel, RuleViolation
+from mplp_models._types import Timestamp
+
+if TYPE_CHECKING:
+    from mplp_models._generated.cortex.v1.inbox_schema import InboxMessageStatus
+
+__all__ = ["INBOX_MOVES", "InboxMessageBase"]
+
+INBOX_MOVES: dict[str, tuple[str, ...]] = {
+    "unread": ("read",),
+    "read": ("acknowledged", "archived"),
+    "acknowledged": ("archived",),
+    "archived": (),
+}
+STAMP_OF_STATUS = {"read": "read_at", "acknowledged": "acknowledged_at", "archived": "archived_at"}
+BROADCAST = "broadcast"
+
+
+class InboxMessageBase(RuledModel):
+    """Behaviour of ``InboxMessage``: status timestamps, timeline and broadcast rules; its lifecycle."""
+
+    _moves: ClassVar[Mapping[str, Sequence[str]]] = INBOX_MOVES
+
+    if TYPE_CHECKING:
+        status: InboxMessageStatus
+        recipient_ids: list[str]
+        created_at: Timestamp
+        updated_at: Timestamp
+        read_at: Timestamp | None
+        acknowledged_at: Timestamp | None
+        archived_at: Timestamp | None
+
+    def transition(self, to: InboxMessageStatus | str, at: Timestamp | None = None) -> Self:
+        """Move the message to ``to`` and return it; a ``ValueError`` if the move is not legal.
+
+        unread -> read -> acknowledged -> archived, and read -> archived. The
+        move sets the matching ``*_at`` and ``updated_at`` to ``at`` (default: now).
+        """
+        target = self._check_move(self.status, to, type(self.status))
+        moment = at if at is not None else Timestamp.now()
+        # Each assignment is validated with the rules, so the timestamps go first.
+        setattr(self, STAMP_OF_STATUS[target.value], moment)
+        self.updated_at = moment
+        self.status = target
+        return self
+
+    def _violations(self) -> list[RuleViolation]:
+        found: list[RuleViolation] = []
+        stamp = STAMP_OF_STATUS.get(self.status.value)
+        if stamp is not None and getattr(self, stamp) is None:
+            found.append(RuleViolation((stamp,), "status_stamp_missing", f"status is {self.status.value} but {stamp} is not set"))
+        created = self.created_at.to_datetime()
+        for name in ("updated_at", "read_at", "acknowledged_at", "archived_at"):
+            value: Timestamp | None = getattr(self, name)
+            if value is not None and value.to_datetime() < created:
+                found.append(RuleViolation((name,), "before_created", f"{name} {value} is before created_at {self.created_at}"))
+        if BROADCAST in self.recipient_ids and len(self.recipient_ids) > 1:
+            position = self.recipient_ids.index(BROADCAST)
+            found.append(RuleViolation(
+                ("recipient_ids", position), "broadcast_not_alone",
+                "'broadcast' must be the only recipient, but the message also names "
+                + ", ".join(r for r in self.recipient_ids if r != BROADCAST),
+            ))  # fmt: skip
+        return found

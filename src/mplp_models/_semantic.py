@@ -1,0 +1,110 @@
+"""What the schemas cannot say: rule checks and lifecycle moves, shared by the models that have them.
+
+A model with rules subclasses :class:`RuledModel` and implements ``_violations``.
+The rules run after schema validation, on every validation (JSON, dict or
+keyword arguments), unless the validation context says ``SCHEMA_ONLY``; all the
+violations of one payload come out as the entries of one ``ValidationError``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
+
+from pydantic import ValidationError, ValidationInfo, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
+from typing_extensions import Self
+
+from mplp_models._base import SCHEMA_ONLY, MplpModel
+
+__all__ = ["RuleViolation", "RuledModel"]
+
+
+def _schema_only(context: object) -> bool:
+    if not isinstance(context, Mapping):
+        return False
+    given = cast(Mapping[str, object], context)
+    return all(given.get(key, not off) == off for key, off in SCHEMA_ONLY.items())
+
+
+@dataclass(frozen=True)
+class RuleViolation:
+    """One broken rule: where (as a pydantic location), which rule, and a message naming the ids involved."""
+
+    loc: tuple[str | int, ...]
+    code: str
+    message: str
+
+    def as_error(self, value: object) -> InitErrorDetails:
+        # The message is built at run time; PydanticCustomError's hint wants a literal.
+        error = PydanticCustomError(self.code, self.message.replace("{", "{{").replace("}", "}}"))  # pyright: ignore[reportArgumentType]
+        return {"type": error, "loc": self.loc, "input": value}
+
+
+class RuledModel(MplpModel):
+    """A model with rules beyond its schema, and a lifecycle of states."""
+
+    # state value -> the states it may move to; set by each model
+    _moves: ClassVar[Mapping[str, Sequence[str]]] = {}
+
+    def check(self) -> list[RuleViolation]:
+        """Every rule this object breaks, without raising (empty when it is sound)."""
+        return self._violations()
+
+    def _violations(self) -> list[RuleViolation]:
+        return []
+
+    @model_validator(mode="after")
+    def _apply_rules(self, info: ValidationInfo) -> Self:
+        if _schema_only(info.context):
+            return self
+        violations = self._violations()
+        if violations:
+            errors = [violation.as_error(_value_at(self, violation.loc)) for violation in violations]
+            raise ValidationError.from_exception_data(type(self).__name__, errors)
+        return self
+
+    def _check_move(self, current: enum.Enum, to: object, kind: type[enum.Enum]) -> Any:
+        """The target state as a member of ``kind``; a ``ValueError`` naming both states if the move is not legal."""
+        try:
+            target = kind(to.value if isinstance(to, enum.Enum) else to)
+        except ValueError:
+            names = ", ".join(member.value for member in kind)
+            raise ValueError(f"{type(self).__name__} has no state {to!r} (states: {names})") from None
+        allowed = self._moves.get(current.value, ())
+        if target.value not in allowed:
+            options = ", ".join(allowed) or "nothing (it is final)"
+            raise ValueError(
+                f"{type(self).__name__} cannot move from {current.value} to {target.value}; "
+                f"from {current.value} it can move to {options}"
+            )
+        return target
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # A rule that fails after an assignment would leave the new value in
+        # place (Pydantic sets it before the model's rules run): put the old back.
+        fields = type(self).model_fields
+        if name not in fields:
+            super().__setattr__(name, value)
+            return
+        old = self.__dict__.get(name)
+        was_set = name in self.model_fields_set
+        try:
+            super().__setattr__(name, value)
+        except ValidationError:
+            vars(self)[name] = old
+            if not was_set:
+                self.model_fields_set.discard(name)
+            raise
+
+
+def _value_at(model: object, loc: tuple[str | int, ...]) -> object:
+    value: Any = model
+    for part in loc:
+        try:
+            value = value[part] if isinstance(part, int) else getattr(value, part)
+        except (AttributeError, IndexError, KeyError, TypeError):
+            return None
+    return value.value if isinstance(value, enum.Enum) else value

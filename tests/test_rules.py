@@ -1,0 +1,226 @@
+"""The rules beyond the schemas: plan integrity and status, dialog and inbox timelines."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+import mplp_models as mm
+from conftest import fixture
+
+STEP = "a1000000-0000-4000-8000-00000000000{}".format
+
+
+def plan_doc(*steps: dict[str, Any], status: str = "in_progress") -> dict[str, Any]:
+    document = fixture(mm.Plan)
+    document["status"] = status
+    document["steps"] = [dict(step) for step in steps]
+    return document
+
+
+def step(n: int, status: str = "pending", deps: tuple[int, ...] = (), order: int | None = None) -> dict[str, Any]:
+    result: dict[str, Any] = {"step_id": STEP(n), "description": f"step {n}", "status": status}
+    if deps:
+        result["dependencies"] = [STEP(d) for d in deps]
+    if order is not None:
+        result["order_index"] = order
+    return result
+
+
+def violations(document: dict[str, Any], model: type[mm.MplpModel] = mm.Plan) -> list[dict[str, Any]]:
+    with pytest.raises(ValidationError) as caught:
+        model.model_validate(document)
+    from_json = pytest.raises(ValidationError)
+    with from_json as again:
+        model.from_json(json.dumps(document))
+    assert again.value.errors() == caught.value.errors(), "JSON and dict input are judged alike"
+    return [{"loc": e["loc"], "type": e["type"], "msg": e["msg"]} for e in caught.value.errors()]
+
+
+# --- step integrity ------------------------------------------------------------
+
+
+def test_sound_plans_pass() -> None:
+    mm.Plan.model_validate(fixture(mm.Plan))
+    mm.Plan.model_validate(plan_doc(step(1, "completed"), step(2, "in_progress", (1,)), step(3, "pending", (1, 2))))
+
+
+def test_duplicate_step_ids() -> None:
+    (error,) = violations(plan_doc(step(1), step(2), step(1)))
+    assert error["loc"] == ("steps", 2, "step_id") and error["type"] == "duplicate_step_id"
+    assert STEP(1) in error["msg"]
+
+
+def test_dependency_integrity_reports_everything_at_once() -> None:
+    document = plan_doc(step(1, deps=(1,)), step(2, deps=(9, 1, 1)))
+    errors = violations(document)
+    assert [(e["loc"], e["type"]) for e in errors] == [
+        (("steps", 0, "dependencies", 0), "self_dependency"),
+        (("steps", 1, "dependencies", 0), "unknown_dependency"),
+        (("steps", 1, "dependencies", 2), "repeated_dependency"),
+    ]
+    assert STEP(9) in errors[1]["msg"] and STEP(2) in errors[1]["msg"]
+
+
+def test_a_cycle_is_named_in_order() -> None:
+    errors = violations(plan_doc(step(1, deps=(3,)), step(2, deps=(1,)), step(3, deps=(2,)), step(4, deps=(1,))))
+    (error,) = errors
+    assert error["type"] == "dependency_cycle"
+    assert f"{STEP(1)} -> {STEP(3)} -> {STEP(2)} -> {STEP(1)}" in error["msg"]
+    assert error["loc"] == ("steps", 0, "dependencies", 0)
+
+
+def test_a_long_chain_is_no_problem() -> None:
+    chain = [step(0)] + [dict(step(0, deps=()), step_id=f"a1000000-0000-4000-8000-{n:012d}",
+                              dependencies=[f"a1000000-0000-4000-8000-{n - 1:012d}"]) for n in range(1, 3000)]  # fmt: skip
+    chain[0]["step_id"] = "a1000000-0000-4000-8000-000000000000"
+    plan = mm.Plan.model_validate(plan_doc(*chain))
+    assert [s.step_id for s in plan.topological_order()] == [s["step_id"] for s in chain]
+
+
+# --- status rules ---------------------------------------------------------------
+
+
+def test_started_steps_need_their_dependencies_done() -> None:
+    errors = violations(plan_doc(step(1, "in_progress"), step(2, "completed", (1,)), step(3, "in_progress", (1,))))
+    assert [(e["loc"], e["type"]) for e in errors] == [
+        (("steps", 1, "status"), "dependency_not_done"),
+        (("steps", 2, "status"), "dependency_not_done"),
+    ]
+    assert f"step {STEP(2)} is completed but its dependency {STEP(1)} is in_progress" in errors[0]["msg"]
+    mm.Plan.model_validate(plan_doc(step(1, "skipped"), step(2, "completed", (1,))))
+
+
+def test_a_completed_plan_has_only_done_steps() -> None:
+    errors = violations(plan_doc(step(1, "completed"), step(2, "failed"), status="completed"))
+    assert [(e["loc"], e["type"]) for e in errors] == [(("steps", 1, "status"), "plan_completed_early")]
+    mm.Plan.model_validate(plan_doc(step(1, "completed"), step(2, "skipped"), status="completed"))
+
+
+@pytest.mark.parametrize("plan_status", ["draft", "proposed", "approved"])
+def test_a_plan_not_yet_running_has_no_running_steps(plan_status: str) -> None:
+    errors = violations(plan_doc(step(1, "in_progress"), step(2, "failed"), step(3, "blocked"), status=plan_status))
+    assert [e["loc"] for e in errors] == [("steps", 0, "status"), ("steps", 1, "status")]
+    assert all(e["type"] == "plan_not_started" for e in errors)
+
+
+# --- execution order --------------------------------------------------------------
+
+
+def test_topological_order_is_stable_by_order_index_then_list_order() -> None:
+    plan = mm.Plan.model_validate(plan_doc(
+        step(1, order=2), step(2, order=1), step(3), step(4, deps=(2,), order=0), step(5, deps=(1, 4)),
+    ))  # fmt: skip
+    assert [s.step_id for s in plan.topological_order()] == [STEP(n) for n in (2, 4, 1, 3, 5)]
+
+
+def test_ready_steps() -> None:
+    plan = mm.Plan.model_validate(plan_doc(
+        step(1, "completed"), step(2, "skipped"), step(3, "pending", (1, 2)), step(4, "pending", (3,)),
+        step(5, "in_progress", (1,)), step(6, "pending"),
+    ))  # fmt: skip
+    assert [s.step_id for s in plan.ready_steps()] == [STEP(3), STEP(6)]
+
+
+def test_topological_order_names_a_cycle_under_schema_only_validation() -> None:
+    plan = mm.Plan.model_validate(plan_doc(step(1, deps=(2,)), step(2, deps=(1,))), context=mm.SCHEMA_ONLY)
+    with pytest.raises(ValueError, match=f"{STEP(1)} -> {STEP(2)} -> {STEP(1)}"):
+        plan.topological_order()
+
+
+# --- schema-only mode and check() ---------------------------------------------------
+
+
+def test_schema_only_mode_and_check() -> None:
+    document = plan_doc(step(1, deps=(9,)), step(1, "completed"))
+    raw = json.dumps(document)
+    plan = mm.Plan.from_json(raw, semantic=False)
+    assert mm.Plan.model_validate(document, context=mm.SCHEMA_ONLY) == plan
+    assert type(mm.parse(raw, semantic=False)) is mm.Plan
+    found = plan.check()
+    assert [(v.loc, v.code) for v in found] == [
+        (("steps", 1, "step_id"), "duplicate_step_id"),
+        (("steps", 0, "dependencies", 0), "unknown_dependency"),
+    ]
+    assert mm.Plan.from_json((__import__("conftest").PAYLOADS / "plan.json").read_bytes()).check() == []
+
+
+def test_schema_only_still_checks_the_schema() -> None:
+    document = plan_doc(step(1))
+    document["status"] = "finished"
+    with pytest.raises(ValidationError):
+        mm.Plan.from_json(json.dumps(document), semantic=False)
+
+
+def test_rules_only_add_rejections() -> None:
+    # Whatever the rules refuse, schema-only mode accepts, and the schema errors are the same in both modes.
+    broken = plan_doc(step(1, "completed", (2,)), step(2, "pending"), status="draft")
+    mm.Plan.model_validate(broken, context=mm.SCHEMA_ONLY)
+    invalid = copy.deepcopy(broken)
+    invalid["steps"][0]["order_index"] = -1
+    with pytest.raises(ValidationError) as schema_errors:
+        mm.Plan.model_validate(invalid, context=mm.SCHEMA_ONLY)
+    with pytest.raises(ValidationError) as all_errors:
+        mm.Plan.model_validate(invalid)
+    assert all_errors.value.errors() == schema_errors.value.errors()
+
+
+# --- dialog ---------------------------------------------------------------------------
+
+
+def test_dialog_timeline_compares_instants() -> None:
+    document = fixture(mm.Dialog)
+    document["started_at"] = "2026-03-02T16:00:00+02:00"  # 14:00Z
+    document["messages"][0]["timestamp"] = "2026-03-02T13:59:59.999Z"
+    document["ended_at"] = "2026-03-02T14:00:10Z"  # message 3 is at 15:00:11+01:00, 14:00:11Z
+    errors = violations(document, mm.Dialog)
+    assert [(e["loc"], e["type"]) for e in errors] == [
+        (("messages", 0, "timestamp"), "message_before_start"),
+        (("messages", 3, "timestamp"), "message_after_end"),
+    ]
+    document["ended_at"] = "2026-03-02T13:00:00Z"
+    assert ("ended_at",) in [e["loc"] for e in violations(document, mm.Dialog)]
+
+
+# --- inbox -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("status", "stamp"), [("read", "read_at"), ("acknowledged", "acknowledged_at"), ("archived", "archived_at")])
+def test_inbox_status_needs_its_timestamp(status: str, stamp: str) -> None:
+    document = fixture(mm.InboxMessage)
+    document["status"] = status
+    document[stamp] = None
+    (error,) = violations(document, mm.InboxMessage)
+    assert error["loc"] == (stamp,) and error["type"] == "status_stamp_missing"
+
+
+def test_inbox_timestamps_not_before_creation_as_instants() -> None:
+    document = fixture(mm.InboxMessage)
+    document["created_at"] = "2026-03-02T15:00:00.000Z"
+    document["read_at"] = "2026-03-02T16:30:00+02:00"  # 14:30Z: before, though it sorts after as text
+    document["updated_at"] = "2026-03-02T14:00:00Z"
+    errors = violations(document, mm.InboxMessage)
+    assert [e["loc"] for e in errors] == [("updated_at",), ("read_at",)]
+
+
+def test_broadcast_only_alone() -> None:
+    document = fixture(mm.InboxMessage)
+    document["recipient_ids"] = ["coordinator", "broadcast"]
+    (error,) = violations(document, mm.InboxMessage)
+    assert error["loc"] == ("recipient_ids", 1) and "coordinator" in error["msg"]
+    document["recipient_ids"] = ["broadcast"]
+    mm.InboxMessage.model_validate(document)
+
+
+def test_keyword_construction_runs_the_rules() -> None:
+    with pytest.raises(ValidationError, match="depends on itself"):
+        mm.PlanStep  # the step alone has no plan-level rules
+        mm.Plan.model_validate(plan_doc(step(1, deps=(1,))))
+    steps = [mm.PlanStep(step_id=STEP(1), description="a", status="pending", dependencies=[STEP(2)])]
+    with pytest.raises(ValidationError, match="not a step of this plan"):
+        mm.Plan(meta=mm.Metadata(protocol_version="1.0.0", schema_version="1.0.0"), plan_id=STEP(1), context_id=STEP(2),
+                title="t", objective="o", status="draft", steps=steps)  # type: ignore[arg-type]  # fmt: skip
