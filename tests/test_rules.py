@@ -74,6 +74,16 @@ def test_a_cycle_is_named_in_order() -> None:
     assert error["loc"] == ("steps", 0, "dependencies", 0)
 
 
+def test_every_kind_of_violation_is_reported_at_once() -> None:
+    document = plan_doc(
+        step(1, "completed", (1, 9)), step(2, deps=(3,)), step(3, deps=(2,)), step(2, "pending"), status="completed"
+    )
+    types = [e["type"] for e in violations(document)]
+    assert sorted(set(types)) == [
+        "dependency_cycle", "duplicate_step_id", "plan_completed_early", "self_dependency", "unknown_dependency"
+    ]  # fmt: skip
+
+
 def test_a_long_chain_is_no_problem() -> None:
     chain = [step(0)] + [dict(step(0, deps=()), step_id=f"a1000000-0000-4000-8000-{n:012d}",
                               dependencies=[f"a1000000-0000-4000-8000-{n - 1:012d}"]) for n in range(1, 3000)]  # fmt: skip

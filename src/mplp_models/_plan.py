@@ -120,12 +120,9 @@ class PlanBase(RuledModel):
         return (order_index is None, order_index or 0, position)
 
     def _violations(self) -> list[RuleViolation]:
-        found = _step_integrity(self.steps)
-        if not found:  # the graph rules assume every dependency names one step
-            found += _cycles(self.steps)
-        if not found:
-            found += _status_rules(self.status.value, self.steps)
-        return found
+        # All at once: the graph and status rules pass over dependencies that
+        # the integrity rules already report.
+        return _step_integrity(self.steps) + _cycles(self.steps) + _status_rules(self.status.value, self.steps)
 
 
 def _step_integrity(steps: list[PlanStep]) -> list[RuleViolation]:
@@ -158,8 +155,11 @@ def _cycles(steps: list[PlanStep]) -> list[RuleViolation]:
     cycle = _find_cycle(steps)
     if not cycle:
         return []
-    position = next(i for i, step in enumerate(steps) if step.step_id == cycle[0])
-    slot = (steps[position].dependencies or []).index(cycle[1])
+    position, slot = next(
+        (i, (step.dependencies or []).index(cycle[1]))
+        for i, step in enumerate(steps)
+        if step.step_id == cycle[0] and cycle[1] in (step.dependencies or ())
+    )
     return [RuleViolation(
         ("steps", position, "dependencies", slot), "dependency_cycle",
         f"the steps' dependencies form a cycle: {' -> '.join(cycle)}",
@@ -171,7 +171,9 @@ def _find_cycle(steps: list[PlanStep]) -> list[str]:
 
     Iterative depth-first search, so a chain of any length is fine.
     """
-    graph = {step.step_id: [dep for dep in step.dependencies or () if dep != step.step_id] for step in steps}
+    graph: dict[str, list[str]] = {}
+    for step in steps:  # a duplicated id (reported elsewhere) keeps the edges of both steps
+        graph.setdefault(step.step_id, []).extend(dep for dep in step.dependencies or () if dep != step.step_id)
     state: dict[str, int] = {}  # 1: on the current path, 2: finished
     for root in graph:
         if root in state:
@@ -201,7 +203,7 @@ def _status_rules(plan_status: str, steps: list[PlanStep]) -> list[RuleViolation
         loc = ("steps", position, "status")
         if own in STARTED:
             for dependency in step.dependencies or ():
-                if status[dependency] not in DONE:
+                if dependency in status and dependency != step.step_id and status[dependency] not in DONE:
                     found.append(RuleViolation(
                         loc, "dependency_not_done",
                         f"step {step.step_id} is {own} but its dependency {dependency} is {status[dependency]}",
