@@ -219,9 +219,9 @@ def test_inbox_timestamps_not_before_creation_as_instants() -> None:
 
 def test_broadcast_only_alone() -> None:
     document = fixture(mm.InboxMessage)
-    document["recipient_ids"] = ["coordinator", "broadcast"]
+    document["recipient_ids"] = ["{coordinator}", "broadcast"]
     (error,) = violations(document, mm.InboxMessage)
-    assert error["loc"] == ("recipient_ids", 1) and "coordinator" in error["msg"]
+    assert error["loc"] == ("recipient_ids", 1) and "also names {coordinator}" in error["msg"]
     document["recipient_ids"] = ["broadcast"]
     mm.InboxMessage.model_validate(document)
 

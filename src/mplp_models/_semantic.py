@@ -38,8 +38,9 @@ class RuleViolation:
     message: str
 
     def as_error(self, value: object) -> InitErrorDetails:
-        # The message is built at run time; PydanticCustomError's hint wants a literal.
-        error = PydanticCustomError(self.code, self.message.replace("{", "{{").replace("}", "}}"))  # pyright: ignore[reportArgumentType]
+        # Built at run time, so not the literal that the hint asks for; with no
+        # context, the message is used as it is (braces in ids are safe).
+        error = PydanticCustomError(self.code, self.message)  # pyright: ignore[reportArgumentType]
         return {"type": error, "loc": self.loc, "input": value}
 
 
