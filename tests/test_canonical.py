@@ -119,14 +119,27 @@ def test_errors_name_the_json_path(value: Any, path: str) -> None:
 
 def test_integer_policy() -> None:
     assert mm.canonical_json([2**53 - 1, -(2**53 - 1)]) == b"[9007199254740991,-9007199254740991]"
-    # Beyond the safe range an integer is written only when a double holds it exactly,
-    # and then as that double's text: what a float of the same value gives.
-    assert mm.canonical_json([2**53, 2**70, -(2**60)]) == mm.canonical_json([2.0**53, 2.0**70, -(2.0**60)])
-    assert mm.canonical_json(2**70) == b"1.1805916207174113e+21"
-    # Digits that already are a double's canonical text read back unchanged.
+    # Beyond the safe range an integer is written only when its digits are a double's canonical text,
+    # so that it reads back unchanged.
+    assert mm.canonical_json([2**53, -(2**53)]) == b"[9007199254740992,-9007199254740992]"
     assert mm.canonical_json(45935306307942570) == b"45935306307942570" == mm.canonical_json(4.593530630794257e16)
-    with pytest.raises(mm.CanonicalJSONError, match="refused rather than rounded"):
-        mm.canonical_json(2**53 + 1)
+    # An exponent form reads back as the double, which must then hold the integer exactly.
+    assert mm.canonical_json(2**70) == b"1.1805916207174113e+21" == mm.canonical_json(2.0**70)
+    for changed in (2**53 + 1, 2**60, 10**30, 10**400):
+        with pytest.raises(mm.CanonicalJSONError, match="refused rather than changed"):
+            mm.canonical_json(changed)
+
+
+def test_deep_values_are_errors_not_crashes() -> None:
+    deep: list[object] = []
+    for _ in range(300):
+        deep = [deep]
+    with pytest.raises(mm.CanonicalJSONError):
+        mm.canonical_json(deep)
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(mm.CanonicalJSONError, match="nested too deeply"):
+        mm.canonical_json(deep)
 
 
 def test_models_and_their_dicts_give_the_same_bytes(tmp_path: Path) -> None:

@@ -79,9 +79,13 @@ def test_depth_limits_are_documented_and_exact() -> None:
     event = mm.Event.from_json(nested_event(mm.MAX_OPEN_DEPTH + 1))
     assert event.data is not None and "deep" in event.data
     refused(nested_event(mm.MAX_OPEN_DEPTH + 2), "json_too_deep")
-    # The JSON text as a whole: MAX_DEPTH levels.
-    refused(nested_event(mm.MAX_DEPTH + 1), "json_invalid")
-    refused(nested_event(100_000), "json_invalid")
+    # The JSON text as a whole: MAX_DEPTH levels, and anything up to orjson's own 1024 or beyond.
+    assert mm.MAX_DEPTH == 254
+    refused(nested_event(mm.MAX_DEPTH), "json_too_deep")
+    for depth in (mm.MAX_DEPTH + 1, 300, 1024, 1025, 100_000):
+        refused(nested_event(depth), "json_invalid")
+    with pytest.raises(ValidationError):
+        mm.parse("[" * 300 + "]" * 300)
 
 
 def test_deep_python_input_is_refused_without_recursion() -> None:
@@ -100,6 +104,25 @@ def test_non_json_input_types_are_validation_errors() -> None:
     assert mm.Event.from_json(bytearray(EVENT)).source == "plan"
     assert mm.Event.from_json(memoryview(EVENT)).source == "plan"
     assert mm.Event.from_json(EVENT.decode()).source == "plan"
+
+
+def test_subclasses_of_str_and_bytes_are_read() -> None:
+    class Text(str):
+        pass
+
+    class Raw(bytes):
+        pass
+
+    assert mm.Event.from_json(Text(EVENT.decode())).source == "plan"
+    assert mm.Event.from_json(Raw(EVENT)).source == "plan"
+
+
+def test_open_objects_from_python_refuse_lone_surrogates() -> None:
+    for data in ({"\ud800": 1}, {"k": ["\udfff"]}):
+        document = json.loads(EVENT)
+        document["data"] = data
+        with pytest.raises(ValidationError, match="lone surrogate"):
+            mm.Event.model_validate(document)
 
 
 def test_a_str_with_a_lone_surrogate_is_refused() -> None:

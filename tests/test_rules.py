@@ -136,9 +136,15 @@ def test_ready_steps() -> None:
     assert [s.step_id for s in plan.ready_steps()] == [STEP(3), STEP(6)]
 
 
-def test_topological_order_names_a_cycle_under_schema_only_validation() -> None:
+def test_topological_order_names_the_problem_under_schema_only_validation() -> None:
     plan = mm.Plan.model_validate(plan_doc(step(1, deps=(2,)), step(2, deps=(1,))), context=mm.SCHEMA_ONLY)
     with pytest.raises(ValueError, match=f"{STEP(1)} -> {STEP(2)} -> {STEP(1)}"):
+        plan.topological_order()
+    plan = mm.Plan.model_validate(plan_doc(step(1, deps=(1,))), context=mm.SCHEMA_ONLY)
+    with pytest.raises(ValueError, match="depends on itself"):
+        plan.topological_order()
+    plan = mm.Plan.model_validate(plan_doc(step(1), step(1, deps=(1,))), context=mm.SCHEMA_ONLY)
+    with pytest.raises(ValueError, match="is used by steps 0 and 1"):
         plan.topological_order()
 
 
@@ -194,6 +200,17 @@ def test_dialog_timeline_compares_instants() -> None:
     ]
     document["ended_at"] = "2026-03-02T13:00:00Z"
     assert ("ended_at",) in [e["loc"] for e in violations(document, mm.Dialog)]
+
+
+def test_timelines_are_exact_below_the_microsecond_and_take_year_zero() -> None:
+    document = fixture(mm.Dialog)
+    document["messages"] = document["messages"][:1]
+    document["messages"][0]["timestamp"] = document["started_at"] = "2026-03-02T14:00:00.0000009Z"
+    document["ended_at"] = "2026-03-02T14:00:00.0000001Z"
+    assert [e["type"] for e in violations(document, mm.Dialog)] == ["ended_before_start", "message_after_end"]
+    document["started_at"] = document["messages"][0]["timestamp"] = "0000-01-01T00:00:00Z"
+    document["ended_at"] = "0000-12-31T23:59:59.5-01:00"
+    assert mm.Dialog.model_validate(document).check() == []
 
 
 # --- inbox -------------------------------------------------------------------------------

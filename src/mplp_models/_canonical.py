@@ -12,9 +12,9 @@ places only, and only those are handled in Python:
   differ only for keys with characters above U+FFFF, so only an object with
   such a key is sorted here;
 * integers: RFC 8785 numbers are IEEE-754 doubles. Every integer within
-  +/-(2**53 - 1) is one; beyond that, an integer is written (as the double's
-  text) only when that changes nothing, and refused rather than rounded
-  otherwise (see ``_prepare_large_integer``).
+  +/-(2**53 - 1) is one; beyond that, an integer is written only when its
+  canonical text reads back as the same number, and refused otherwise rather
+  than changed (see ``_prepare_large_integer``).
 
 A document without floats or such keys is checked by one walk and handed to
 orjson unchanged.
@@ -46,9 +46,10 @@ class CanonicalJSONError(ValueError):
 def canonical_json(value: Any) -> bytes:
     """The RFC 8785 bytes of a JSON value (dict, list, str, int, float, bool, None) or of a model.
 
-    Raises :class:`CanonicalJSONError` for NaN and infinities, integers that
-    no IEEE-754 double holds exactly (beyond +/-(2**53 - 1) only some are),
-    keys that are not ``str``, lone surrogates and values that are not JSON.
+    Raises :class:`CanonicalJSONError` for NaN and infinities, integers beyond
+    +/-(2**53 - 1) whose canonical text would not read back the same, keys that
+    are not ``str``, lone surrogates, nesting deeper than orjson writes (254
+    levels), and values that are not JSON.
     """
     from mplp_models._base import MplpModel  # here: _base builds on this module
 
@@ -72,9 +73,11 @@ def dumps(value: Any) -> bytes:
         return orjson.dumps(prepared, option=orjson.OPT_SORT_KEYS)
     except _PathError as error:
         raise CanonicalJSONError(error.message, "$" + "".join(reversed(error.segments))) from None
+    except RecursionError:
+        raise CanonicalJSONError("nested too deeply to write", "$") from None
     except (orjson.JSONEncodeError, UnicodeEncodeError) as error:
-        # Only a lone surrogate gets past _prepare; find where, for the message.
-        raise CanonicalJSONError(f"not encodable as UTF-8 ({error})", _locate_bad_string(value)) from None
+        # A lone surrogate, or nesting beyond orjson's limit, gets past _prepare.
+        raise CanonicalJSONError(f"not writable as JSON ({error})", _locate_bad_string(value)) from None
 
 
 class _PathError(Exception):
@@ -104,22 +107,26 @@ def _prepare(value: Any) -> Any:
 
 
 def _prepare_large_integer(value: int) -> Any:
-    """An integer beyond +/-(2**53 - 1), written as a double's text only when that changes nothing.
+    """An integer beyond +/-(2**53 - 1), written as a double's canonical text only if it reads back the same.
 
-    It is written when a double holds it exactly (``2**60``), or when its digits
-    already are the canonical text of a double (``45935306307942570``, which is
-    how RFC 8785 writes the double 4.593530630794257e16, so canonical output
-    reads back unchanged). Any other (``2**53 + 1``) would be rounded: refused.
+    Digits read back as that integer: ``9007199254740992`` (2**53), or
+    ``45935306307942570`` (how RFC 8785 writes the double 4.593530630794257e16).
+    An exponent form reads back as the double, so it must hold the integer
+    exactly: ``2**70`` writes ``1.1805916207174113e+21``. Anything else would be
+    changed: ``2**60``, a double, is written ``1152921504606847000``, other
+    digits; ``2**53 + 1`` would be rounded. Those are refused.
     """
     try:
         double = float(value)
-    except OverflowError:
-        double = math.inf
-    if math.isfinite(double):
         text = es6_number(double)
-        if double == value or text == str(value).encode():
-            return _Fragment(text)
-    raise _PathError(f"integer {_short(value)} is not an IEEE-754 double, as RFC 8785 numbers are; refused rather than rounded")
+    except (OverflowError, _PathError):
+        double, text = math.nan, b""
+    if text == str(value).encode() or (b"e" in text and double == value):
+        return _Fragment(text)
+    raise _PathError(
+        f"integer {_short(value)} has no RFC 8785 form that reads back the same "
+        "(its numbers are IEEE-754 doubles); refused rather than changed"
+    )
 
 
 def _prepare_object(value: dict[Any, Any]) -> Any:

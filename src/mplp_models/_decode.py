@@ -1,8 +1,8 @@
 """Strict JSON input: what ``from_json`` and ``parse`` read.
 
 orjson parses (it refuses invalid UTF-8, lone surrogate escapes, NaN and
-Infinity literals, numbers that overflow a double, and nesting deeper than
-``MAX_DEPTH``). It keeps the last of two equal keys, as most parsers do, so
+Infinity literals, and numbers that overflow a double); nesting deeper than
+``MAX_DEPTH`` is refused too. It keeps the last of two equal keys, as most parsers do, so
 duplicates are found here: two parsers that read one payload differently are a
 known way past a signature check.
 
@@ -30,24 +30,30 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 __all__ = ["MAX_DEPTH", "load_json", "invalid"]
 
-MAX_DEPTH = 1024
-"""Deepest nesting of arrays and objects that is read (orjson's own limit)."""
+MAX_DEPTH = 254
+"""Deepest nesting of arrays and objects that is read (what orjson can write back)."""
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]', re.DOTALL)
 
 
 def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> Any:
     """The JSON value of ``data`` (bytes, bytearray, memoryview or str); a ``ValidationError`` if it is not strict JSON."""
-    if isinstance(data, (bytearray, memoryview)):
-        data = bytes(cast(bytes, data))
-    if not isinstance(data, (bytes, str)):
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        data = bytes(cast(bytes, data))  # also a subclass, which orjson refuses
+    elif isinstance(data, str):
+        data = str(data)
+    else:
         raise invalid(title, "json_type", f"JSON input should be bytes or str, not {type(data).__name__}", (), data)
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     try:
         value = orjson.loads(data)
+        # orjson reads 1024 levels but writes 254: the checks below need the
+        # writing, and no model takes anything nested that deep anyway.
+        compact = orjson.dumps(value)
     except orjson.JSONDecodeError as error:
         raise invalid(title, "json_invalid", f"Invalid JSON: {error}", (), data) from None
-    compact = orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        raise invalid(title, "json_invalid", f"Invalid JSON: nested deeper than {MAX_DEPTH} levels", (), data) from None
     if b"e+" in compact:
         value = _exact_integers(raw, title)
     if not allow_duplicate_keys and _may_have_duplicate_keys(raw, compact):

@@ -48,14 +48,14 @@ class DialogBase(RuledModel):
 
     def _violations(self) -> list[RuleViolation]:
         found: list[RuleViolation] = []
-        start = self.started_at.to_datetime() if self.started_at is not None else None
-        end = self.ended_at.to_datetime() if self.ended_at is not None else None
+        start = self.started_at.instant() if self.started_at is not None else None
+        end = self.ended_at.instant() if self.ended_at is not None else None
         if start is not None and end is not None and end < start:
             found.append(RuleViolation(
                 ("ended_at",), "ended_before_start", f"ended_at {self.ended_at} is before started_at {self.started_at}"
             ))  # fmt: skip
         for position, message in enumerate(self.messages):
-            moment = message.timestamp.to_datetime()
+            moment = message.timestamp.instant()
             loc = ("messages", position, "timestamp")
             if start is not None and moment < start:
                 found.append(RuleViolation(

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from typing_extensions import Self
 
-from mplp_models._semantic import RuledModel, RuleViolation
+from mplp_models._semantic import LifecycleModel, RuledModel, RuleViolation
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import PlanStatus, PlanStep, PlanStepStatus
@@ -38,7 +38,7 @@ STARTED = ("in_progress", "completed")  # a step in one of these needs its depen
 NOT_YET_RUNNING = ("draft", "proposed", "approved")  # a plan in one of these has no step running or run
 
 
-class PlanStepBase(RuledModel):
+class PlanStepBase(LifecycleModel):
     """Behaviour of ``PlanStep``: its lifecycle (its rules need the plan, so ``Plan`` checks them)."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = STEP_MOVES
@@ -83,9 +83,16 @@ class PlanBase(RuledModel):
 
         Among steps that are ready together, lower ``order_index`` first (steps
         without one after those with one), then list order. A ``ValueError`` names
-        the cycle if there is one (possible only under schema-only validation).
+        the cycle, duplicate id or bad dependency if there is one (possible only
+        under schema-only validation).
         """
-        index = {step.step_id: position for position, step in enumerate(self.steps)}
+        first: dict[str, int] = {}
+        for position, step in enumerate(self.steps):
+            first.setdefault(step.step_id, position)
+        problems = _step_integrity(self.steps, first)
+        if problems:  # possible only under schema-only validation
+            raise ValueError(f"the steps have no execution order: {problems[0].message}")
+        index = first
         waiting = [len(set(step.dependencies or ()) & index.keys()) for step in self.steps]
         dependents: list[list[int]] = [[] for _ in self.steps]
         for position, step in enumerate(self.steps):
@@ -122,22 +129,28 @@ class PlanBase(RuledModel):
     def _violations(self) -> list[RuleViolation]:
         # All at once: the graph and status rules pass over dependencies that
         # the integrity rules already report.
-        return _step_integrity(self.steps) + _cycles(self.steps) + _status_rules(self.status.value, self.steps)
+        steps = self.steps
+        first: dict[str, int] = {}
+        for position, step in enumerate(steps):
+            first.setdefault(step.step_id, position)
+        return _step_integrity(steps, first) + _cycles(steps, first) + _status_rules(self.status.value, steps)
 
 
-def _step_integrity(steps: list[PlanStep]) -> list[RuleViolation]:
+def _step_integrity(steps: list[PlanStep], first: dict[str, int]) -> list[RuleViolation]:
     found: list[RuleViolation] = []
-    first: dict[str, int] = {}
+    if len(first) < len(steps):
+        for position, step in enumerate(steps):
+            if first[step.step_id] != position:
+                found.append(RuleViolation(
+                    ("steps", position, "step_id"), "duplicate_step_id",
+                    f"step id {step.step_id} is used by steps {first[step.step_id]} and {position}",
+                ))  # fmt: skip
     for position, step in enumerate(steps):
-        if step.step_id in first:
-            found.append(RuleViolation(
-                ("steps", position, "step_id"), "duplicate_step_id",
-                f"step id {step.step_id} is used by steps {first[step.step_id]} and {position}",
-            ))  # fmt: skip
-        first.setdefault(step.step_id, position)
-    for position, step in enumerate(steps):
+        dependencies = step.dependencies
+        if not dependencies:
+            continue
         listed: set[str] = set()
-        for slot, dependency in enumerate(step.dependencies or ()):
+        for slot, dependency in enumerate(dependencies):
             loc = ("steps", position, "dependencies", slot)
             if dependency == step.step_id:
                 found.append(RuleViolation(loc, "self_dependency", f"step {step.step_id} depends on itself"))
@@ -151,7 +164,16 @@ def _step_integrity(steps: list[PlanStep]) -> list[RuleViolation]:
     return found
 
 
-def _cycles(steps: list[PlanStep]) -> list[RuleViolation]:
+def _cycles(steps: list[PlanStep], first: dict[str, int]) -> list[RuleViolation]:
+    # Most plans list every step after the steps it depends on: then there is
+    # no cycle to look for (with distinct ids; a duplicate merges two steps' edges).
+    if len(first) == len(steps) and all(
+        first.get(dependency, -1) < position
+        for position, step in enumerate(steps)
+        for dependency in step.dependencies or ()
+        if dependency != step.step_id
+    ):
+        return []
     cycle = _find_cycle(steps)
     if not cycle:
         return []
@@ -196,22 +218,27 @@ def _find_cycle(steps: list[PlanStep]) -> list[str]:
 
 
 def _status_rules(plan_status: str, steps: list[PlanStep]) -> list[RuleViolation]:
+    # The statuses are str-valued enums: they compare with, and hash as, their values.
     found: list[RuleViolation] = []
-    status = {step.step_id: step.status.value for step in steps}
+    status = {step.step_id: step.status for step in steps}
+    completed, not_running = plan_status == "completed", plan_status in NOT_YET_RUNNING
     for position, step in enumerate(steps):
-        own = step.status.value
-        loc = ("steps", position, "status")
-        if own in STARTED:
-            for dependency in step.dependencies or ():
+        own = step.status
+        if own in STARTED and step.dependencies:
+            for dependency in step.dependencies:
                 if dependency in status and dependency != step.step_id and status[dependency] not in DONE:
                     found.append(RuleViolation(
-                        loc, "dependency_not_done",
-                        f"step {step.step_id} is {own} but its dependency {dependency} is {status[dependency]}",
+                        ("steps", position, "status"), "dependency_not_done",
+                        f"step {step.step_id} is {own.value} but its dependency {dependency} is {status[dependency].value}",
                     ))  # fmt: skip
-        if plan_status == "completed" and own not in DONE:
-            found.append(RuleViolation(loc, "plan_completed_early", f"the plan is completed but step {step.step_id} is {own}"))
-        if plan_status in NOT_YET_RUNNING and own in ("in_progress", "completed", "failed"):
+        if completed and own not in DONE:
             found.append(RuleViolation(
-                loc, "plan_not_started", f"the plan is {plan_status} but step {step.step_id} is already {own}"
+                ("steps", position, "status"), "plan_completed_early",
+                f"the plan is completed but step {step.step_id} is {own.value}",
+            ))  # fmt: skip
+        if not_running and own in ("in_progress", "completed", "failed"):
+            found.append(RuleViolation(
+                ("steps", position, "status"), "plan_not_started",
+                f"the plan is {plan_status} but step {step.step_id} is already {own.value}",
             ))  # fmt: skip
     return found

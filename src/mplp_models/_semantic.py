@@ -19,7 +19,7 @@ from typing_extensions import Self
 
 from mplp_models._base import SCHEMA_ONLY, MplpModel
 
-__all__ = ["RuleViolation", "RuledModel"]
+__all__ = ["LifecycleModel", "RuleViolation", "RuledModel"]
 
 
 def _schema_only(context: object) -> bool:
@@ -44,28 +44,11 @@ class RuleViolation:
         return {"type": error, "loc": self.loc, "input": value}
 
 
-class RuledModel(MplpModel):
-    """A model with rules beyond its schema, and a lifecycle of states."""
+class LifecycleModel(MplpModel):
+    """A model with a lifecycle of states: the legal moves, and assignments that fail cleanly."""
 
     # state value -> the states it may move to; set by each model
     _moves: ClassVar[Mapping[str, Sequence[str]]] = {}
-
-    def check(self) -> list[RuleViolation]:
-        """Every rule this object breaks, without raising (empty when it is sound)."""
-        return self._violations()
-
-    def _violations(self) -> list[RuleViolation]:
-        return []
-
-    @model_validator(mode="after")
-    def _apply_rules(self, info: ValidationInfo) -> Self:
-        if _schema_only(info.context):
-            return self
-        violations = self._violations()
-        if violations:
-            errors = [violation.as_error(_value_at(self, violation.loc)) for violation in violations]
-            raise ValidationError.from_exception_data(type(self).__name__, errors)
-        return self
 
     def _check_move(self, current: enum.Enum, to: object, kind: type[enum.Enum]) -> Any:
         """The target state as a member of ``kind``; a ``ValueError`` naming both states if the move is not legal."""
@@ -99,6 +82,27 @@ class RuledModel(MplpModel):
             if not was_set:
                 self.model_fields_set.discard(name)
             raise
+
+
+class RuledModel(LifecycleModel):
+    """A model with rules beyond its schema, checked on every validation, and a lifecycle."""
+
+    def check(self) -> list[RuleViolation]:
+        """Every rule this object breaks, without raising (empty when it is sound)."""
+        return self._violations()
+
+    def _violations(self) -> list[RuleViolation]:
+        return []
+
+    @model_validator(mode="after")
+    def _apply_rules(self, info: ValidationInfo) -> Self:
+        if _schema_only(info.context):
+            return self
+        violations = self._violations()
+        if violations:
+            errors = [violation.as_error(_value_at(self, violation.loc)) for violation in violations]
+            raise ValidationError.from_exception_data(type(self).__name__, errors)
+        return self
 
 
 def _value_at(model: object, loc: tuple[str | int, ...]) -> object:

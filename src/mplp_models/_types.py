@@ -12,7 +12,7 @@ The codegen maps schema keywords onto these names (see ``codegen/generate.py``).
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal, cast
 
@@ -41,7 +41,8 @@ keeps every schema's open objects well inside it and gives a ``ValidationError``
 """
 
 
-def _check_depth(value: Any) -> Any:
+def _check_open_object(value: Any) -> Any:
+    """Depth within MAX_OPEN_DEPTH, and text that UTF-8 can carry (a lone surrogate has no JSON form)."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
@@ -49,8 +50,20 @@ def _check_depth(value: Any) -> Any:
             raise PydanticCustomError(
                 "json_too_deep", "Open object nests deeper than {limit} levels", {"limit": MAX_OPEN_DEPTH}
             )
+        for text in _texts(node):
+            if not text.isascii():
+                try:
+                    text.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise PydanticCustomError("string_unicode", "Input should be a valid string: a lone surrogate has no UTF-8 form") from None
         stack.extend((child, depth + 1) for child in _children(node))
     return value
+
+
+def _texts(node: Any) -> list[str]:
+    """The keys and string values directly inside an object, or the strings inside an array."""
+    items = cast(Iterable[Any], [*node.keys(), *node.values()] if isinstance(node, dict) else node if isinstance(node, list) else ())
+    return [item for item in items if isinstance(item, str)]
 
 
 def _children(node: Any) -> list[Any]:
@@ -67,7 +80,7 @@ def _open_object_out(value: dict[str, Any], info: SerializationInfo) -> Any:
 
 JsonObject = Annotated[
     dict[str, JsonValue],
-    BeforeValidator(_check_depth),
+    BeforeValidator(_check_open_object),
     PlainSerializer(_open_object_out, when_used="always"),
 ]
 """An open JSON object: every key and nested value is kept as given (nesting up to ``MAX_OPEN_DEPTH``)."""
@@ -85,7 +98,9 @@ _DATE = (
 _TIME = "[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\\.[0-9]+)?"
 _OFFSET = "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
 DATE_TIME_PATTERN = f"^{_DATE}{_TIME}{_OFFSET}$"
+_DATE_TIME = re.compile(f"{_DATE}{_TIME}{_OFFSET}")  # for fullmatch: Python's `$` would allow a final newline
 
+_DAYS_IN_400_YEARS = 146_097  # shifting by whole Gregorian cycles keeps every date valid for `date`
 _PARTS = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))",
     re.ASCII,
@@ -101,6 +116,17 @@ class Timestamp(str):
     """
 
     __slots__ = ()
+
+    def __new__(cls, text: object) -> Timestamp:
+        """Check ``text`` as a field would; a ``ValueError`` if it is not an RFC 3339 date-time."""
+        if not isinstance(text, str) or _DATE_TIME.fullmatch(text) is None:
+            raise ValueError(f"not an RFC 3339 date-time: {str(text)[:64]!r}")
+        return str.__new__(cls, text)
+
+    @classmethod
+    def _trusted(cls, text: str) -> Timestamp:
+        # For text the core schema has already matched against the same pattern.
+        return str.__new__(cls, text)
 
     @classmethod
     def from_datetime(cls, value: datetime) -> Timestamp:
@@ -120,9 +146,17 @@ class Timestamp(str):
         """The instant as an aware ``datetime``.
 
         Digits past the microsecond are dropped, and a leap second (``:60``)
-        becomes ``:59.999999``, since ``datetime`` has neither; the text itself
-        is never changed.
+        becomes ``:59.999999``, since ``datetime`` has neither, and year 0000
+        raises ``ValueError``; the text itself is never changed. To order
+        timestamps exactly, compare :meth:`instant` keys.
         """
+        try:
+            # The text is valid RFC 3339, which fromisoformat reads right when it
+            # reads it at all (it truncates past the microsecond too); it does
+            # not read `t`, `z` or `:60` (or anything on Python 3.10).
+            return datetime.fromisoformat(self)
+        except ValueError:
+            pass
         match = _PARTS.fullmatch(self)
         if match is None:
             raise ValueError(f"not an RFC 3339 date-time: {str(self)[:64]!r}")
@@ -137,6 +171,43 @@ class Timestamp(str):
             offset = -offset if sign == "-" else offset
         return datetime(year, month, day, hour, minute, second, micro, timezone(offset))
 
+    def instant(self) -> tuple[int, str]:
+        """A key that orders timestamps by the instant they name, exactly.
+
+        ``(seconds, fraction)``: whole UTC seconds on the proleptic Gregorian
+        calendar, and the fraction's digits without trailing zeros (compared as
+        text, which orders decimal fractions). Unlike :meth:`to_datetime` it
+        keeps every digit and takes year 0000; a leap second counts as the
+        first second of the next minute.
+        """
+        try:
+            moment = datetime.fromisoformat(self)  # the fast path, as in to_datetime
+            year, month, day = moment.year, moment.month, moment.day
+            clock = moment.hour * 3600 + moment.minute * 60 + moment.second
+            offset = _seconds(moment.utcoffset())
+        except ValueError:
+            year, month, day, clock, offset = self._fields()
+        days = date(year + 400, month, day).toordinal() - _DAYS_IN_400_YEARS
+        return days * 86_400 + clock - offset, self._fraction()
+
+    def _fields(self) -> tuple[int, int, int, int, int]:
+        """Year, month, day, seconds into the day and UTC offset in seconds, read from the text."""
+        match = _PARTS.fullmatch(self)
+        if match is None:
+            raise ValueError(f"not an RFC 3339 date-time: {str(self)[:64]!r}")
+        year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
+        sign, off_hours, off_minutes = match.group(8, 9, 10)
+        offset = 0 if sign is None else (int(off_hours) * 3600 + int(off_minutes) * 60) * (-1 if sign == "-" else 1)
+        return year, month, day, hour * 3600 + minute * 60 + second, offset
+
+    def _fraction(self) -> str:
+        if len(self) < 20 or self[19] != ".":
+            return ""
+        end = 20
+        while end < len(self) and self[end].isdigit():
+            end += 1
+        return self[20:end].rstrip("0")
+
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         # The custom error replaces a message that would quote the whole
@@ -146,11 +217,15 @@ class Timestamp(str):
             custom_error_type="date_time",
             custom_error_message="Input should be an RFC 3339 date-time such as 2026-01-02T03:04:05Z",
         )
-        return core_schema.no_info_after_validator_function(cls, text)
+        return core_schema.no_info_after_validator_function(cls._trusted, text)
 
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         return {"type": "string", "format": "date-time"}
+
+
+def _seconds(offset: timedelta | None) -> int:
+    return 0 if offset is None else offset // timedelta(seconds=1)
 
 
 def _custom_error(kind: str, message: str) -> dict[str, str]:
