@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from hypothesis import given, settings
 from pydantic import ValidationError
 
 import mplp_models as mm
+from test_roundtrip import date_times
 
 STEP_ID = "a1000000-0000-4000-8000-000000000001"
 
@@ -99,3 +101,15 @@ def test_timestamp_field_refuses_a_datetime_object() -> None:
     # A datetime has no single text form: the caller picks one with Timestamp.from_datetime.
     with pytest.raises(ValidationError):
         mm.Event(event_id=STEP_ID, event_type="a", source="s", timestamp=datetime.now(timezone.utc))  # type: ignore[arg-type]
+
+
+@settings(max_examples=500, deadline=None)
+@given(date_times())
+def test_instant_keys_agree_with_datetimes(text: str) -> None:
+    stamp = mm.Timestamp(text)
+    # The fast path (fromisoformat) and the text path give the same key.
+    assert stamp.instant() == mm.Timestamp(text.lower()).instant()
+    if ":60" not in text[16:19] and not text.startswith("0000"):
+        moment = stamp.to_datetime()
+        other = mm.Timestamp("2000-01-01T00:00:00Z")
+        assert (stamp.instant() < other.instant()) == (moment < other.to_datetime())

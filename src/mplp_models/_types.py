@@ -100,7 +100,10 @@ _OFFSET = "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
 DATE_TIME_PATTERN = f"^{_DATE}{_TIME}{_OFFSET}$"
 _DATE_TIME = re.compile(f"{_DATE}{_TIME}{_OFFSET}")  # for fullmatch: Python's `$` would allow a final newline
 
-_DAYS_IN_400_YEARS = 146_097  # shifting by whole Gregorian cycles keeps every date valid for `date`
+_DAYS_IN_400_YEARS = 146_097  # one Gregorian cycle, after which the calendar repeats
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH_DAY = _EPOCH.toordinal()
+_SECOND = timedelta(seconds=1)
 _PARTS = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))",
     re.ASCII,
@@ -174,21 +177,20 @@ class Timestamp(str):
     def instant(self) -> tuple[int, str]:
         """A key that orders timestamps by the instant they name, exactly.
 
-        ``(seconds, fraction)``: whole UTC seconds on the proleptic Gregorian
-        calendar, and the fraction's digits without trailing zeros (compared as
-        text, which orders decimal fractions). Unlike :meth:`to_datetime` it
+        ``(seconds, fraction)``: whole seconds since 1970-01-01T00:00:00Z on the
+        proleptic Gregorian calendar, and the fraction's digits without trailing
+        zeros (compared as text, which orders decimal fractions). Unlike :meth:`to_datetime` it
         keeps every digit and takes year 0000; a leap second counts as the
         first second of the next minute.
         """
         try:
-            moment = datetime.fromisoformat(self)  # the fast path, as in to_datetime
-            year, month, day = moment.year, moment.month, moment.day
-            clock = moment.hour * 3600 + moment.minute * 60 + moment.second
-            offset = _seconds(moment.utcoffset())
+            seconds = (datetime.fromisoformat(self) - _EPOCH) // _SECOND  # the fast path, as in to_datetime
         except ValueError:
             year, month, day, clock, offset = self._fields()
-        days = date(year + 400, month, day).toordinal() - _DAYS_IN_400_YEARS
-        return days * 86_400 + clock - offset, self._fraction()
+            cycles = 1 if year == 0 else 0  # `date` has no year 0: move it by one Gregorian cycle
+            days = date(year + 400 * cycles, month, day).toordinal() - _DAYS_IN_400_YEARS * cycles - _EPOCH_DAY
+            seconds = days * 86_400 + clock - offset
+        return seconds, self._fraction()
 
     def _fields(self) -> tuple[int, int, int, int, int]:
         """Year, month, day, seconds into the day and UTC offset in seconds, read from the text."""
@@ -201,12 +203,10 @@ class Timestamp(str):
         return year, month, day, hour * 3600 + minute * 60 + second, offset
 
     def _fraction(self) -> str:
-        if len(self) < 20 or self[19] != ".":
+        if self[19:20] != ".":
             return ""
-        end = 20
-        while end < len(self) and self[end].isdigit():
-            end += 1
-        return self[20:end].rstrip("0")
+        digits = self[20:-1] if self[-1] in "Zz" else self[20:-6]  # the offset is Z or ±hh:mm
+        return digits.rstrip("0")
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
@@ -222,10 +222,6 @@ class Timestamp(str):
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         return {"type": "string", "format": "date-time"}
-
-
-def _seconds(offset: timedelta | None) -> int:
-    return 0 if offset is None else offset // timedelta(seconds=1)
 
 
 def _custom_error(kind: str, message: str) -> dict[str, str]:
