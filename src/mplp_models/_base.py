@@ -52,7 +52,8 @@ class MplpModel(BaseModel):
     def to_json(self) -> bytes:
         """The canonical JSON bytes (RFC 8785) of the model: stable for hashing, signing and diffing.
 
-        Raises ``CanonicalJSONError`` for an integer that no double holds exactly.
+        Raises ``CanonicalJSONError`` for an integer beyond +/-(2**53 - 1) whose
+        canonical text would not read back as the same number.
         """
         # Fast path: field names are ASCII, so orjson's key order is RFC 8785's;
         # floats and open objects arrive as canonical fragments (see _types);

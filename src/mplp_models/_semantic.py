@@ -45,7 +45,7 @@ class RuleViolation:
 
 
 class LifecycleModel(MplpModel):
-    """A model with a lifecycle of states: the legal moves, and assignments that fail cleanly."""
+    """A model with a lifecycle of states and the legal moves between them."""
 
     # state value -> the states it may move to; set by each model
     _moves: ClassVar[Mapping[str, Sequence[str]]] = {}
@@ -66,24 +66,6 @@ class LifecycleModel(MplpModel):
             )
         return target
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        # A rule that fails after an assignment would leave the new value in
-        # place (Pydantic sets it before the model's rules run): put the old back.
-        fields = type(self).model_fields
-        if name not in fields:
-            super().__setattr__(name, value)
-            return
-        old = self.__dict__.get(name)
-        was_set = name in self.model_fields_set
-        try:
-            super().__setattr__(name, value)
-        except ValidationError:
-            vars(self)[name] = old
-            if not was_set:
-                self.model_fields_set.discard(name)
-            raise
-
-
 class RuledModel(LifecycleModel):
     """A model with rules beyond its schema, checked on every validation, and a lifecycle."""
 
@@ -103,6 +85,23 @@ class RuledModel(LifecycleModel):
             errors = [violation.as_error(_value_at(self, violation.loc)) for violation in violations]
             raise ValidationError.from_exception_data(type(self).__name__, errors)
         return self
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # A rule that fails after an assignment would leave the new value in
+        # place (Pydantic sets it before the model's rules run): put the old back.
+        fields = type(self).model_fields
+        if name not in fields:
+            super().__setattr__(name, value)
+            return
+        old = self.__dict__.get(name)
+        was_set = name in self.model_fields_set
+        try:
+            super().__setattr__(name, value)
+        except ValidationError:
+            vars(self)[name] = old
+            if not was_set:
+                self.model_fields_set.discard(name)
+            raise
 
 
 def _value_at(model: object, loc: tuple[str | int, ...]) -> object:
