@@ -1,10 +1,10 @@
 """Strict JSON input: what ``from_json`` and ``parse`` read.
 
-orjson parses (it refuses invalid UTF-8, lone surrogate escapes, NaN and
-Infinity literals, and numbers that overflow a double); nesting deeper than
-``MAX_DEPTH`` is refused too. It keeps the last of two equal keys, as most parsers do, so
-duplicates are found here: two parsers that read one payload differently are a
-known way past a signature check.
+orjson parses: it refuses invalid UTF-8, lone surrogate escapes, NaN and
+Infinity literals, and numbers that overflow a double. Nesting deeper than
+``MAX_DEPTH`` is refused here. orjson keeps the last of two equal keys, as most
+parsers do, so duplicates are found here too: two parsers that read one payload
+differently are a known way past a signature check.
 
 Integers beyond 64 bits, which orjson would round to a double, are read
 exactly (see ``_exact_integers``).
