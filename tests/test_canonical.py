@@ -117,6 +117,26 @@ def test_errors_name_the_json_path(value: Any, path: str) -> None:
     assert isinstance(caught.value, ValueError)
 
 
+def test_subclasses_are_written_as_the_value_they_hold() -> None:
+    assert mm.canonical_json({"status": mm.PlanStatus.draft}) == b'{"status":"draft"}'
+    assert mm.canonical_json({mm.PlanStepStatus.pending: mm.Timestamp("2026-01-01T00:00:00Z")}) == (
+        b'{"pending":"2026-01-01T00:00:00Z"}'
+    )
+    assert mm.canonical_json((1, 2.0)) == b"[1,2]"
+    plan = mm.parse((__import__("conftest").PAYLOADS / "plan.json").read_bytes())
+    assert mm.canonical_json(plan.model_dump(exclude_unset=True)) == plan.to_json()
+
+    class Key(str):
+        def __hash__(self) -> int:
+            return 0
+
+        def __eq__(self, other: object) -> bool:
+            return other is self
+
+    with pytest.raises(mm.CanonicalJSONError, match="same text"):
+        mm.canonical_json({Key("a"): 1, "a": 2})
+
+
 def test_integer_policy() -> None:
     assert mm.canonical_json([2**53 - 1, -(2**53 - 1)]) == b"[9007199254740991,-9007199254740991]"
     # Beyond the safe range an integer is written only when its digits are a double's canonical text,

@@ -105,6 +105,11 @@ def test_started_steps_need_their_dependencies_done() -> None:
     mm.Plan.model_validate(plan_doc(step(1, "skipped"), step(2, "completed", (1,))))
 
 
+def test_a_repeated_dependency_is_reported_once() -> None:
+    errors = violations(plan_doc(step(1, "pending"), step(2, "in_progress", (1, 1))))
+    assert [e["type"] for e in errors] == ["repeated_dependency", "dependency_not_done"]
+
+
 def test_a_completed_plan_has_only_done_steps() -> None:
     errors = violations(plan_doc(step(1, "completed"), step(2, "failed"), status="completed"))
     assert [(e["loc"], e["type"]) for e in errors] == [(("steps", 1, "status"), "plan_completed_early")]

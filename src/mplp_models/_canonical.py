@@ -134,9 +134,11 @@ def _prepare_object(value: dict[Any, Any]) -> Any:
     astral = False
     for key, item in value.items():
         if type(key) is not str:
-            error = _PathError(f"object key {_short(key)} is not a string")
-            error.segments.append(f"[{_short(key)}]")
-            raise error
+            if not isinstance(key, str):
+                error = _PathError(f"object key {_short(key)} is not a string")
+                error.segments.append(f"[{_short(key)}]")
+                raise error
+            return _prepare_object(_plain_keys(value))
         if not key.isascii() and max(key) > "\uffff":
             astral = True
         try:
@@ -152,6 +154,14 @@ def _prepare_object(value: dict[Any, Any]) -> Any:
     if astral:
         return _utf16_sorted_object(result)
     return result
+
+
+def _plain_keys(value: dict[Any, Any]) -> dict[Any, Any]:
+    """The object with str-subclass keys (enum members, say) as the plain text they hold."""
+    plain = {str.__str__(key) if isinstance(key, str) else key: item for key, item in value.items()}
+    if len(plain) < len(value):
+        raise _PathError("two object keys hold the same text")
+    return plain
 
 
 def _prepare_array(value: list[Any]) -> Any:
@@ -171,15 +181,16 @@ def _prepare_array(value: list[Any]) -> Any:
 
 def _prepare_other(value: Any) -> Any:
     # Subclasses of the JSON types (str-valued enums, Timestamp) are written as
-    # their base value; anything else is not JSON.
+    # the base value they hold: the base class's own conversion, since a
+    # subclass may override __str__ (an Enum's gives "PlanStatus.draft").
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, str):
-        return str(value)
+        return str.__str__(value)
     if isinstance(value, int):
-        return _prepare(int(value))
+        return _prepare(int.__int__(value))
     if isinstance(value, float):
-        return _prepare(float(value))
+        return _prepare(float.__float__(value))
     if isinstance(value, dict):
         return _prepare_object(dict(_members(value)))
     if isinstance(value, (list, tuple)):

@@ -225,7 +225,7 @@ def _status_rules(plan_status: str, steps: list[PlanStep]) -> list[RuleViolation
     for position, step in enumerate(steps):
         own = step.status
         if own in STARTED and step.dependencies:
-            for dependency in step.dependencies:
+            for dependency in dict.fromkeys(step.dependencies):  # a repeat is reported as such, once
                 if dependency in status and dependency != step.step_id and status[dependency] not in DONE:
                     found.append(RuleViolation(
                         ("steps", position, "status"), "dependency_not_done",
