@@ -8,6 +8,7 @@ absent fields told apart.
 from mplp_models._base import SCHEMA_ONLY, MplpModel
 from mplp_models._canonical import CanonicalJSONError, canonical_json
 from mplp_models._decode import MAX_DEPTH
+from mplp_models._errors import ErrorEntry, errors_as_json
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageType
 from mplp_models._generated.mplp.v1_0.common.common_types_schema import Ref, RefModule
 from mplp_models._generated.mplp.v1_0.common.events_schema import Event
@@ -37,9 +38,8 @@ from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
 from mplp_models._version import __version__
 
 __all__ = [
-    "MAX_DEPTH",
-    "MAX_OPEN_DEPTH",
     "AgentTokenUsage",
+    "canonical_json",
     "CanonicalJSONError",
     "CrossCuttingConcern",
     "Dialog",
@@ -47,7 +47,9 @@ __all__ = [
     "DialogMessage",
     "DialogMessageRole",
     "DialogStatus",
+    "ErrorEntry",
     "ErrorInfo",
+    "errors_as_json",
     "Event",
     "FeedbackDecision",
     "InboxMessage",
@@ -56,9 +58,12 @@ __all__ = [
     "JsonObject",
     "LearningSample",
     "LearningSampleTimestamps",
+    "MAX_DEPTH",
+    "MAX_OPEN_DEPTH",
     "Metadata",
     "MplpId",
     "MplpModel",
+    "parse",
     "Payload",
     "Plan",
     "PlanStatus",
@@ -73,6 +78,4 @@ __all__ = [
     "TraceBase",
     "UserFeedback",
     "__version__",
-    "canonical_json",
-    "parse",
 ]

@@ -1,0 +1,60 @@
+"""``errors_as_json``: a ValidationError as JSON Pointers, codes and short messages, for APIs and logs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypedDict
+
+from pydantic import ValidationError
+
+__all__ = ["ErrorEntry", "errors_as_json"]
+
+_PREFIX = 40  # characters of a found value that a message may quote
+
+
+class ErrorEntry(TypedDict):
+    """One problem: where (RFC 6901 JSON Pointer into the payload), what kind, and what was expected and found."""
+
+    pointer: str
+    code: str
+    message: str
+
+
+def errors_as_json(error: ValidationError) -> list[ErrorEntry]:
+    """The entries of a ``ValidationError`` as ``{"pointer", "code", "message"}`` dicts.
+
+    ``pointer`` is an RFC 6901 JSON Pointer (``/steps/3/step_id``; ``""`` is
+    the whole payload), ``code`` pydantic's or this SDK's error type, and
+    ``message`` says what was expected and, for a value that was there, a short
+    prefix of what was found.
+    """
+    return [
+        {"pointer": pointer(entry["loc"]), "code": entry["type"], "message": _message(entry)}
+        for entry in error.errors(include_url=False)
+    ]
+
+
+def pointer(loc: tuple[int | str, ...]) -> str:
+    """The RFC 6901 JSON Pointer of a pydantic location."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in loc)
+
+
+def _message(entry: Any) -> str:
+    message: str = entry["msg"]
+    if entry["type"] in ("missing", "extra_forbidden"):
+        return message
+    return f"{message}; found {_found(entry.get('input'))}"
+
+
+def _found(value: object) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    if len(text) > _PREFIX:
+        text = f"{text[:_PREFIX]}... ({len(text)} characters)"
+    return text

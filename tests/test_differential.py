@@ -1,0 +1,123 @@
+"""Differential check: the models' verdict (schema-only) equals the reference draft-07 validator's.
+
+Every payload is mutated at every path: each key dropped, an unknown key added
+to each object, each value swapped for a value of every other JSON type, and
+strings, numbers and arrays bent at their edges. Any disagreement fails and
+names the document and the path that was changed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+import mplp_models as mm
+from conftest import FIXTURE_OF, PAYLOADS, load, reference_accepts
+
+Path = tuple[Any, ...]
+OTHER_TYPES: list[Any] = [None, True, False, 0, 1, -1, 1.5, 1.0, "", "x", [], {}]
+
+
+def paths(value: Any, here: Path = ()) -> Iterator[tuple[Path, Any]]:
+    yield here, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from paths(item, (*here, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from paths(item, (*here, index))
+
+
+def edges(value: Any) -> list[Any]:
+    """Values near the edge of what the keyword at this place may accept."""
+    if isinstance(value, str):
+        return [value + "\n", " " + value, value.upper(), value + "\u0000", value * 50, "2026-02-29T00:00:00Z"]
+    if isinstance(value, bool):
+        return [int(value), str(value).lower()]
+    if isinstance(value, (int, float)):
+        return [-value - 1, value + 0.5, float(value), str(value), 1e308]
+    if isinstance(value, list) and value:
+        return [value + value[:1], value[:0]]
+    return []
+
+
+def mutations(document: Any) -> Iterator[tuple[str, Any]]:
+    for path, value in paths(document):
+        if isinstance(value, dict):
+            yield f"add unknown key at {path}", _set(document, (*path, "zz_unknown"), 1)
+            for key in value:
+                yield f"drop {(*path, key)}", _drop(document, (*path, key))
+        if path:
+            for other in [*OTHER_TYPES, *edges(value)]:
+                if type(other) is not type(value) or other != value:
+                    yield f"set {path} to {other!r:.40}", _set(document, path, other)
+
+
+def _set(document: Any, path: Path, value: Any) -> Any:
+    changed = copy.deepcopy(document)
+    parent = changed
+    for step in path[:-1]:
+        parent = parent[step]
+    parent[path[-1]] = value
+    return changed
+
+
+def _drop(document: Any, path: Path) -> Any:
+    changed = copy.deepcopy(document)
+    parent = changed
+    for step in path[:-1]:
+        parent = parent[step]
+    del parent[path[-1]]
+    return changed
+
+
+def accepts(model: type[mm.MplpModel], document: Any) -> bool:
+    try:
+        model.from_json(json.dumps(document), semantic=False)
+    except ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
+def test_every_mutation_gets_the_reference_verdict(model: type[mm.MplpModel]) -> None:
+    document = load(PAYLOADS / FIXTURE_OF[model])
+    disagreements = []
+    count = 0
+    for change, mutated in mutations(document):
+        count += 1
+        expected = reference_accepts(model, mutated)
+        if accepts(model, mutated) != expected:
+            disagreements.append(f"{change}: reference {'accepts' if expected else 'refuses'}")
+    assert count > 100
+    assert not disagreements, "\n".join(disagreements[:20])
+
+
+def test_rules_only_ever_add_rejections() -> None:
+    for model, name in FIXTURE_OF.items():
+        document = load(PAYLOADS / name)
+        for _, mutated in mutations(document):
+            if not accepts(model, mutated):
+                with pytest.raises(ValidationError):
+                    model.from_json(json.dumps(mutated))
+
+
+UPSTREAM = ["mplp-v1.0/examples/plan.with-events.json", "mplp-v1.0/examples/dialog.with-events.json",
+            "mplp-v1.0/examples/event.valid.json", "cortex-inbox/sample.json"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", UPSTREAM)
+def test_upstream_payloads_mutated(name: str) -> None:
+    from conftest import shared_or_skip
+
+    raw = shared_or_skip(*name.split("/")).read_bytes()
+    model = type(mm.parse(raw))
+    disagreements = [
+        change for change, mutated in mutations(json.loads(raw)) if accepts(model, mutated) != reference_accepts(model, mutated)
+    ]
+    assert not disagreements, "\n".join(disagreements[:20])

@@ -1,0 +1,42 @@
+"""errors_as_json: RFC 6901 pointers, codes, and messages that say what was expected and found."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+import mplp_models as mm
+from conftest import PAYLOADS, load
+
+
+def errors(document: object, model: type[mm.MplpModel] = mm.Plan) -> list[mm.ErrorEntry]:
+    with pytest.raises(ValidationError) as caught:
+        model.model_validate(document)
+    return mm.errors_as_json(caught.value)
+
+
+def test_pointers_codes_and_messages() -> None:
+    document = load(PAYLOADS / "plan.json")
+    document["steps"][3]["step_id"] = "X" * 100
+    del document["objective"]
+    document["steps"][0]["a/b~c"] = 1
+    found = {entry["pointer"]: entry for entry in errors(document)}
+    assert set(found) == {"/steps/3/step_id", "/objective", "/steps/0/a~1b~0c"}
+    assert found["/objective"] == {"pointer": "/objective", "code": "missing", "message": "Field required"}
+    pattern = found["/steps/3/step_id"]
+    assert pattern["code"] == "string_pattern_mismatch"
+    assert "should match pattern" in pattern["message"] and "found \"XXXX" in pattern["message"]
+    assert "(102 characters)" in pattern["message"] and "X" * 60 not in pattern["message"]
+
+
+def test_rule_and_json_errors_have_pointers_too() -> None:
+    document = load(PAYLOADS / "plan.json")
+    document["steps"][2]["dependencies"] = [document["steps"][2]["step_id"]]
+    (entry,) = errors(document)
+    assert entry["pointer"] == "/steps/2/dependencies/0" and entry["code"] == "self_dependency"
+    with pytest.raises(ValidationError) as caught:
+        mm.Plan.from_json(b'{"meta": {"a": 1, "a": 2}}')
+    assert mm.errors_as_json(caught.value)[0]["pointer"] == "/meta/a"
+    with pytest.raises(ValidationError) as caught:
+        mm.Plan.from_json(b"{")
+    assert mm.errors_as_json(caught.value)[0]["pointer"] == ""
