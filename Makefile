@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test codegen check-codegen typecheck bench clean
+.PHONY: demo test codegen check-codegen typecheck bench fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,3 +39,11 @@ clean:
 ## bench: this SDK's JSON paths against the reference points, side by side (prints a table)
 bench: $(STAMP)
 	$(PY) tests/benchmarks/bench.py
+
+## fuzz: coverage-guided fuzzing with atheris for SECONDS (default 60); crashes land in tests/fuzz/regressions
+SECONDS ?= 60
+fuzz: $(STAMP)
+	$(PY) -m pip install --quiet 'atheris==3.0.0'
+	mkdir -p .fuzz-corpus
+	cp examples/payloads/*.json .fuzz-corpus/
+	cd tests/fuzz && ../../$(PY) fuzz.py ../../.fuzz-corpus regressions -max_total_time=$(SECONDS) -artifact_prefix=regressions/ -rss_limit_mb=4096

@@ -72,3 +72,33 @@ def test_a_pattern_field_with_a_1_mb_value() -> None:
     assert message.message_id == long_id
     with pytest.raises(ValidationError):
         mm.InboxMessage.model_validate(dict(load(PAYLOADS / "inbox.json"), message_id=long_id + "!"))
+
+
+MEMORY_MULTIPLE = 4  # documented in docs/validation.md; measured at about 2
+
+
+def test_a_100_mb_plan_stays_within_the_documented_memory() -> None:
+    # A fresh process, so that its peak resident size is this read's alone.
+    script = """
+import json, resource, sys
+sys.path.insert(0, "tests/benchmarks")
+import bench, mplp_models as mm
+payload = bench.plan_payload(230_000)
+for step in payload["steps"]:
+    step["description"] *= 6
+raw = json.dumps(payload).encode()
+del payload
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+plan = mm.Plan.from_json(raw)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(len(raw), (after - before) * 1024, len(plan.steps))
+"""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    size, growth, steps = map(int, result.stdout.split())
+    assert size > 100_000_000 and steps == 230_000
+    assert growth < MEMORY_MULTIPLE * size, f"{growth / size:.1f}x the payload"
