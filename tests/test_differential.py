@@ -93,7 +93,8 @@ def test_every_mutation_gets_the_reference_verdict(model: type[mm.MplpModel]) ->
         count += 1
         expected = reference_accepts(model, mutated)
         if accepts(model, mutated) != expected:
-            disagreements.append(f"{change}: reference {'accepts' if expected else 'refuses'}")
+            shown = json.dumps(mutated)[:600]
+            disagreements.append(f"{change}: reference {'accepts' if expected else 'refuses'}; document {shown}")
     assert count > 100
     assert not disagreements, "\n".join(disagreements[:20])
 
@@ -118,6 +119,8 @@ def test_upstream_payloads_mutated(name: str) -> None:
     raw = shared_or_skip(*name.split("/")).read_bytes()
     model = type(mm.parse(raw))
     disagreements = [
-        change for change, mutated in mutations(json.loads(raw)) if accepts(model, mutated) != reference_accepts(model, mutated)
+        f"{change}; document {json.dumps(mutated)[:600]}"
+        for change, mutated in mutations(json.loads(raw))
+        if accepts(model, mutated) != reference_accepts(model, mutated)
     ]
     assert not disagreements, "\n".join(disagreements[:20])
