@@ -38,29 +38,30 @@ _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]', re.DOTALL)
 
 def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> Any:
     """The JSON value of ``data`` (bytes, bytearray, memoryview or str); a ``ValidationError`` if it is not strict JSON."""
-    if isinstance(data, (bytes, bytearray, memoryview)):
-        data = bytes(cast(bytes, data))  # also a subclass, which orjson refuses
-    elif isinstance(data, str):
-        data = str(data)
+    # One representation for every check below: UTF-8 bytes (a lone surrogate
+    # in a str passes into them, and orjson then refuses it as invalid UTF-8).
+    if isinstance(data, str):
+        raw = data.encode("utf-8", "surrogatepass")
+    elif isinstance(data, (bytes, bytearray, memoryview)):
+        raw = bytes(cast(bytes, data))  # also a subclass, which orjson refuses
     else:
         raise invalid(title, "json_type", f"JSON input should be bytes or str, not {type(data).__name__}", (), data)
-    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     try:
-        value = orjson.loads(data)
+        value = orjson.loads(raw)
         # orjson reads 1024 levels but writes 254: the checks below need the
         # writing, and no model takes anything nested that deep anyway.
         compact = orjson.dumps(value)
     except orjson.JSONDecodeError as error:
-        raise invalid(title, "json_invalid", f"Invalid JSON: {error}", (), data) from None
+        raise invalid(title, "json_invalid", f"Invalid JSON: {error}", (), raw) from None
     except orjson.JSONEncodeError:
-        raise invalid(title, "json_invalid", f"Invalid JSON: nested deeper than {MAX_DEPTH} levels", (), data) from None
+        raise invalid(title, "json_invalid", f"Invalid JSON: nested deeper than {MAX_DEPTH} levels", (), raw) from None
     if b"e+" in compact:
         value = _exact_integers(raw, title)
     if not allow_duplicate_keys and _may_have_duplicate_keys(raw, compact):
         found = find_duplicate_key(raw.decode("utf-8"))
         if found is not None:
             loc, key = found
-            raise invalid(title, "json_duplicate_key", f"Duplicate key {key!r} in one object", loc, data)
+            raise invalid(title, "json_duplicate_key", f"Duplicate key {key!r} in one object", loc, raw)
     return value
 
 

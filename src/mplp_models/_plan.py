@@ -86,9 +86,7 @@ class PlanBase(RuledModel):
         the cycle, duplicate id or bad dependency if there is one (possible only
         under schema-only validation).
         """
-        first: dict[str, int] = {}
-        for position, step in enumerate(self.steps):
-            first.setdefault(step.step_id, position)
+        first = _first_positions(self.steps)
         problems = _step_integrity(self.steps, first)
         if problems:  # possible only under schema-only validation
             raise ValueError(f"the steps have no execution order: {problems[0].message}")
@@ -130,10 +128,16 @@ class PlanBase(RuledModel):
         # All at once: the graph and status rules pass over dependencies that
         # the integrity rules already report.
         steps = self.steps
-        first: dict[str, int] = {}
-        for position, step in enumerate(steps):
-            first.setdefault(step.step_id, position)
+        first = _first_positions(steps)
         return _step_integrity(steps, first) + _cycles(steps, first) + _status_rules(self.status.value, steps)
+
+
+def _first_positions(steps: list[PlanStep]) -> dict[str, int]:
+    """Each step id and the position of the first step that has it."""
+    first: dict[str, int] = {}
+    for position, step in enumerate(steps):
+        first.setdefault(step.step_id, position)
+    return first
 
 
 def _step_integrity(steps: list[PlanStep], first: dict[str, int]) -> list[RuleViolation]:

@@ -105,7 +105,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _EPOCH_DAY = _EPOCH.toordinal()
 _SECOND = timedelta(seconds=1)
 _PARTS = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))",
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))",
     re.ASCII,
 )
 
@@ -160,47 +160,39 @@ class Timestamp(str):
             return datetime.fromisoformat(self)
         except ValueError:
             pass
-        match = _PARTS.fullmatch(self)
-        if match is None:
-            raise ValueError(f"not an RFC 3339 date-time: {str(self)[:64]!r}")
-        year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
-        fraction, sign, off_hours, off_minutes = match.group(7, 8, 9, 10)
-        micro = int((fraction or "0")[:6].ljust(6, "0"))
+        year, month, day, hour, minute, second, offset = self._parts()
+        micro = int(self._fraction()[:6].ljust(6, "0"))
         if second == 60:
             second, micro = 59, 999_999
-        offset = timedelta(0)
-        if sign is not None:
-            offset = timedelta(hours=int(off_hours), minutes=int(off_minutes))
-            offset = -offset if sign == "-" else offset
-        return datetime(year, month, day, hour, minute, second, micro, timezone(offset))
+        return datetime(year, month, day, hour, minute, second, micro, timezone(timedelta(seconds=offset)))
 
     def instant(self) -> tuple[int, str]:
         """A key that orders timestamps by the instant they name, exactly.
 
         ``(seconds, fraction)``: whole seconds since 1970-01-01T00:00:00Z on the
         proleptic Gregorian calendar, and the fraction's digits without trailing
-        zeros (compared as text, which orders decimal fractions). Unlike :meth:`to_datetime` it
-        keeps every digit and takes year 0000; a leap second counts as the
-        first second of the next minute.
+        zeros (compared as text, which orders decimal fractions). Unlike
+        :meth:`to_datetime` it keeps every digit and takes year 0000; a leap
+        second counts as the first second of the next minute.
         """
         try:
             seconds = (datetime.fromisoformat(self) - _EPOCH) // _SECOND  # the fast path, as in to_datetime
         except ValueError:
-            year, month, day, clock, offset = self._fields()
+            year, month, day, hour, minute, second, offset = self._parts()
             cycles = 1 if year == 0 else 0  # `date` has no year 0: move it by one Gregorian cycle
             days = date(year + 400 * cycles, month, day).toordinal() - _DAYS_IN_400_YEARS * cycles - _EPOCH_DAY
-            seconds = days * 86_400 + clock - offset
+            seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return seconds, self._fraction()
 
-    def _fields(self) -> tuple[int, int, int, int, int]:
-        """Year, month, day, seconds into the day and UTC offset in seconds, read from the text."""
+    def _parts(self) -> tuple[int, int, int, int, int, int, int]:
+        """Year, month, day, hour, minute, second and UTC offset in seconds, read from the text."""
         match = _PARTS.fullmatch(self)
         if match is None:
             raise ValueError(f"not an RFC 3339 date-time: {str(self)[:64]!r}")
         year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
-        sign, off_hours, off_minutes = match.group(8, 9, 10)
+        sign, off_hours, off_minutes = match.group(7, 8, 9)
         offset = 0 if sign is None else (int(off_hours) * 3600 + int(off_minutes) * 60) * (-1 if sign == "-" else 1)
-        return year, month, day, hour * 3600 + minute * 60 + second, offset
+        return year, month, day, hour, minute, second, offset
 
     def _fraction(self) -> str:
         if self[19:20] != ".":
