@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from mplp_models._base import MplpModel
+from mplp_models._event import EventBase
 from mplp_models._types import JsonObject, NotNull, Timestamp, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
 from . import identifiers_schema
 
 
-class Event(MplpModel):
+class Event(EventBase):
     """
     An event emitted by an MPLP module, after the core fields of CloudEvents v1.0: id, type, source and time.
     """
