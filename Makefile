@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test codegen check-codegen typecheck bench fuzz clean
+.PHONY: demo test codegen check-codegen typecheck docs bench fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,7 +17,7 @@ demo: $(STAMP)
 	$(PY) examples/demo.py examples/payloads
 
 ## test: the whole suite: generated-code drift, type checks, tests
-test: $(STAMP) check-codegen typecheck
+test: $(STAMP) check-codegen typecheck docs
 	$(PY) -m pytest
 
 ## codegen: regenerate src/mplp_models/_generated from schemas/
@@ -33,8 +33,12 @@ typecheck: $(STAMP)
 	$(PY) -m mypy
 	$(VENV)/bin/pyright
 
+## docs: build the docs site into site/ (strict: any warning fails)
+docs: $(STAMP)
+	$(PY) -m mkdocs build --strict --quiet --site-dir site
+
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache
+	rm -rf $(VENV) build dist site .pytest_cache .mypy_cache
 
 ## bench: this SDK's JSON paths against the reference points, side by side (prints a table)
 bench: $(STAMP)
