@@ -1,0 +1,222 @@
+"""The ``mplp-models`` command (also ``python -m mplp_models``): validate, canonicalize, schema, new."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+_AddParser = Callable[..., argparse.ArgumentParser]  # a subparsers action's add_parser
+
+_EPILOG = """\
+exit status:
+  0  every document is valid (canonicalize --check: the input is canonical)
+  1  a document is invalid (or not canonical)
+  2  usage error, or an input that cannot be read
+
+Results go to stdout; errors (invalid documents, unreadable inputs, usage) go
+to stderr. PATH "-" reads standard input.
+"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        status: int = args.run(args)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        # The reader went away (`... | head`): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mplp-models",
+        description="Validate, canonicalize and create MPLP v1.0 and Cortex inbox payloads.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+    for add_command in (_add_validate, _add_canonicalize, _add_schema, _add_new):
+        add_command(commands.add_parser)
+    return parser
+
+
+def _command(add: _AddParser, name: str, text: str, epilog: str = "") -> argparse.ArgumentParser:
+    return add(
+        name, help=text, description=text, epilog=epilog + _EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+
+
+def _add_validate(add: _AddParser) -> None:
+    command = _command(add, "validate", "Validate JSON documents against the models and their rules.", (
+        "Each document gets one line: `SOURCE: ok KIND ID` on stdout, or\n"
+        "`SOURCE: invalid KIND: /json/pointer: message; ...` on stderr. The kind is told\n"
+        "from the payload's keys unless --kind names it.\n\n"
+    ))  # fmt: skip
+    command.add_argument("paths", nargs="+", metavar="PATH", help="a JSON file (or NDJSON with --ndjson); - for stdin")
+    command.add_argument("--kind", metavar="MODEL", help="validate every document as this model (e.g. Plan)")
+    command.add_argument("--schema-only", action="store_true", help="check the schemas only, not the rules beyond them")
+    command.add_argument("--format", choices=("text", "json"), default="text",
+                         help="json: one JSON object per document on stdout (source, line, valid, kind, id, errors)")  # fmt: skip
+    command.add_argument("--ndjson", action="store_true",
+                         help="each PATH holds one document per line, read as a stream; ends with a summary")  # fmt: skip
+    command.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                         help="worker processes (default 1; 0: one per CPU)")  # fmt: skip
+    command.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
+    command.set_defaults(run=_validate)
+
+
+def _add_canonicalize(add: _AddParser) -> None:
+    command = _command(add, "canonicalize", "Write the RFC 8785 canonical JSON bytes of a document to stdout.", (
+        "The input must be strict JSON (no duplicate keys, no lone surrogates). The output\n"
+        "has no trailing newline: it is exactly the bytes to hash or sign.\n\n"
+    ))  # fmt: skip
+    command.add_argument("path", metavar="PATH", help="a JSON file; - for stdin")
+    command.add_argument("--check", action="store_true",
+                         help="write nothing; exit 1 if the file is not already canonical")  # fmt: skip
+    command.set_defaults(run=_canonicalize)
+
+
+def _add_schema(add: _AddParser) -> None:
+    command = _command(add, "schema", "Write the frozen JSON Schema (draft-07) of a model to stdout.")
+    command.add_argument("name", nargs="?", metavar="NAME", help="a model name, e.g. Plan (see --list)")
+    command.add_argument("--list", action="store_true", help="list the names, schema files and $ids")
+    command.set_defaults(run=_schema)
+
+
+def _add_new(add: _AddParser) -> None:
+    from mplp_models._skeletons import SKELETONS
+
+    command = _command(add, "new", "Write a valid starting document with fresh ids and timestamps.")
+    command.add_argument("kind", choices=tuple(SKELETONS), help="what to create")
+    command.add_argument("--canonical", action="store_true", help="RFC 8785 bytes instead of indented JSON")
+    command.set_defaults(run=_new)
+
+
+def _jobs(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if jobs < 0:
+        raise argparse.ArgumentTypeError("must be 0 (one per CPU) or more")
+    return jobs or os.cpu_count() or 1
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from mplp_models._cli_validate import ValidateOptions, run_validate
+
+    model = _model_name(args.kind) if args.kind is not None else None
+    if model is None and args.kind is not None:
+        return EXIT_USAGE
+    options = ValidateOptions(
+        paths=args.paths, model=model, semantic=not args.schema_only, ndjson=args.ndjson,
+        json_output=args.format == "json", jobs=args.jobs, progress=not args.no_progress,
+    )  # fmt: skip
+    return run_validate(options)
+
+
+def _model_name(name: str) -> str | None:
+    from mplp_models._cli_validate import model_names
+
+    names = {known.casefold(): known for known in model_names()}
+    if name.casefold() in names:
+        return names[name.casefold()]
+    _error(f"--kind: no model named {name!r}; one of: {', '.join(sorted(names.values()))}")
+    return None
+
+
+def _canonicalize(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from mplp_models._canonical import CanonicalJSONError, canonical_json
+    from mplp_models._decode import load_json
+    from mplp_models._errors import errors_as_json
+
+    raw = _read(args.path)
+    if raw is None:
+        return EXIT_USAGE
+    try:
+        canonical = canonical_json(load_json(raw, "JSON"))
+    except ValidationError as error:
+        for entry in errors_as_json(error):
+            _error(f"{args.path}: {entry['message']}")
+        return EXIT_INVALID
+    except CanonicalJSONError as error:
+        _error(f"{args.path}: {error}")
+        return EXIT_INVALID
+    if not args.check:
+        sys.stdout.buffer.write(canonical)
+        return EXIT_OK
+    if raw == canonical:
+        return EXIT_OK
+    _error(f"{args.path}: not canonical: first difference at byte offset {_first_difference(raw, canonical)}")
+    return EXIT_INVALID
+
+
+def _first_difference(left: bytes, right: bytes) -> int:
+    return next((i for i, (a, b) in enumerate(zip(left, right)) if a != b), min(len(left), len(right)))
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from mplp_models._schemas import SCHEMA_FILES, schema_bytes, schema_name
+
+    if args.list:
+        for name, path in SCHEMA_FILES.items():
+            print(f"{name:<15} {path:<46} {json.loads(schema_bytes(name)).get('$id', '')}")
+        return EXIT_OK
+    if args.name is None:
+        _error("schema: give a NAME, or --list")
+        return EXIT_USAGE
+    try:
+        name = schema_name(args.name)
+    except LookupError as error:
+        _error(f"schema: {error.args[0]}")
+        return EXIT_USAGE
+    sys.stdout.buffer.write(schema_bytes(name))
+    return EXIT_OK
+
+
+def _new(args: argparse.Namespace) -> int:
+    from mplp_models._skeletons import skeleton
+
+    document = skeleton(args.kind)
+    if args.canonical:
+        sys.stdout.buffer.write(document.to_json())
+    else:
+        print(json.dumps(document.to_dict(), indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read()
+        with open(path, "rb") as stream:
+            return stream.read()
+    except OSError as error:
+        _error(f"{path}: unreadable: {error.strerror or error}")
+        return None
+
+
+def _error(message: str) -> None:
+    print(f"mplp-models: {message}", file=sys.stderr)
+
+
+def _version() -> str:
+    from mplp_models._version import __version__
+
+    return __version__

@@ -1,0 +1,68 @@
+"""The frozen JSON Schemas the models are generated from, by model name (``mplp-models schema``)."""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
+
+__all__ = ["SCHEMA_FILES", "schema_bytes", "schema_name"]
+
+SCHEMA_FILES: dict[str, str] = {
+    "Plan": "mplp/v1.0/mplp-plan.schema.json",
+    "Dialog": "mplp/v1.0/mplp-dialog.schema.json",
+    "InboxMessage": "cortex/v1/inbox.schema.json",
+    "Event": "mplp/v1.0/common/events.schema.json",
+    "LearningSample": "mplp/v1.0/common/learning-sample.schema.json",
+    "Metadata": "mplp/v1.0/common/metadata.schema.json",
+    "TraceBase": "mplp/v1.0/common/trace-base.schema.json",
+    "MplpId": "mplp/v1.0/common/identifiers.schema.json",
+    "CommonTypes": "mplp/v1.0/common/common-types.schema.json",
+}
+"""Each model that has a schema file of its own, and that file under ``schemas/``.
+
+``CommonTypes`` is the file of shared definitions (``Ref``, ``RefModule``).
+"""
+
+# Models defined inside another model's schema file: `schema PlanStep` points there.
+_DEFINED_IN: dict[str, str] = {
+    "PlanStep": "Plan", "PlanStatus": "Plan", "PlanStepStatus": "Plan",
+    "DialogMessage": "Dialog", "DialogStatus": "Dialog", "DialogMessageRole": "Dialog", "DialogGovernance": "Dialog",
+    "InboxMessageStatus": "InboxMessage", "InboxMessageType": "InboxMessage",
+    "AgentTokenUsage": "LearningSample", "ErrorInfo": "LearningSample", "FeedbackDecision": "LearningSample",
+    "LearningSampleTimestamps": "LearningSample", "TokenUsage": "LearningSample", "UserFeedback": "LearningSample",
+    "CrossCuttingConcern": "Metadata", "Ref": "CommonTypes", "RefModule": "CommonTypes",
+}  # fmt: skip
+
+
+def schema_name(name: str) -> str:
+    """The key of ``SCHEMA_FILES`` that ``name`` means (any case); a ``LookupError`` that says where to look if none."""
+    by_folded = {key.casefold(): key for key in (*SCHEMA_FILES, *_DEFINED_IN)}
+    key = by_folded.get(name.casefold())
+    if key in SCHEMA_FILES:
+        return key
+    if key is not None:
+        owner = _DEFINED_IN[key]
+        raise LookupError(f"{key} is defined inside the schema of {owner}: run `schema {owner}`")
+    raise LookupError(f"no schema named {name!r}; one of: {', '.join(SCHEMA_FILES)}")
+
+
+def schema_bytes(name: str) -> bytes:
+    """The frozen schema file of model ``name`` (a key of ``SCHEMA_FILES``), byte for byte."""
+    return _root().joinpath(*SCHEMA_FILES[name].split("/")).read_bytes()
+
+
+def _root() -> Traversable:
+    # A wheel carries the schemas as package data (pyproject's force-include);
+    # a source checkout or editable install reads the repository's own folder.
+    packaged = resources.files("mplp_models").joinpath("_schemas")
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "schemas"

@@ -1,0 +1,315 @@
+"""The ``mplp-models`` command, run as users run it: in a subprocess, through ``python -m``."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import rfc8785
+
+import mplp_models as mm
+from conftest import PAYLOADS, ROOT
+
+PLAN = PAYLOADS / "plan.json"
+
+
+def run(*args: str, stdin: bytes = b"", cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "mplp_models", *args], input=stdin, capture_output=True, cwd=cwd, timeout=120
+    )
+
+
+def lines(output: bytes) -> list[str]:
+    return output.decode().splitlines()
+
+
+def write(path: Path, document: object) -> Path:
+    path.write_text(json.dumps(document))
+    return path
+
+
+def plan_document() -> dict[str, object]:
+    document: dict[str, object] = json.loads(PLAN.read_bytes())
+    return document
+
+
+@pytest.fixture
+def bad_status(tmp_path: Path) -> Path:
+    return write(tmp_path / "bad.json", {**plan_document(), "status": "finished"})
+
+
+@pytest.fixture
+def broken_rule(tmp_path: Path) -> Path:
+    """Schema-valid, but a step depends on a step the plan does not have."""
+    document = plan_document()
+    steps = document["steps"]
+    assert isinstance(steps, list)
+    steps[0]["dependencies"] = ["00000000-0000-4000-8000-000000000000"]
+    return write(tmp_path / "rule.json", document)
+
+
+# validate, one document per file
+
+
+def test_validate_names_kind_and_id_of_every_valid_payload() -> None:
+    paths = sorted(str(path.relative_to(ROOT)) for path in PAYLOADS.glob("*.json"))
+    result = run("validate", *paths)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == b""
+    expected = []
+    for path in paths:
+        instance = mm.parse((ROOT / path).read_bytes())
+        ident = {"Plan": "plan_id", "Dialog": "dialog_id", "InboxMessage": "message_id", "LearningSample": "sample_id",
+                 "Event": "event_id", "TraceBase": "span_id"}[type(instance).__name__]  # fmt: skip
+        expected.append(f"{path}: ok {type(instance).__name__} {getattr(instance, ident)}")
+    assert lines(result.stdout) == expected
+
+
+def test_invalid_document_gets_pointer_and_message_on_stderr(bad_status: Path) -> None:
+    result = run("validate", str(PLAN), str(bad_status))
+    assert result.returncode == 1
+    assert lines(result.stdout) == [f"{PLAN}: ok Plan 3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11"]
+    [error] = lines(result.stderr)
+    assert error.startswith(f"{bad_status}: invalid Plan: /status: Input should be ")
+    assert 'found "finished"' in error
+
+
+def test_schema_only_skips_the_rules(broken_rule: Path) -> None:
+    strict = run("validate", str(broken_rule))
+    assert strict.returncode == 1
+    assert "/steps/0/dependencies/0" in strict.stderr.decode()
+    assert run("validate", "--schema-only", str(broken_rule)).returncode == 0
+
+
+def test_unreadable_input_is_exit_2_and_the_rest_still_checked(tmp_path: Path) -> None:
+    result = run("validate", str(tmp_path / "missing.json"), str(PLAN))
+    assert result.returncode == 2
+    assert f"{tmp_path / 'missing.json'}: unreadable: No such file or directory" in result.stderr.decode()
+    assert lines(result.stdout) == [f"{PLAN}: ok Plan 3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11"]
+
+
+def test_stdin_and_unparseable_input() -> None:
+    assert lines(run("validate", "-", stdin=PLAN.read_bytes()).stdout) == [
+        "-: ok Plan 3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11"
+    ]
+    result = run("validate", "-", stdin=b'{"plan_id": ')
+    assert result.returncode == 1
+    assert lines(result.stderr)[0].startswith("-: invalid: Invalid JSON")
+
+
+def test_kind_forces_the_model() -> None:
+    result = run("validate", "--kind", "dialog", str(PLAN))
+    assert result.returncode == 1
+    assert f"{PLAN}: invalid Dialog: /dialog_id: Field required" in result.stderr.decode()
+    unknown = run("validate", "--kind", "Nope", str(PLAN))
+    assert unknown.returncode == 2
+    assert "no model named 'Nope'" in unknown.stderr.decode()
+    assert "MplpModel" not in unknown.stderr.decode()
+
+
+def test_json_format_puts_every_record_on_stdout(bad_status: Path) -> None:
+    result = run("validate", "--format", "json", str(PLAN), str(bad_status))
+    assert result.returncode == 1
+    good, bad = (json.loads(line) for line in lines(result.stdout))
+    assert good == {"source": str(PLAN), "valid": True, "kind": "Plan",
+                    "id": "3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11", "errors": []}  # fmt: skip
+    assert bad["valid"] is False and bad["kind"] == "Plan" and bad["id"] is None
+    assert [(entry["pointer"], entry["code"]) for entry in bad["errors"]] == [("/status", "enum")]
+
+
+# validate --ndjson
+
+
+@pytest.fixture
+def ndjson(tmp_path: Path) -> Path:
+    """200 documents of every kind, two of them bad (lines 7 and 150), and blank lines."""
+    documents = [json.dumps(json.loads(path.read_bytes())) for path in sorted(PAYLOADS.glob("*.json"))]
+    rows = [documents[n % len(documents)] for n in range(200)]
+    rows[6] = rows[6][:-5]  # truncated: not JSON
+    rows[149] = json.dumps({**plan_document(), "steps": []})
+    path = tmp_path / "mixed.ndjson"
+    path.write_text("\n".join(rows[:100]) + "\n\n" + "\n".join(rows[100:]) + "\n")
+    return path
+
+
+def test_ndjson_names_bad_lines_and_ends_with_a_summary(ndjson: Path) -> None:
+    result = run("validate", "--ndjson", str(ndjson))
+    assert result.returncode == 1
+    assert len(lines(result.stdout)) == 198
+    assert lines(result.stdout)[0].startswith(f"{ndjson}:1: ok ")
+    errors = lines(result.stderr)
+    assert errors[0].startswith(f"{ndjson}:7: invalid: Invalid JSON")
+    # Line 101 is blank, so the 150th document is on line 151.
+    assert errors[1].startswith(f"{ndjson}:151: invalid Plan: /steps: List should have at least 1 item")
+    assert errors[2].startswith("200 documents in ")
+    assert errors[2].endswith(": 198 valid, 2 invalid (lines 7, 151)")
+    assert "\x1b[" not in result.stderr.decode()  # no progress bar when piped
+
+
+def test_ndjson_with_two_jobs_gives_the_same_output_in_order(ndjson: Path) -> None:
+    one, two = run("validate", "--ndjson", str(ndjson)), run("validate", "--ndjson", "--jobs", "2", str(ndjson))
+    assert (two.returncode, two.stdout) == (one.returncode, one.stdout)
+    assert lines(two.stderr)[:2] == lines(one.stderr)[:2]
+
+
+def test_ndjson_from_stdin_in_json_format(ndjson: Path) -> None:
+    result = run("validate", "--ndjson", "--format", "json", "-", stdin=ndjson.read_bytes())
+    records = [json.loads(line) for line in lines(result.stdout)]
+    assert len(records) == 200
+    assert [(record["line"], record["valid"]) for record in records if not record["valid"]] == [(7, False), (151, False)]
+    assert {record["source"] for record in records} == {"-"}
+
+
+def test_ndjson_all_valid_is_exit_0(tmp_path: Path) -> None:
+    path = tmp_path / "ok.ndjson"
+    path.write_bytes(b"\n".join(mm.Plan.from_json(PLAN.read_bytes()).to_json() for _ in range(3)))
+    result = run("validate", "--ndjson", str(path), "--jobs", "0")
+    assert result.returncode == 0
+    assert lines(result.stderr)[-1].endswith(": 3 valid, 0 invalid")
+
+
+def test_progress_bar_shows_on_a_terminal(ndjson: Path) -> None:
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mplp_models", "validate", "--ndjson", str(ndjson)],
+        stdout=subprocess.DEVNULL, stderr=terminal, env={**os.environ, "TERM": "xterm"},
+    )  # fmt: skip
+    os.close(terminal)  # the child holds it now; reading ends when the child closes it
+    shown = b""
+    try:
+        while chunk := os.read(controller, 65536):
+            shown += chunk
+    except OSError:  # EIO: the terminal closed
+        pass
+    finally:
+        os.close(controller)
+    assert process.wait(timeout=120) == 1
+    assert b"validating" in shown
+    assert b"200 documents in " in shown
+
+
+def test_jobs_must_be_a_count() -> None:
+    result = run("validate", "--jobs", "-1", str(PLAN))
+    assert result.returncode == 2
+    assert "--jobs" in result.stderr.decode()
+
+
+def test_a_closed_pipe_stops_quietly(ndjson: Path) -> None:
+    with subprocess.Popen(
+        [sys.executable, "-m", "mplp_models", "validate", "--ndjson", str(ndjson), str(ndjson), str(ndjson)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    ) as process:  # fmt: skip
+        assert process.stdout is not None and process.stderr is not None
+        first = process.stdout.readline()
+        process.stdout.close()
+        errors = process.stderr.read()
+        process.wait(timeout=120)
+    assert first.startswith(str(ndjson).encode())
+    assert b"Traceback" not in errors
+
+
+# canonicalize
+
+
+@pytest.mark.parametrize("path", sorted(PAYLOADS.glob("*.json")), ids=lambda path: path.name)
+def test_canonicalize_writes_rfc8785_bytes(path: Path, tmp_path: Path) -> None:
+    result = run("canonicalize", str(path))
+    assert result.returncode == 0
+    assert result.stdout == rfc8785.dumps(json.loads(path.read_bytes()))
+    canonical = tmp_path / "canonical.json"
+    canonical.write_bytes(result.stdout)
+    assert run("canonicalize", "--check", str(canonical)).returncode == 0
+    assert run("canonicalize", "-", stdin=path.read_bytes()).stdout == result.stdout
+
+
+def test_canonicalize_check_names_the_first_difference(tmp_path: Path) -> None:
+    path = tmp_path / "spaced.json"
+    path.write_bytes(b'{"a":1, "b":2}')
+    result = run("canonicalize", "--check", str(path))
+    assert (result.returncode, result.stdout) == (1, b"")
+    assert f"{path}: not canonical: first difference at byte offset 7" in result.stderr.decode()
+    path.write_bytes(b'{"a":1,"b":2}\n')
+    assert "first difference at byte offset 13" in run("canonicalize", "--check", str(path)).stderr.decode()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (b'{"a": 1, "a": 2}', "Duplicate key 'a'"),
+        (b'{"a": NaN}', "Invalid JSON"),
+        (b'{"big": 1152921504606846976}', "has no RFC 8785 form that reads back the same"),
+    ],
+)
+def test_canonicalize_refuses_what_has_no_canonical_form(text: bytes, message: str) -> None:
+    result = run("canonicalize", "-", stdin=text)
+    assert (result.returncode, result.stdout) == (1, b"")
+    assert message in result.stderr.decode()
+
+
+def test_canonicalize_unreadable_is_exit_2(tmp_path: Path) -> None:
+    result = run("canonicalize", str(tmp_path))
+    assert result.returncode == 2
+    assert "unreadable: Is a directory" in result.stderr.decode()
+
+
+# schema
+
+
+def test_schema_serves_the_frozen_files() -> None:
+    listing = lines(run("schema", "--list").stdout)
+    names = [line.split()[0] for line in listing]
+    assert {"Plan", "Dialog", "InboxMessage", "Event", "LearningSample", "Metadata", "TraceBase"} <= set(names)
+    for line in listing:
+        name, relative, schema_id = line.split()
+        result = run("schema", name.lower())
+        assert result.returncode == 0
+        assert result.stdout == (ROOT / "schemas" / relative).read_bytes()
+        assert json.loads(result.stdout)["$id"] == schema_id
+
+
+def test_schema_of_a_nested_model_points_to_its_file() -> None:
+    result = run("schema", "PlanStep")
+    assert result.returncode == 2
+    assert "PlanStep is defined inside the schema of Plan" in result.stderr.decode()
+    assert run("schema", "Nope").returncode == 2
+    assert run("schema").returncode == 2
+
+
+# new
+
+
+@pytest.mark.parametrize(("kind", "model"), [("plan", mm.Plan), ("dialog", mm.Dialog),
+                                             ("inbox", mm.InboxMessage), ("sample", mm.LearningSample)])  # fmt: skip
+def test_new_makes_valid_documents_with_fresh_ids(kind: str, model: type[mm.MplpModel]) -> None:
+    first, second = run("new", kind), run("new", kind, "--canonical")
+    assert first.returncode == second.returncode == 0
+    one, two = model.from_json(first.stdout), model.from_json(second.stdout)
+    assert second.stdout == two.to_json()
+    assert one.to_dict() != two.to_dict()  # fresh ids
+    assert run("validate", "-", stdin=first.stdout).returncode == 0
+
+
+# the command itself
+
+
+def test_help_documents_exit_codes() -> None:
+    for args in ((), ("validate",), ("canonicalize",)):
+        text = run(*args, "--help").stdout.decode()
+        assert "exit status:" in text and "2  usage error" in text
+
+
+def test_usage_errors_are_exit_2() -> None:
+    assert run().returncode == 2
+    assert run("frobnicate").returncode == 2
+    assert run("new", "spaceship").returncode == 2
+
+
+def test_console_script_is_installed() -> None:
+    script = Path(sys.executable).parent / "mplp-models"
+    result = subprocess.run([str(script), "--version"], capture_output=True, timeout=60)
+    assert result.stdout.decode().strip() == f"mplp-models {mm.__version__}"
