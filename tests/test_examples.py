@@ -1,12 +1,15 @@
-"""The repository's own payloads: one per top-level model, every part of each model present."""
+"""The repository's own payloads (one per top-level model, every part of each model present) and the example scripts."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+import rfc8785
 
 import mplp_models as mm
 from conftest import FIXTURE_OF, PAYLOADS, ROOT, load, reference_accepts
@@ -60,3 +63,127 @@ def test_demo_fails_on_an_invalid_payload(tmp_path: pytest.TempPathFactory) -> N
     result = subprocess.run([sys.executable, str(ROOT / "examples" / "demo.py"), str(tmp_path)], capture_output=True, text=True)
     assert result.returncode == 1
     assert "bad.json: INVALID" in result.stdout and "timestamp" in result.stdout
+
+
+# --- the example scripts ------------------------------------------------------
+
+EXAMPLES = ROOT / "examples"
+INVALID = PAYLOADS / "invalid"
+
+
+def run_example(script: str, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args],
+        input=stdin.decode() if stdin is not None else None, capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+
+
+def test_build_plan_prints_an_execution_order_and_the_canonical_json() -> None:
+    result = run_example("build_plan.py")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Plan 'Ship the 2.0 release' [draft]: 5 steps, valid"
+    # The last line is the plan itself: valid, canonical, and what the header's size and hash describe.
+    body = lines[-1].encode()
+    plan = mm.Plan.from_json(body)
+    assert plan.to_json() == body
+    assert rfc8785.dumps(json.loads(body)) == body
+    assert lines[-2] == f"Canonical JSON ({len(body)} bytes, sha256 {hashlib.sha256(body).hexdigest()}):"
+    # The order lists every step once, each after the steps it depends on.
+    order = [line.split(". ", 1)[1].split(" (")[0] for line in lines if line[:3].strip().rstrip(".").isdigit()]
+    name = {step.step_id: step.description for step in plan.steps}
+    assert sorted(order) == sorted(name.values())
+    for step in plan.steps:
+        for dependency in step.dependencies or ():
+            assert order.index(name[dependency]) < order.index(step.description)
+    assert order[0] == "Tag v2.0.0" and order[-1] == "Publish the wheels and the notes"
+    assert f"Ready to start: {', '.join(step.description for step in plan.ready_steps())}" in lines
+    assert any(line.startswith("Refused: /steps/5/dependencies/0 self_dependency: ") for line in lines)
+    assert len(plan.steps) == 5  # the refused step was not added
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in PAYLOADS.glob("*.json")))
+def test_validate_inbound_accepts_every_payload(name: str) -> None:
+    document = load(PAYLOADS / name)
+    kind = type(mm.parse(document))
+    identifier = next(document[key] for key in ("plan_id", "dialog_id", "message_id", "sample_id", "event_id", "span_id") if key in document)
+    result = run_example("validate_inbound.py", f"examples/payloads/{name}")
+    assert (result.returncode, result.stdout) == (0, f"ok: examples/payloads/{name}: {kind.__name__} {identifier}\n")
+
+
+def problems_printed(stdout: str) -> list[tuple[str, str]]:
+    """The (pointer, code) of each problem line of validate_inbound.py."""
+    return [tuple(line.strip().split(": ", 2)[:2]) for line in stdout.splitlines()[1:]]  # type: ignore[misc]
+
+
+def test_the_invalid_samples_are_invalid_as_described() -> None:
+    inbox = load(INVALID / "inbox.json")
+    assert not reference_accepts(mm.InboxMessage, inbox)  # against the schema itself
+    cycle = load(INVALID / "plan-cycle.json")
+    assert reference_accepts(mm.Plan, cycle)  # schema-valid: only the rules refuse it
+    assert sorted(path.name for path in INVALID.iterdir()) == ["inbox.json", "plan-cycle.json"]
+
+
+def test_validate_inbound_lists_schema_errors_with_pointers() -> None:
+    result = run_example("validate_inbound.py", "examples/payloads/invalid/inbox.json")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == "invalid: examples/payloads/invalid/inbox.json: 6 problems"
+    assert problems_printed(result.stdout) == [
+        ("/message_id", "string_pattern_mismatch"),
+        ("/type", "enum"),
+        ("/recipient_ids", "unique_items"),
+        ("/body", "missing"),
+        ("/created_at", "date_time"),
+        ("/priority", "extra_forbidden"),
+    ]
+    assert 'found "im-42"' in result.stdout and "item 1 repeats item 0 ('coordinator')" in result.stdout
+
+
+def test_validate_inbound_lists_rule_violations_and_reads_stdin() -> None:
+    raw = (INVALID / "plan-cycle.json").read_bytes()
+    result = run_example("validate_inbound.py", stdin=raw)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == "invalid: <stdin>: 2 problems"
+    assert problems_printed(result.stdout) == [
+        ("/steps/3/dependencies/0", "unknown_dependency"),
+        ("/steps/0/dependencies/0", "dependency_cycle"),
+    ]
+    cycle = "a2000000-0000-4000-8000-000000000001 -> a2000000-0000-4000-8000-000000000003 -> a2000000-0000-4000-8000-000000000002 -> a2000000-0000-4000-8000-000000000001"
+    assert cycle in result.stdout
+    as_json = run_example("validate_inbound.py", "--json", "-", stdin=raw)
+    assert as_json.returncode == 1
+    assert [(entry["pointer"], entry["code"]) for entry in json.loads(as_json.stdout)] == problems_printed(result.stdout)
+    schema_only = run_example("validate_inbound.py", "--schema-only", "examples/payloads/invalid/plan-cycle.json")
+    assert (schema_only.returncode, schema_only.stdout.split(": ")[0]) == (0, "ok")
+
+
+def test_validate_inbound_reports_input_that_is_not_json_or_not_there() -> None:
+    broken = run_example("validate_inbound.py", stdin=b'{"event_id": ')
+    assert broken.returncode == 1 and "(whole payload): json_invalid: Invalid JSON" in broken.stdout
+    missing = run_example("validate_inbound.py", "examples/payloads/no-such-file.json")
+    assert missing.returncode == 2 and "cannot read examples/payloads/no-such-file.json" in missing.stderr
+
+
+def test_hash_payload_hashes_the_rfc8785_bytes(tmp_path: Path) -> None:
+    paths = sorted(PAYLOADS.glob("*.json"))
+    # The same plan, spaced and ordered otherwise: the same canonical bytes, so the same hash.
+    plan = load(PAYLOADS / "plan.json")
+    reordered = tmp_path / "plan-reordered.json"
+    reordered.write_text(json.dumps(dict(reversed(list(plan.items()))), indent=4, ensure_ascii=True), encoding="utf-8")
+    result = run_example("hash_payload.py", *map(str, paths), str(reordered))
+    assert result.returncode == 0, result.stderr
+    printed = dict(reversed(line.split("  ", 1)) for line in result.stdout.splitlines())
+    assert len(printed) == len(paths) + 1
+    for path in paths:
+        # Computed independently: the rfc8785 package over what the standard library parses.
+        assert printed[str(path)] == hashlib.sha256(rfc8785.dumps(load(path))).hexdigest(), path.name
+    assert printed[str(reordered)] == printed[str(PAYLOADS / "plan.json")]
+    stdin = run_example("hash_payload.py", "-", stdin=(PAYLOADS / "event.json").read_bytes())
+    assert stdin.stdout == f"{printed[str(PAYLOADS / 'event.json')]}  -\n"
+
+
+def test_hash_payload_refuses_an_invalid_payload() -> None:
+    result = run_example("hash_payload.py", "examples/payloads/event.json", "examples/payloads/invalid/inbox.json")
+    assert result.returncode == 1
+    assert result.stdout.endswith("  examples/payloads/event.json\n") and "invalid" not in result.stdout
+    assert "examples/payloads/invalid/inbox.json: not hashed: /message_id: string_pattern_mismatch" in result.stderr

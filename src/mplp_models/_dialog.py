@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from typing_extensions import Self
 
+from mplp_models import _chat
+from mplp_models._chat import AgentRole, AnthropicChat, OpenAIChatMessage
 from mplp_models._semantic import RuledModel, RuleViolation
 from mplp_models._types import Timestamp
 
 if TYPE_CHECKING:
+    from mplp_models._generated.mplp.v1_0.common.metadata_schema import Metadata
     from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import DialogMessage, DialogStatus
 
 __all__ = ["DIALOG_MOVES", "DialogBase"]
@@ -66,3 +69,116 @@ class DialogBase(RuledModel):
                     loc, "message_after_end", f"message {position} at {message.timestamp} is after ended_at {self.ended_at}"
                 ))  # fmt: skip
         return found
+
+    # --- chat formats (the mapping: docs/interop.md) ---
+
+    def to_openai_messages(
+        self,
+        *,
+        agent_role: AgentRole | None = None,
+        system_role: Literal["system", "developer"] = "system",
+        drop_events: bool = False,
+    ) -> list[OpenAIChatMessage]:
+        """The messages as an OpenAI Chat Completions ``messages`` list: ``[{"role": ..., "content": ...}, ...]``.
+
+        system, user and assistant messages keep their role (system is written
+        ``developer`` with ``system_role="developer"``) and their text. The
+        timestamps and every field outside the messages are left out: the format
+        has no place for them (:meth:`from_openai_messages` takes them back).
+        A ``ConversionError`` (a ``ValueError``) names the first message that the
+        format cannot carry: an ``agent`` message, unless ``agent_role`` says
+        which role to write it as (it then reads back as that role), and a
+        message with an ``event``, unless ``drop_events=True`` leaves events out.
+        """
+        return _chat.to_openai(self.messages, agent_role=agent_role, system_role=system_role, drop_events=drop_events)
+
+    def to_anthropic_messages(self, *, agent_role: AgentRole | None = None, drop_events: bool = False) -> AnthropicChat:
+        """The ``system`` and ``messages`` of an Anthropic Messages API request, to splat into its body.
+
+        The system messages that open the dialog make the top-level ``system``: a
+        string for one, a list of ``{"type": "text", "text": ...}`` blocks for
+        several, absent for none. The other messages keep their role and text.
+        A ``ConversionError`` (a ``ValueError``) names the first message that the
+        format cannot carry: a system message after the conversation has begun,
+        and, as in :meth:`to_openai_messages`, an ``agent`` message unless
+        ``agent_role`` is given and a message with an ``event`` unless
+        ``drop_events=True``. The timestamps and the fields outside the messages
+        are left out (:meth:`from_anthropic_messages` takes them back).
+        """
+        return _chat.to_anthropic(self.messages, agent_role=agent_role, drop_events=drop_events)
+
+    @classmethod
+    def from_openai_messages(
+        cls,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        dialog_id: str | None = None,
+        context_id: str | None = None,
+        thread_id: str | None = None,
+        status: DialogStatus | str = "active",
+        meta: Metadata | Mapping[str, Any] | None = None,
+        timestamps: str | Sequence[str] | None = None,
+        started_at: str | None = None,
+        ended_at: str | None = None,
+        join_parts: str | None = None,
+    ) -> Self:
+        """A validated dialog of an OpenAI Chat Completions ``messages`` list.
+
+        Roles system (and ``developer``, read as system), user and assistant;
+        content a string, or a list of text parts (one, or several joined with
+        ``join_parts``). A ``ConversionError`` (a ``ValueError``) names what a
+        dialog cannot carry: tool and function messages, non-text parts, and any
+        other key that says something (``name``, ``tool_calls``...; ``null`` and
+        ``[]`` are read as absent).
+
+        The fields the format lacks: ``dialog_id`` and ``context_id`` default to
+        fresh UUID v4 ids, ``status`` to active, ``meta`` to protocol and schema
+        version 1.0.0 created now; ``timestamps`` is one per message in order, or
+        one for all (default: now); ``thread_id``, ``started_at`` and ``ended_at``
+        are left out unless given. Other fields can be assigned afterwards
+        (assignments are validated). The dialog is validated with its rules: a
+        pydantic ``ValidationError`` says what is wrong with it.
+        """
+        turns = _chat.read_openai(messages, join_parts=join_parts)
+        fields: _chat.DialogFields = {
+            "dialog_id": dialog_id, "context_id": context_id, "thread_id": thread_id, "status": status,
+            "meta": meta, "timestamps": timestamps, "started_at": started_at, "ended_at": ended_at,
+        }  # fmt: skip
+        return cls.model_validate(_chat.dialog_document(turns, fields))
+
+    @classmethod
+    def from_anthropic_messages(
+        cls,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        system: str | Sequence[Mapping[str, Any]] | None = None,
+        dialog_id: str | None = None,
+        context_id: str | None = None,
+        thread_id: str | None = None,
+        status: DialogStatus | str = "active",
+        meta: Metadata | Mapping[str, Any] | None = None,
+        timestamps: str | Sequence[str] | None = None,
+        started_at: str | None = None,
+        ended_at: str | None = None,
+        join_parts: str | None = None,
+    ) -> Self:
+        """A validated dialog of an Anthropic Messages API ``system`` and ``messages`` (``from_anthropic_messages(**chat)``).
+
+        ``system`` opens the dialog: a string is one system message, a list of
+        text blocks one system message per block. Roles user and assistant;
+        content a string, or a list of text blocks (one, or several joined with
+        ``join_parts``). A ``ConversionError`` (a ``ValueError``) names what a
+        dialog cannot carry: a system role in ``messages``, blocks other than
+        text (images, tool use, tool results, thinking...), and any other key
+        that says something (``cache_control``...; ``null`` and ``[]`` are read
+        as absent).
+
+        The other keyword arguments are those of :meth:`from_openai_messages`;
+        ``timestamps`` counts the system messages first.
+        """
+        turns = _chat.read_anthropic(messages, system, join_parts=join_parts)
+        fields: _chat.DialogFields = {
+            "dialog_id": dialog_id, "context_id": context_id, "thread_id": thread_id, "status": status,
+            "meta": meta, "timestamps": timestamps, "started_at": started_at, "ended_at": ended_at,
+        }  # fmt: skip
+        return cls.model_validate(_chat.dialog_document(turns, fields))

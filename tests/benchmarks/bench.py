@@ -1,114 +1,344 @@
-"""make bench: this SDK's JSON paths against the reference points, measured side by side in one run.
+"""make bench: this SDK's JSON paths against the floor and the peers, measured side by side in one run.
 
-Prints medians and ratios for the canonical writer (against the pure-Python
-``rfc8785`` package and orjson's sorted dump) and for reading (against
-``orjson.loads``), on fixed payloads built here: a 200-step plan and a
-1,000-message dialog. Timings are medians of interleaved rounds, since one
-machine's noise hits both sides of a ratio alike. A benchmark, not a test.
+    .venv/bin/python tests/benchmarks/bench.py             # full run: writes results/latest.json and docs/performance.md
+    .venv/bin/python tests/benchmarks/bench.py --quick     # a quick look: fewer rounds, writes nothing unless --out
+    .venv/bin/python tests/benchmarks/bench.py --markdown  # only rewrite the table of docs/performance.md from the JSON
+
+Measured on fixed payloads built in code (payloads.py): reading (orjson.loads as
+the floor; from_json with and without the rules, parse; msgspec, fastjsonschema,
+jsonschema-rs and jsonschema on the same bytes), writing canonical JSON (to_json
+against rfc8785 and orjson's sorted dump), a 10,000-line NDJSON file (in
+process, and through ``python -m mplp_models validate --ndjson``), import time
+and the memory a 2,000-step plan holds. Timings are medians of interleaved
+rounds (measure.py); the targets are reported, never enforced. A benchmark, not
+a test: it fails only when a contender is set up wrong (peers.check).
 """
 
 from __future__ import annotations
 
+import argparse
+import datetime as dt
+import functools
+import importlib.metadata
 import json
+import os
 import platform
-import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import orjson
 import rfc8785
 
 import mplp_models as mm
+import measure
+import memory
+import payloads
+import peers
+import report
+from payloads import dialog_payload, plan_payload  # noqa: F401 (bench.plan_payload is used by tests/test_hostile.py)
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+RESULTS = HERE / "results" / "latest.json"
+DOCS = ROOT / "docs" / "performance.md"
+PACKAGES = ("mplp-models", "pydantic", "pydantic-core", "orjson", "msgspec", "fastjsonschema", "jsonschema-rs",
+            "jsonschema", "referencing", "rfc8785")  # fmt: skip
 
 
-def uuid(n: int) -> str:
-    return f"{n:08x}-0000-4000-8000-{n:012x}"
+BIG = 100_000  # bytes: payloads above this get fewer rounds (jsonschema takes 0.1 s or more on them)
 
 
-def plan_payload(steps: int) -> dict[str, Any]:
-    return {
-        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0", "created_at": "2026-03-01T09:00:00.000Z",
-                 "tags": ["bench", "large"], "cross_cutting": ["observability", "transaction"]},
-        "plan_id": uuid(1), "context_id": uuid(2), "title": "Benchmark plan", "objective": "Measure the codec",
-        "status": "in_progress",
-        "steps": [
-            {"step_id": uuid(100 + i), "description": f"Step {i}: do the work of stage {i % 7}",
-             "status": "completed" if i < steps // 2 else "pending",
-             "dependencies": [uuid(100 + j) for j in range(max(0, i - 2), i)],
-             "agent_role": f"agent-{i % 5}", "order_index": i}
-            for i in range(steps)
-        ],
-        "trace": {"trace_id": uuid(3), "span_id": uuid(4), "attributes": {"ratio": 0.25, "runs": 3}},
+class Settings:
+    def __init__(self, quick: bool) -> None:
+        self.mode = "quick" if quick else "full"
+        self.rounds = 7 if quick else 41  # timing rounds in process
+        self.big_rounds = 3 if quick else 15  # rounds for the payloads over BIG bytes
+        self.budget = 0.002 if quick else 0.005  # seconds per batch: short, so that a round's batches share its noise
+        self.ndjson_rounds = 1 if quick else 5
+        self.cli_rounds = 1 if quick else 7
+        self.import_rounds = 5 if quick else 30
+        self.memory_runs = 1 if quick else 3
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**vars(self), "big_bytes": BIG}
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    info: dict[str, Any] = {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "cores_usable": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+        "load_average_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+    }
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True)
+        info["commit"] = commit.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        info["commit"] = None
+    return info
+
+
+def versions() -> dict[str, str]:
+    found = {}
+    for name in PACKAGES:
+        try:
+            found[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            found[name] = "absent"
+    return found
+
+
+def bench_reads(
+    timed: list[payloads.Payload], contenders: list[peers.Contender], settings: Settings
+) -> list[dict[str, Any]]:
+    rows = []
+    for payload in timed:
+        raw = payload.raw
+        cases: dict[str, Callable[[], object]] = {"orjson.loads": functools.partial(orjson.loads, raw)}
+        cases.update({c.name: functools.partial(c.readers[payload.kind], raw) for c in contenders})
+        rounds = settings.big_rounds if len(raw) > BIG else settings.rounds
+        samples = measure.interleaved(cases, rounds, settings.budget)
+        floor = samples["orjson.loads"]
+        row = {
+            "payload": payload.key, "name": payload.name, "kind": payload.kind, "bytes": len(raw),
+            "cases": {name: {**s.summary(), "vs_orjson_loads": measure.ratio(s, floor)} for name, s in samples.items()},
+            "from_json_speedup": {c.name: measure.ratio(samples[c.name], samples["from_json"])
+                                  for c in contenders if not c.sdk},
+        }  # fmt: skip
+        report.print_reads(row)
+        rows.append(row)
+    return rows
+
+
+def bench_writes(timed: list[payloads.Payload], settings: Settings) -> list[dict[str, Any]]:
+    rows = []
+    for payload in timed:
+        instance = peers.MODEL[payload.kind].from_json(payload.raw)
+        data = orjson.loads(payload.raw)
+        canonical = instance.to_json()
+        assert canonical == rfc8785.dumps(data), f"to_json and rfc8785 differ on the {payload.name}"
+        cases: dict[str, Callable[[], object]] = {
+            "orjson.dumps sorted": functools.partial(orjson.dumps, data, option=orjson.OPT_SORT_KEYS),
+            "to_json": instance.to_json,
+            "canonical_json(dict)": functools.partial(mm.canonical_json, data),
+            "rfc8785.dumps": functools.partial(rfc8785.dumps, data),
+        }
+        rounds = settings.big_rounds if len(payload.raw) > BIG else settings.rounds
+        samples = measure.interleaved(cases, rounds, settings.budget)
+        floor = samples["orjson.dumps sorted"]
+        row = {
+            "payload": payload.key, "name": payload.name, "bytes": len(canonical),
+            "cases": {name: {**s.summary(), "vs_orjson_sorted": measure.ratio(s, floor)} for name, s in samples.items()},
+            "to_json_speedup_vs_rfc8785": measure.ratio(samples["rfc8785.dumps"], samples["to_json"]),
+        }  # fmt: skip
+        report.print_writes(row)
+        rows.append(row)
+    return rows
+
+
+def with_bytecode_caches(folder: Path) -> dict[str, str]:
+    """This environment, with bytecode caches read and written (under ``folder``), as an installed package has them.
+
+    Without them (PYTHONDONTWRITEBYTECODE with a source tree that has none),
+    every fresh process would compile the package again, which no installed
+    copy does.
+    """
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(folder)
+    return env
+
+
+def bench_ndjson(path: Path, lines: list[tuple[str, bytes]], settings: Settings) -> dict[str, Any]:
+    texts = [line for _, line in lines]
+
+    def floor() -> None:
+        for line in texts:
+            orjson.loads(line)
+
+    def parse_all() -> None:
+        for line in texts:
+            mm.parse(line)
+
+    samples = measure.interleaved({"orjson.loads per line": floor, "parse per line": parse_all}, settings.ndjson_rounds, 0)
+    kinds: dict[str, int] = {}
+    for kind, _ in lines:
+        kinds[kind] = kinds.get(kind, 0) + 1
+    command = [sys.executable, "-m", "mplp_models", "validate", "--ndjson", str(path), "--jobs"]
+    refused = cli_refuses_a_bad_line(path.with_name("bad.ndjson"), lines)
+    if refused is None:
+        commands = {"--jobs 1": [*command, "1"], "--jobs 2": [*command, "2"]}
+        env = with_bytecode_caches(path.with_name("pycache"))
+        cli, failed = measure.processes(commands, settings.cli_rounds, env)
+    else:
+        cli, failed = {}, {"--jobs 1": refused, "--jobs 2": refused}
+    result: dict[str, Any] = {
+        "lines": len(lines), "bytes": path.stat().st_size, "kinds": kinds,
+        "in_process": {name: {**s.summary(), "vs_orjson_loads": measure.ratio(s, samples["orjson.loads per line"])}
+                       for name, s in samples.items()},
+        "cli": {"command": f"python -m mplp_models validate --ndjson FILE --jobs N", "cases": {}, "unavailable": failed},
     }  # fmt: skip
+    result["cli"]["cases"] = {name: s.summary() for name, s in cli.items()}
+    if len(cli) == 2:
+        result["cli"]["jobs2_speedup"] = measure.ratio(cli["--jobs 1"], cli["--jobs 2"])
+    report.print_ndjson(result)
+    return result
 
 
-def dialog_payload(messages: int) -> dict[str, Any]:
-    roles = ["user", "assistant", "agent", "system"]
-    return {
-        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
-        "dialog_id": uuid(5), "context_id": uuid(6), "status": "active",
-        "messages": [
-            {"role": roles[i % 4], "content": f"Message {i}: what about the next step? \u00e9\u4e2d\U0001f600",
-             "timestamp": f"2026-03-02T{10 + i // 3600 % 10:02d}:{i // 60 % 60:02d}:{i % 60:02d}.{i % 1000:03d}Z"}
-            for i in range(messages)
-        ],
-        "started_at": "2026-03-02T10:00:00Z",
+def cli_refuses_a_bad_line(path: Path, lines: list[tuple[str, bytes]]) -> str | None:
+    """None when the command exits 0 on valid lines and not 0 on a file with one bad line; else what went wrong."""
+    good = [line for _, line in lines[:8]]
+    bad = [*good[:4], good[4].replace(b'"plan_id":"', b'"plan_id":"X', 1), *good[5:]]
+    assert bad != good, "the bad line should differ"
+    for content, wanted in ((good, True), (bad, False)):
+        path.write_bytes(b"".join(line + b"\n" for line in content))
+        done = subprocess.run(
+            [sys.executable, "-m", "mplp_models", "validate", "--ndjson", str(path), "--jobs", "1"],
+            capture_output=True, check=False,
+        )  # fmt: skip
+        if (done.returncode == 0) != wanted:
+            output = (done.stderr or done.stdout).decode(errors="replace").strip().splitlines()
+            what = "valid lines" if wanted else "a file with an invalid line"
+            return f"exit status {done.returncode} on {what}: {output[-1] if output else 'no output'}"
+    return None
+
+
+IMPORTS = {
+    "python -c pass": "pass",
+    "from pydantic import BaseModel": "from pydantic import BaseModel",
+    "import mplp_models": "import mplp_models",
+    "from mplp_models import Plan": "from mplp_models import Plan",
+}
+
+
+def bench_imports(folder: Path, settings: Settings) -> dict[str, Any]:
+    commands = {name: [sys.executable, "-c", code] for name, code in IMPORTS.items()}
+    samples, failed = measure.processes(commands, settings.import_rounds, with_bytecode_caches(folder / "pycache"))
+    if failed:
+        raise SystemExit(f"an import failed: {failed}")
+    bare = samples["python -c pass"]
+    net = {name: [t - b for t, b in zip(s.values, bare.values)] for name, s in samples.items() if s is not bare}
+    pydantic = net["from pydantic import BaseModel"]
+    result = {
+        "rounds": settings.import_rounds,
+        "raw": {name: s.summary() for name, s in samples.items()},
+        "net": {name: measure.Samples(values, 1).summary() for name, values in net.items()},
+        "net_vs_pydantic": {name: measure.ratio(measure.Samples(values, 1), measure.Samples(pydantic, 1))
+                            for name, values in net.items()},
     }  # fmt: skip
+    report.print_imports(result)
+    return result
 
 
-def measure(cases: dict[str, Callable[[], object]], rounds: int = 15, budget: float = 0.02) -> dict[str, float]:
-    """Median seconds per call of each case, measured in interleaved rounds."""
-    loops = {name: max(1, int(budget / max(_once(fn), 1e-7))) for name, fn in cases.items()}
-    samples: dict[str, list[float]] = {name: [] for name in cases}
-    for _ in range(rounds):
-        for name, fn in cases.items():
-            start = time.perf_counter()
-            for _ in range(loops[name]):
-                fn()
-            samples[name].append((time.perf_counter() - start) / loops[name])
-    return {name: statistics.median(values) for name, values in samples.items()}
+def bench_memory(path: Path, settings: Settings) -> dict[str, Any]:
+    result = {"payload": "plan-2000", "bytes": path.stat().st_size, "readers": memory.measure(path, settings.memory_runs)}
+    report.print_memory(result)
+    return result
 
 
-def _once(fn: Callable[[], object]) -> float:
+def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    reads = next(row for row in results["reads"] if row["payload"] == "plan-200")
+    writes = next(row for row in results["writes"] if row["payload"] == "plan-200")
+    found = []
+
+    def target(name: str, value: float | None, goal: str, holds: bool | None) -> None:
+        found.append({"target": name, "value": value, "goal": goal, "pass": holds})
+
+    x = reads["cases"]["from_json"]["vs_orjson_loads"]
+    target("Plan.from_json (rules), 200 steps: time / orjson.loads", x, "<= 3.5", x <= 3.5)
+    x = reads["from_json_speedup"]["jsonschema"]
+    target("Plan.from_json (rules), 200 steps: speed-up over jsonschema", x, ">= 40", x >= 40)
+    x = reads["from_json_speedup"]["msgspec"]
+    target("Plan.from_json (rules), 200 steps: speed-up over msgspec typed decode", x, "> 1", x > 1)
+    x = writes["to_json_speedup_vs_rfc8785"]
+    target("to_json, 200-step plan: speed-up over rfc8785.dumps", x, ">= 10", x >= 10)
+    x = writes["cases"]["to_json"]["vs_orjson_sorted"]
+    target("to_json, 200-step plan: time / orjson.dumps(OPT_SORT_KEYS)", x, "<= 5", x <= 5)
+    x = results["imports"]["net_vs_pydantic"]["import mplp_models"]
+    target("import mplp_models / from pydantic import BaseModel (net of python -c pass)", x, "<= 1.5", x <= 1.5)
+    readers = results["memory"]["readers"]
+    x = readers["Plan.from_json"]["held_bytes"] / readers["orjson.loads"]["held_bytes"]
+    target("Plan memory, 2,000 steps: held / orjson.loads tree", x, "<= 2", x <= 2)
+    speedup = results["ndjson"]["cli"].get("jobs2_speedup")
+    target("validate --ndjson: --jobs 2 speed-up over --jobs 1", speedup, ">= 1.7",
+           None if speedup is None else speedup >= 1.7)  # fmt: skip
+    return found
+
+
+def run(settings: Settings) -> dict[str, Any]:
     start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
+    results: dict[str, Any] = {
+        "format": 1,
+        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        "mode": settings.mode,
+        "settings": settings.as_dict(),
+        "machine": machine(),
+        "versions": versions(),
+    }
+    report.print_header(results)
+    timed = payloads.payloads()
+    lines = list(payloads.ndjson_lines())
+    contenders, notes = peers.contenders()
+    peers.check(contenders, timed, lines)
+    results["contenders"] = {"orjson.loads": "the floor: JSON text to dicts and lists, nothing checked"}
+    results["contenders"].update({c.name: c.what for c in contenders})
+    results["peer_setup"] = notes
+    results["exactness"] = peers.exactness(contenders, payloads.probes())
+    report.print_exactness(results["exactness"], [c.name for c in contenders])
+    with tempfile.TemporaryDirectory(prefix="mplp-bench-") as tmp:
+        plan_2000 = Path(tmp, "plan-2000.json")
+        plan_2000.write_bytes(next(p.raw for p in timed if p.key == "plan-2000"))
+        ndjson = Path(tmp, "mixed.ndjson")
+        ndjson.write_bytes(b"".join(line + b"\n" for _, line in lines))
+        results["reads"] = bench_reads(timed, contenders, settings)
+        results["writes"] = bench_writes(timed, settings)
+        results["ndjson"] = bench_ndjson(ndjson, lines, settings)
+        results["imports"] = bench_imports(Path(tmp), settings)
+        results["memory"] = bench_memory(plan_2000, settings)
+    results["targets"] = targets(results)
+    results["machine"]["load_average_at_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
+    results["run_seconds"] = round(time.perf_counter() - start, 1)
+    report.print_targets(results)
+    return results
 
 
-def report(title: str, results: dict[str, float], baseline: str) -> None:
-    print(f"\n{title}")
-    for name, seconds in results.items():
-        print(f"  {name:<44} {seconds * 1e6:10.1f} us   {seconds / results[baseline]:7.2f}x {baseline}")
-
-
-def main() -> int:
-    print(f"Python {platform.python_version()} on {platform.machine()}, {platform.processor() or 'cpu'}")
-    summary = {}
-    for name, payload, model in (("plan, 200 steps", plan_payload(200), mm.Plan),
-                                 ("dialog, 1,000 messages", dialog_payload(1000), mm.Dialog)):  # fmt: skip
-        raw = json.dumps(payload).encode()
-        instance = model.from_json(raw)
-        data = instance.to_dict()
-        assert instance.to_json() == rfc8785.dumps(payload)
-        writes = measure({
-            "to_json (model -> RFC 8785 bytes)": instance.to_json,
-            "canonical_json(dict)": lambda: mm.canonical_json(data),
-            "rfc8785.dumps(dict)": lambda: rfc8785.dumps(data),
-            "orjson.dumps(dict, OPT_SORT_KEYS)": lambda: orjson.dumps(data, option=orjson.OPT_SORT_KEYS),
-        })  # fmt: skip
-        report(f"write: {name}", writes, "orjson.dumps(dict, OPT_SORT_KEYS)")
-        reads = measure({
-            "orjson.loads": lambda: orjson.loads(raw),
-            "from_json": lambda: model.from_json(raw),
-            "from_json(allow_duplicate_keys=True)": lambda: model.from_json(raw, allow_duplicate_keys=True),
-            "model_validate_json (pydantic alone)": lambda: model.model_validate_json(raw),
-        })  # fmt: skip
-        report(f"read: {name}", reads, "orjson.loads")
-        speedup = writes["rfc8785.dumps(dict)"] / writes["to_json (model -> RFC 8785 bytes)"]
-        summary[name] = speedup
-        print(f"  to_json is {speedup:.1f}x faster than rfc8785.dumps (goal: 10x)")
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rounds; writes no file unless --out is given")
+    parser.add_argument("--out", type=Path, help=f"where to write the results (full run: {RESULTS.relative_to(ROOT)})")
+    parser.add_argument("--markdown", action="store_true",
+                        help="measure nothing: rewrite the table of docs/performance.md from the results JSON")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="the results JSON that --markdown reads")
+    parser.add_argument("--no-docs", action="store_true", help="full run: do not rewrite docs/performance.md")
+    args = parser.parse_args(argv)  # fmt: skip
+    if args.markdown:
+        report.update_docs(DOCS, json.loads(args.results.read_text(encoding="utf-8")))
+        print(f"rewrote the generated section of {DOCS.relative_to(ROOT)} from {args.results}")
+        return 0
+    results = run(Settings(args.quick))
+    out = args.out or (None if args.quick else RESULTS)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"\nwrote {out}")
+    if not args.quick and not args.no_docs:
+        report.update_docs(DOCS, results)
+        print(f"rewrote the generated section of {DOCS.relative_to(ROOT)}")
+    print(f"run time: {results['run_seconds']:.0f} s")
     return 0
 
 

@@ -1,0 +1,171 @@
+"""Events to and from CloudEvents v1.0 in the JSON event format (structured mode).
+
+An Event has the core attributes of CloudEvents under other names; its
+``trace_id`` travels as the extension attribute ``mplptraceid``. The mapping is
+in docs/interop.md. What one side cannot carry is refused with a
+``ConversionError`` naming the attribute; an Event that the attributes do not
+make raises a ``ValidationError`` located at the CloudEvents attribute names.
+"""
+
+import re
+from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
+
+from pydantic import JsonValue, ValidationError
+# No `from __future__ import annotations` here: TypedDict reads NotRequired only from
+# evaluated annotations. typing_extensions' TypedDict reads it on Python 3.10 too.
+from typing_extensions import NotRequired, TypedDict
+
+from mplp_models._conversion import ConversionError, describe, relocated
+from mplp_models._decode import load_json
+
+if TYPE_CHECKING:
+    from mplp_models._event import EventBase
+
+__all__ = ["JSON_MEDIA_TYPE", "SPEC_VERSION", "TRACE_ID_ATTRIBUTE", "CloudEvent", "event_document", "located", "to_cloudevent"]
+
+SPEC_VERSION: Final = "1.0"
+TRACE_ID_ATTRIBUTE: Final = "mplptraceid"
+"""The CloudEvents extension attribute that carries an Event's ``trace_id`` (an MPLP id, not W3C trace context)."""
+JSON_MEDIA_TYPE: Final = "application/json"
+
+# CloudEvents attribute (or member) -> Event field
+_FIELD_OF = {
+    "id": "event_id",
+    "type": "event_type",
+    "source": "source",
+    "time": "timestamp",
+    TRACE_ID_ATTRIBUTE: "trace_id",
+    "data": "data",
+}
+_ATTRIBUTE_OF = {field: attribute for attribute, field in _FIELD_OF.items()}
+_READ = {"specversion", "datacontenttype", "data_base64", *_FIELD_OF}
+# RFC 3986's characters, and well-formed percent escapes: what a URI-reference may be made of.
+_URI_REFERENCE = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#\[\]]|%[0-9A-Fa-f]{2})+")
+_JSON_SUBTYPE = re.compile(r"[^/\s]+/(?:[^/\s]+\+)?json", re.IGNORECASE)
+
+
+class CloudEvent(TypedDict):
+    """A CloudEvents v1.0 event in the JSON format, as an Event writes it.
+
+    ``mplptraceid`` is there when the Event has a ``trace_id``; ``data``
+    (``null`` included) when the Event has data, with ``datacontenttype``
+    ``application/json``.
+    """
+
+    specversion: Literal["1.0"]
+    id: str
+    source: str
+    type: str
+    time: str
+    mplptraceid: NotRequired[str]
+    datacontenttype: NotRequired[Literal["application/json"]]
+    data: NotRequired[dict[str, JsonValue] | None]
+
+
+def to_cloudevent(event: "EventBase") -> CloudEvent:
+    """The event as a CloudEvent; see ``Event.to_cloudevent``."""
+    _check_source(event.source)
+    written: CloudEvent = {
+        "specversion": SPEC_VERSION,
+        "id": event.event_id,
+        "source": event.source,
+        "type": event.event_type,
+        "time": str(event.timestamp),
+    }
+    if event.trace_id is not None:
+        written["mplptraceid"] = event.trace_id
+    if "data" in event.model_fields_set:
+        written["datacontenttype"] = JSON_MEDIA_TYPE
+        # to_dict copies: the CloudEvent shares no object with the event.
+        written["data"] = event.to_dict()["data"]
+    return written
+
+
+def event_document(given: Mapping[str, Any] | bytes | str, drop_attributes: Collection[str]) -> dict[str, Any]:
+    """The Event's fields from a CloudEvent; a ``ConversionError`` for what an Event cannot carry."""
+    dropped = _droppable(drop_attributes)
+    found: object = load_json(given, "CloudEvent") if isinstance(given, (bytes, bytearray, memoryview, str)) else given
+    if not isinstance(found, Mapping):
+        raise _not_one_event(found)
+    # In the JSON format an attribute that is null is unset; data null is a payload.
+    members = cast("Mapping[str, Any]", found)
+    attributes = {key: value for key, value in members.items() if value is not None or key == "data"}
+    _check_specversion(attributes.get("specversion"))
+    _check_data(attributes, dropped)
+    for name in attributes:
+        if name not in _READ and name not in dropped:
+            raise ConversionError(
+                (name,), f"an Event has no place for this attribute; pass drop_attributes=[{name!r}] to leave it out"
+            )
+    if "time" not in attributes:
+        raise ConversionError(("time",), "absent or null: CloudEvents makes time optional, but an Event needs it")
+    source = attributes.get("source")
+    if isinstance(source, str):
+        _check_source(source)
+    return {field: attributes[name] for name, field in _FIELD_OF.items() if name in attributes}
+
+
+def located(error: ValidationError) -> ValidationError:
+    """A validation error of the Event built from a CloudEvent, located at the CloudEvents attribute names."""
+    return relocated(error, "CloudEvent", _ATTRIBUTE_OF)
+
+
+def _not_one_event(found: object) -> ConversionError:
+    text = describe(found)
+    batch = " (a batch: read each of its events)" if isinstance(found, list) else ""
+    return ConversionError((), f"expected one CloudEvent, a JSON object; found {text}{batch}")
+
+
+def _droppable(names: Collection[str]) -> frozenset[str]:
+    if isinstance(names, str):
+        raise ConversionError(("drop_attributes",), f"expected a collection of attribute names; found the string {names!r}")
+    kept = sorted(name for name in names if name in _READ and name != "datacontenttype")
+    if kept:
+        raise ConversionError(("drop_attributes",), f"{kept[0]!r} is read into the Event (or refused), never dropped")
+    return frozenset(names)
+
+
+def _check_specversion(version: object) -> None:
+    if version != SPEC_VERSION:
+        found = "absent" if version is None else describe(version)
+        raise ConversionError(("specversion",), f"only CloudEvents {SPEC_VERSION} is read; found {found}")
+
+
+def _check_data(attributes: Mapping[str, Any], dropped: frozenset[str]) -> None:
+    """JSON data that an Event keeps: a JSON object or null, declared application/json (or not declared)."""
+    if "data_base64" in attributes:
+        raise ConversionError(("data_base64",), "binary data has no place in an Event, whose data is a JSON object or null")
+    content_type = attributes.get("datacontenttype")
+    if content_type is not None:
+        _check_content_type(content_type, "datacontenttype" in dropped)
+    data = attributes.get("data")
+    if data is not None and not isinstance(data, Mapping):
+        raise ConversionError(("data",), f"an Event's data is a JSON object or null; found {describe(data)}")
+
+
+def _check_content_type(content_type: object, droppable: bool) -> None:
+    where = ("datacontenttype",)
+    if not isinstance(content_type, str):
+        raise ConversionError(where, f"expected a media type; found {describe(content_type)}")
+    # Parameters are ignored: application/json defines none (RFC 8259 section 11).
+    media = content_type.split(";", 1)[0].strip()
+    if media.lower() == JSON_MEDIA_TYPE:
+        return
+    if _JSON_SUBTYPE.fullmatch(media) is None:
+        raise ConversionError(where, f"{content_type!r} is not JSON, and an Event's data is a JSON object or null")
+    if not droppable:
+        raise ConversionError(
+            where,
+            f"{content_type!r}: an Event keeps JSON data but not its media type, and reads back as {JSON_MEDIA_TYPE}; "
+            "pass drop_attributes=['datacontenttype'] to accept that",
+        )
+
+
+def _check_source(source: str) -> None:
+    if _URI_REFERENCE.fullmatch(source) is None:
+        raise ConversionError(
+            ("source",),
+            f"{describe(source)} is not a URI-reference, which CloudEvents requires of source "
+            "(non-empty, RFC 3986 characters only: no spaces, others percent-encoded)",
+        )

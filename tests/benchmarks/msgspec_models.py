@@ -1,0 +1,229 @@
+"""msgspec Structs equivalent to the models, for the typed-decode peer of the benchmark.
+
+The same fields, the same required and optional ones (an optional field that
+is not nullable defaults to ``UNSET`` and refuses ``null``; a nullable one also
+takes ``None``), enums as ``Literal``, unknown keys refused, and the schemas'
+own constraints through ``msgspec.Meta``: the same regular expressions (with
+``$`` written ``\\Z``, so that, as in ECMA-262, it does not match before a final
+newline), ``min_length``, ``max_length``, ``ge`` and ``le``. ``format:
+date-time`` is the same calendar-exact RFC 3339 pattern that the models check.
+
+What msgspec cannot say: ``uniqueItems`` (not checked here), an integer given
+as ``1.0`` (refused, though draft-07 counts it as an integer), ``const: 1``
+given as ``1.0`` (refused), and a ``number`` is decoded as a ``float``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from msgspec import UNSET, Meta, Struct, UnsetType
+
+
+def ecma(pattern: str) -> str:
+    """A schema pattern for Python's ``re``: a final ``$`` becomes ``\\Z``."""
+    return pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern
+
+
+_DATE = (
+    "(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+    "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
+    "|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+    "|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)"
+)
+_TIME = "[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\\.[0-9]+)?"
+_OFFSET = "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
+
+MplpId = Annotated[str, Meta(pattern=ecma("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"))]
+Version = Annotated[str, Meta(pattern=ecma("^[0-9]+\\.[0-9]+\\.[0-9]+$"))]
+DateTime = Annotated[str, Meta(pattern=ecma(f"^{_DATE}{_TIME}{_OFFSET}$"))]
+NonEmpty = Annotated[str, Meta(min_length=1)]
+Count = Annotated[float, Meta(ge=0)]
+OpenObject = dict[str, Any]
+
+
+class _Model(Struct, forbid_unknown_fields=True):
+    # Each Struct is kw_only, so that its fields keep the schema's order, required or not.
+    pass
+
+
+# --- common ----------------------------------------------------------------------
+
+
+class Metadata(_Model, kw_only=True):
+    protocol_version: Version
+    schema_version: Version
+    created_at: Union[DateTime, UnsetType] = UNSET
+    created_by: Union[str, UnsetType] = UNSET
+    updated_at: Union[DateTime, UnsetType] = UNSET
+    updated_by: Union[str, UnsetType] = UNSET
+    tags: Union[list[str], UnsetType] = UNSET
+    cross_cutting: Union[
+        list[
+            Literal[
+                "coordination", "error-handling", "event-bus", "learning-feedback", "observability", "orchestration",
+                "performance", "protocol-versioning", "security", "state-sync", "transaction",
+            ]
+        ],
+        UnsetType,
+    ] = UNSET  # fmt: skip
+
+
+class Ref(_Model, kw_only=True):
+    id: MplpId
+    module: Literal["context", "plan", "confirm", "trace", "role", "extension", "dialog", "collab", "core", "network"]
+    description: Union[str, UnsetType] = UNSET
+
+
+class TraceBase(_Model, kw_only=True):
+    trace_id: MplpId
+    span_id: MplpId
+    parent_span_id: Union[MplpId, UnsetType] = UNSET
+    context_id: Union[MplpId, UnsetType] = UNSET
+    attributes: Union[OpenObject, UnsetType] = UNSET
+
+
+class Event(_Model, kw_only=True):
+    event_id: MplpId
+    event_type: Annotated[str, Meta(pattern=ecma("^[a-z][a-z0-9]*(?:\\.[a-z][a-z0-9]*)*$"))]
+    source: str
+    timestamp: DateTime
+    trace_id: Union[MplpId, UnsetType] = UNSET
+    data: Union[OpenObject, None, UnsetType] = UNSET
+
+
+# --- plan ------------------------------------------------------------------------
+
+
+class PlanStep(_Model, kw_only=True):
+    step_id: MplpId
+    description: NonEmpty
+    status: Literal["pending", "in_progress", "completed", "blocked", "skipped", "failed"]
+    dependencies: Union[list[MplpId], UnsetType] = UNSET
+    agent_role: Union[str, UnsetType] = UNSET
+    order_index: Union[Annotated[int, Meta(ge=0)], UnsetType] = UNSET
+
+
+class Plan(_Model, kw_only=True):
+    meta: Metadata
+    plan_id: MplpId
+    context_id: MplpId
+    title: NonEmpty
+    objective: NonEmpty
+    status: Literal["draft", "proposed", "approved", "in_progress", "completed", "cancelled", "failed"]
+    steps: Annotated[list[PlanStep], Meta(min_length=1)]
+    trace: Union[TraceBase, UnsetType] = UNSET
+    events: Union[list[Event], UnsetType] = UNSET
+
+
+# --- dialog ----------------------------------------------------------------------
+
+
+class DialogGovernance(_Model, kw_only=True):
+    lifecyclePhase: Union[str, UnsetType] = UNSET  # noqa: N815 (the schema's own names)
+    truthDomain: Union[str, UnsetType] = UNSET  # noqa: N815
+    locked: Union[bool, UnsetType] = UNSET
+    lastConfirmRef: Union[Ref, UnsetType] = UNSET  # noqa: N815
+
+
+class DialogMessage(_Model, kw_only=True):
+    role: Literal["user", "assistant", "system", "agent"]
+    content: str
+    timestamp: DateTime
+    event: Union[Event, UnsetType] = UNSET
+
+
+class Dialog(_Model, kw_only=True):
+    meta: Metadata
+    dialog_id: MplpId
+    context_id: MplpId
+    status: Literal["active", "paused", "completed", "cancelled"]
+    messages: list[DialogMessage]
+    governance: Union[DialogGovernance, UnsetType] = UNSET
+    thread_id: Union[MplpId, UnsetType] = UNSET
+    started_at: Union[DateTime, UnsetType] = UNSET
+    ended_at: Union[DateTime, UnsetType] = UNSET
+    trace: Union[TraceBase, UnsetType] = UNSET
+    events: Union[list[Event], UnsetType] = UNSET
+
+
+# --- inbox -----------------------------------------------------------------------
+
+
+class InboxMessage(_Model, kw_only=True):
+    schema_version: Literal[1]
+    message_id: Annotated[str, Meta(pattern=ecma("^IM-[A-Za-z0-9][A-Za-z0-9._-]*$"))]
+    type: Literal["information", "request", "handoff", "decision_request", "alert"]
+    status: Literal["unread", "read", "acknowledged", "archived"]
+    sender_id: NonEmpty
+    recipient_ids: Annotated[list[NonEmpty], Meta(min_length=1)]
+    subject: Annotated[str, Meta(min_length=1, max_length=200)]
+    body: Annotated[str, Meta(max_length=4000)]
+    task_id: Union[str, None, UnsetType] = UNSET
+    mission_id: Union[str, None, UnsetType] = UNSET
+    related_decision_ids: Union[list[Annotated[str, Meta(pattern=ecma("^D-[A-Za-z0-9][A-Za-z0-9._-]*$"))]], UnsetType] = UNSET
+    related_waitpoint_ids: Union[list[Annotated[str, Meta(pattern=ecma("^WP-[A-Za-z0-9][A-Za-z0-9._-]*$"))]], UnsetType] = UNSET
+    related_handoff_ids: Union[list[NonEmpty], UnsetType] = UNSET
+    created_at: DateTime
+    updated_at: DateTime
+    read_at: Union[DateTime, None, UnsetType] = UNSET
+    acknowledged_at: Union[DateTime, None, UnsetType] = UNSET
+    archived_at: Union[DateTime, None, UnsetType] = UNSET
+
+
+# --- learning sample -------------------------------------------------------------
+
+
+class ErrorInfo(_Model, kw_only=True):
+    error_code: Union[str, UnsetType] = UNSET
+    error_message: Union[str, UnsetType] = UNSET
+    stack_trace: Union[str, UnsetType] = UNSET
+
+
+class AgentTokenUsage(_Model, kw_only=True):
+    agent_id: str
+    tokens: Count
+    role: Union[str, UnsetType] = UNSET
+
+
+class TokenUsage(_Model, kw_only=True):
+    total_tokens: Union[Count, UnsetType] = UNSET
+    prompt_tokens: Union[Count, UnsetType] = UNSET
+    completion_tokens: Union[Count, UnsetType] = UNSET
+    by_agent: Union[list[AgentTokenUsage], UnsetType] = UNSET
+
+
+class UserFeedback(_Model, kw_only=True):
+    decision: Union[Literal["approve", "reject", "override", "unknown"], UnsetType] = UNSET
+    comment: Union[str, UnsetType] = UNSET
+    rating: Union[Annotated[float, Meta(ge=0, le=5)], UnsetType] = UNSET
+
+
+class LearningSampleTimestamps(_Model, kw_only=True):
+    started_at: DateTime
+    completed_at: Union[DateTime, UnsetType] = UNSET
+
+
+class LearningSample(_Model, kw_only=True):
+    sample_id: MplpId
+    project_id: str
+    success_flag: bool
+    timestamps: LearningSampleTimestamps
+    intent_before: Union[OpenObject, UnsetType] = UNSET
+    plan: Union[OpenObject, UnsetType] = UNSET
+    delta_intents: Union[list[OpenObject], UnsetType] = UNSET
+    graph_before: Union[OpenObject, UnsetType] = UNSET
+    graph_after: Union[OpenObject, UnsetType] = UNSET
+    pipeline_path: Union[list[str], UnsetType] = UNSET
+    error_info: Union[ErrorInfo, UnsetType] = UNSET
+    token_usage: Union[TokenUsage, UnsetType] = UNSET
+    execution_time_ms: Union[Count, UnsetType] = UNSET
+    impact_score: Union[Annotated[float, Meta(ge=0, le=1)], UnsetType] = UNSET
+    user_feedback: Union[UserFeedback, UnsetType] = UNSET
+    governance_decisions: Union[list[OpenObject], UnsetType] = UNSET
+    metadata: Union[OpenObject, UnsetType] = UNSET
+    vendor_extensions: Union[OpenObject, UnsetType] = UNSET
+
+
+TYPE_OF: dict[str, type[_Model]] = {"plan": Plan, "dialog": Dialog, "inbox": InboxMessage, "learning": LearningSample}
+"""The Struct of each payload kind."""

@@ -1,0 +1,210 @@
+"""The fixed payloads of the benchmark, built deterministically in code.
+
+Every payload is valid against its schema and keeps the rules beyond it, so
+every contender does its whole job on it. ``PROBES`` are small variations of
+them that tell what each contender accepts.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+KINDS = ("plan", "dialog", "inbox", "learning")
+"""The payload kinds, each validated against its own schema by every contender."""
+
+
+def uuid(n: int) -> str:
+    """A lowercase UUID v4 text, distinct for every ``n``."""
+    return f"{n % 16**8:08x}-{n // 16**8 % 16**4:04x}-4000-8000-{n:012x}"
+
+
+def plan_payload(steps: int, seed: int = 0) -> dict[str, Any]:
+    """A plan in progress: the first half of its steps completed, each step depending on the two before it."""
+    base = seed * 100_000
+    return {
+        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0", "created_at": "2026-03-01T09:00:00.000Z",
+                 "created_by": "agent-planner", "tags": ["bench", "large"],
+                 "cross_cutting": ["observability", "transaction"]},
+        "plan_id": uuid(base + 1), "context_id": uuid(base + 2), "title": "Benchmark plan",
+        "objective": "Measure the codec", "status": "in_progress",
+        "steps": [
+            {"step_id": uuid(base + 100 + i), "description": f"Step {i}: do the work of stage {i % 7}",
+             "status": "completed" if i < steps // 2 else "pending",
+             "dependencies": [uuid(base + 100 + j) for j in range(max(0, i - 2), i)],
+             "agent_role": f"agent-{i % 5}", "order_index": i}
+            for i in range(steps)
+        ],
+        "trace": {"trace_id": uuid(base + 3), "span_id": uuid(base + 4), "attributes": {"ratio": 0.25, "runs": 3}},
+        "events": [
+            {"event_id": uuid(base + 5), "event_type": "plan.created", "source": "plan",
+             "timestamp": "2026-03-01T09:00:00.000Z", "trace_id": uuid(base + 3), "data": {"steps": steps}},
+            {"event_id": uuid(base + 6), "event_type": "plan.status.changed", "source": "runtime.ael",
+             "timestamp": "2026-03-01T09:05:00+01:00", "data": None},
+        ],
+    }  # fmt: skip
+
+
+def dialog_payload(messages: int, seed: int = 0) -> dict[str, Any]:
+    """An active dialog: messages a second apart, in four roles, with non-ASCII text."""
+    base = seed * 100_000
+    roles = ["user", "assistant", "agent", "system"]
+    return {
+        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
+        "governance": {"lifecyclePhase": "review", "locked": False,
+                       "lastConfirmRef": {"id": uuid(base + 7), "module": "confirm"}},
+        "dialog_id": uuid(base + 5), "context_id": uuid(base + 6), "status": "active",
+        "messages": [
+            {"role": roles[i % 4], "content": f"Message {i}: what about the next step? \u00e9\u4e2d\U0001f600",
+             "timestamp": f"2026-03-02T{10 + i // 3600 % 10:02d}:{i // 60 % 60:02d}:{i % 60:02d}.{i % 1000:03d}Z"}
+            for i in range(messages)
+        ],
+        "started_at": "2026-03-02T10:00:00Z",
+    }  # fmt: skip
+
+
+def inbox_payload(seed: int = 0) -> dict[str, Any]:
+    """An acknowledged decision request with every optional field, nulls included."""
+    return {
+        "schema_version": 1, "message_id": f"IM-release-{seed}-ready", "type": "decision_request",
+        "status": "acknowledged", "sender_id": "Worker-release", "recipient_ids": ["coordinator", "reviewer-1"],
+        "subject": "Release 2.0 is ready: approve publishing?",
+        "body": "All checks pass and the notes are written. Approve to publish the wheels.",
+        "task_id": None, "mission_id": "M-2", "related_decision_ids": ["D-publish-2.0"],
+        "related_waitpoint_ids": ["WP-2.0.publish"], "related_handoff_ids": [],
+        "created_at": "2026-03-02T15:00:00.000Z", "updated_at": "2026-03-02T15:20:00.000Z",
+        "read_at": "2026-03-02T15:10:00.000Z", "acknowledged_at": "2026-03-02T15:20:00.000Z", "archived_at": None,
+    }  # fmt: skip
+
+
+def learning_payload(seed: int = 0) -> dict[str, Any]:
+    """A learning sample with every field: open objects, integers and floats."""
+    return {
+        "sample_id": uuid(seed * 100_000 + 8), "project_id": "release-bot",
+        "intent_before": {"goal": "publish 2.0", "constraints": ["no downtime"]},
+        "plan": {"plan_id": uuid(seed * 100_000 + 1), "steps": 5},
+        "delta_intents": [{"op": "add", "path": "/steps/4", "reason": "release notes were missing"}],
+        "graph_before": {"nodes": 12, "edges": 15}, "graph_after": {"nodes": 13, "edges": 17},
+        "pipeline_path": ["intent", "plan", "confirm", "execute", "learn"], "success_flag": True,
+        "error_info": {"error_code": "NONE", "error_message": "", "stack_trace": ""},
+        "token_usage": {"total_tokens": 15000, "prompt_tokens": 10000, "completion_tokens": 5000.0,
+                        "by_agent": [{"agent_id": "planner", "role": "orchestrator", "tokens": 8000},
+                                     {"agent_id": "coder", "tokens": 7000}]},
+        "execution_time_ms": 1234.5, "impact_score": 0.85,
+        "user_feedback": {"decision": "approve", "comment": "Looks good", "rating": 4.5},
+        "governance_decisions": [{"rule": "two-person-review", "result": "passed"}],
+        "timestamps": {"started_at": "2026-03-02T14:00:00Z", "completed_at": "2026-03-02T15:30:00Z"},
+        "metadata": {"source": "nightly", "weights": {"speed": 0.3, "quality": 0.7}},
+        "vendor_extensions": {"x-acme": {"run": seed}},
+    }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Payload:
+    name: str  # as printed
+    key: str  # as stored in the results
+    kind: str  # one of KINDS
+    value: dict[str, Any]
+
+    @property
+    def raw(self) -> bytes:
+        return json.dumps(self.value, ensure_ascii=False).encode()
+
+
+def payloads() -> list[Payload]:
+    """The timed payloads, smallest of each kind first."""
+    return [
+        Payload("plan, 1 step", "plan-1", "plan", plan_payload(1)),
+        Payload("plan, 20 steps", "plan-20", "plan", plan_payload(20)),
+        Payload("plan, 200 steps", "plan-200", "plan", plan_payload(200)),
+        Payload("plan, 2,000 steps", "plan-2000", "plan", plan_payload(2000)),
+        Payload("dialog, 10 messages", "dialog-10", "dialog", dialog_payload(10)),
+        Payload("dialog, 1,000 messages", "dialog-1000", "dialog", dialog_payload(1000)),
+        Payload("inbox message", "inbox", "inbox", inbox_payload()),
+        Payload("learning sample", "learning", "learning", learning_payload()),
+    ]
+
+
+NDJSON_LINES = 10_000
+
+
+def ndjson_lines(count: int = NDJSON_LINES) -> Iterator[tuple[str, bytes]]:
+    """(kind, line) for a mixed NDJSON file: 20-step plans, 10-message dialogs, inbox messages, learning samples in turn."""
+    makers: list[tuple[str, Callable[[int], dict[str, Any]]]] = [
+        ("plan", lambda seed: plan_payload(20, seed)),
+        ("dialog", lambda seed: dialog_payload(10, seed)),
+        ("inbox", inbox_payload),
+        ("learning", learning_payload),
+    ]
+    for n in range(count):
+        kind, make = makers[n % len(makers)]
+        yield kind, json.dumps(make(n), ensure_ascii=False, separators=(",", ":")).encode()
+
+
+# --- exactness probes ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A variation of a payload, and whether the schema and the rules beyond it accept it."""
+
+    name: str
+    kind: str
+    raw: bytes
+    schema_accepts: bool | None  # None: the schema does not say (the JSON text itself is at stake)
+    rules_accept: bool
+
+
+def _variant(base: dict[str, Any], change: Callable[[dict[str, Any]], object]) -> bytes:
+    value = copy.deepcopy(base)
+    change(value)
+    return json.dumps(value, ensure_ascii=False).encode()
+
+
+def _set(path: tuple[str | int, ...], new: object) -> Callable[[dict[str, Any]], None]:
+    def change(value: Any) -> None:
+        for part in path[:-1]:
+            value = value[part]
+        value[path[-1]] = new
+
+    return change
+
+
+def probes() -> list[Probe]:
+    """Documents at the edges of the schemas: which ones does each contender accept?"""
+    plan = plan_payload(3)
+    step1 = plan["steps"][1]["step_id"]
+    inbox = inbox_payload()
+    learning = learning_payload()
+    dialog = dialog_payload(2)
+    reject, accept = False, True
+    plan_probes = [
+        ("id in uppercase", _set(("steps", 0, "step_id"), step1.replace("000", "ABC", 1)), reject, reject),
+        ("id with a final newline", _set(("plan_id",), plan["plan_id"] + "\n"), reject, reject),
+        ("date-time on 30 February", _set(("meta", "created_at"), "2026-02-30T09:00:00Z"), reject, reject),
+        ("date-time offset +0100 (no colon)", _set(("meta", "created_at"), "2026-03-01T09:00:00+0100"), reject, reject),
+        ("date-time with a space for T", _set(("meta", "created_at"), "2026-03-01 09:00:00Z"), reject, reject),
+        ("integer given as true", _set(("steps", 0, "order_index"), True), reject, reject),
+        ("integer given as 1.5", _set(("steps", 0, "order_index"), 1.5), reject, reject),
+        ("integer given as 1.0 (an integer in draft-07)", _set(("steps", 0, "order_index"), 1.0), accept, accept),
+        ("repeated tag (uniqueItems)", _set(("meta", "tags"), ["bench", "bench"]), reject, reject),
+        ("unknown key in a step", _set(("steps", 0, "owner"), "me"), reject, reject),
+        ("optional field given as null", _set(("steps", 0, "agent_role"), None), reject, reject),
+        ("dependency on no step of the plan", _set(("steps", 0, "dependencies"), [uuid(999)]), accept, reject),
+        ("dependency cycle", _set(("steps", 0, "dependencies"), [plan["steps"][2]["step_id"]]), accept, reject),
+    ]
+    found = [Probe(name, "plan", _variant(plan, change), schema, rules) for name, change, schema, rules in plan_probes]
+    found += [
+        Probe("const 1 given as true", "inbox", _variant(inbox, _set(("schema_version",), True)), reject, reject),
+        Probe("const 1 given as 1.0", "inbox", _variant(inbox, _set(("schema_version",), 1.0)), accept, accept),
+        Probe("number given as a string", "learning",
+              _variant(learning, _set(("token_usage", "total_tokens"), "15000")), reject, reject),
+        Probe("message before the dialog started", "dialog",
+              _variant(dialog, _set(("messages", 0, "timestamp"), "2026-03-02T09:59:59Z")), accept, reject),
+        Probe("duplicate key in the JSON text", "plan",
+              json.dumps(plan).replace('"title": ', '"title": "First title", "title": ', 1).encode(), None, reject),
+    ]  # fmt: skip
+    return found
