@@ -313,3 +313,19 @@ def test_console_script_is_installed() -> None:
     script = Path(sys.executable).parent / "mplp-models"
     result = subprocess.run([str(script), "--version"], capture_output=True, timeout=60)
     assert result.stdout.decode().strip() == f"mplp-models {mm.__version__}"
+
+
+def test_ndjson_lines_longer_than_a_read_block_keep_their_numbers(tmp_path: Path) -> None:
+    from mplp_models._cli_validate import _BLOCK_BYTES
+
+    huge = plan_document()
+    huge["objective"] = "x" * (3 * _BLOCK_BYTES)
+    rows = [json.dumps(plan_document()), json.dumps(huge), json.dumps({**huge, "status": "?"}), json.dumps(huge)]
+    path = tmp_path / "long.ndjson"
+    path.write_text("\n".join(rows))  # no newline after the last line
+    for jobs in ("1", "2"):
+        result = run("validate", "--ndjson", "--jobs", jobs, str(path))
+        assert result.returncode == 1
+        assert [line.split(": ")[0] for line in lines(result.stdout)] == [f"{path}:1", f"{path}:2", f"{path}:4"]
+        assert lines(result.stderr)[0].startswith(f"{path}:3: invalid Plan: /status:")
+        assert lines(result.stderr)[1].endswith(": 3 valid, 1 invalid (lines 3)")

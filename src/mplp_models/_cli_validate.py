@@ -1,8 +1,10 @@
 """``mplp-models validate``: documents in, one verdict per document out, in input order.
 
-Documents flow in chunks so that a file of any size is read in bounded memory
-and, with ``--jobs N``, validated by N worker processes while the parent reads
-ahead and prints; at most a few chunks per worker are ever in flight.
+Input is read in blocks of whole lines (NDJSON) or whole files, so a file of any
+size is read in bounded memory. With ``--jobs N`` the blocks go to N worker
+processes, which also format the verdicts: the main process only reads, hands
+out and writes, because on a machine with N cores every cycle it spends is taken
+from the workers. At most two blocks per worker are in flight at any time.
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ import json
 import sys
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
-from functools import cache
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
+from functools import cache
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import ValidationError
@@ -24,34 +26,16 @@ from mplp_models._errors import ErrorEntry, errors_as_json
 if TYPE_CHECKING:
     from multiprocessing.pool import AsyncResult, Pool
 
-__all__ = ["Document", "Outcome", "Unreadable", "ValidateOptions", "check", "check_many", "model_names", "run_validate"]
+__all__ = ["Outcome", "ValidateOptions", "check", "model_names", "run_validate"]
 
-_CHUNK_DOCS = 256
-_CHUNK_BYTES = 1 << 20
-_BAD_LINES_SHOWN = 20
+_BLOCK_BYTES = 1 << 18
+_BAD_SHOWN = 20  # invalid documents the summary names
 
 # The id field that names a document of each kind in an `ok` line.
 _ID_FIELD = {
     "Plan": "plan_id", "PlanStep": "step_id", "Dialog": "dialog_id", "InboxMessage": "message_id",
     "LearningSample": "sample_id", "Event": "event_id", "TraceBase": "span_id",
 }  # fmt: skip
-
-
-class Document(NamedTuple):
-    source: str
-    line: int | None  # 1-based line number in an NDJSON source
-    data: bytes
-
-
-class Unreadable(NamedTuple):
-    source: str
-    reason: str
-
-
-class Outcome(NamedTuple):
-    kind: str | None
-    id: str | None
-    errors: list[ErrorEntry]  # empty when the document is valid
 
 
 class ValidateOptions(NamedTuple):
@@ -64,19 +48,41 @@ class ValidateOptions(NamedTuple):
     progress: bool
 
 
+class Outcome(NamedTuple):
+    kind: str | None
+    id: str | None
+    errors: list[ErrorEntry]  # empty when the document is valid
+
+
+class _Block(NamedTuple):
+    source: str
+    first_line: int | None  # line number of the block's first line; None: the block is one whole document
+    data: bytes
+
+
+class _Report(NamedTuple):
+    """The verdicts on one block, formatted: what to write, and what to count."""
+
+    out: str
+    err: str
+    valid: int
+    invalid: int
+    bad: list[str]  # where the first invalid documents are
+
+
 def run_validate(options: ValidateOptions) -> int:
     """Validate every document of ``options.paths``; the exit code (0 valid, 1 invalid, 2 unreadable)."""
-    tally = _Tally(qualify=len(options.paths) > 1)
+    tally = _Tally()
     started = time.perf_counter()
-    items = _items(options.paths, options.ndjson)
     with _pool(options.jobs) as pool, _progress_bar(options) as advance:
-        for item, outcome in _verdicts(_chunks(items), options, pool):
-            _emit(item, outcome, options.json_output)
-            tally.add(item, outcome)
-            if advance is not None and isinstance(item, Document):
-                advance(len(item.data) + 1)
+        for report, size in _reports(options, pool, tally):
+            sys.stdout.write(report.out)
+            sys.stderr.write(report.err)
+            tally.add(report)
+            if advance is not None:
+                advance(size)
     if options.ndjson:
-        print(tally.summary(time.perf_counter() - started), file=sys.stderr)
+        print(tally.summary(time.perf_counter() - started, qualify=len(options.paths) > 1), file=sys.stderr)
     return tally.exit_code()
 
 
@@ -97,11 +103,6 @@ def check(data: bytes, model: str | None, semantic: bool) -> Outcome:
     return Outcome(kind, None if field is None else str(getattr(instance, field)), [])
 
 
-def check_many(documents: list[bytes], model: str | None, semantic: bool) -> list[Outcome]:
-    """``check`` over a chunk: the unit of work a worker process takes."""
-    return [check(data, model, semantic) for data in documents]
-
-
 @cache
 def model_names() -> frozenset[str]:
     """The public model names, which ``--kind`` takes and error titles carry."""
@@ -113,60 +114,114 @@ def model_names() -> frozenset[str]:
     )  # fmt: skip
 
 
-def _items(paths: Sequence[str], ndjson: bool) -> Iterator[Document | Unreadable]:
-    for path in paths:
+def _check_block(block: _Block, options: ValidateOptions, qualify: bool) -> _Report:
+    """Validate and format one block: the unit of work of a worker process."""
+    out: list[str] = []
+    err: list[str] = []
+    bad: list[str] = []
+    valid = invalid = 0
+    for line, data in _documents(block):
+        outcome = check(data, options.model, options.semantic)
+        where = block.source if line is None else f"{block.source}:{line}"
+        if outcome.errors:
+            invalid += 1
+            if len(bad) < _BAD_SHOWN:
+                bad.append(where if qualify or line is None else str(line))
+        else:
+            valid += 1
+        if options.json_output:
+            out.append(json.dumps(_record(block.source, line, outcome), ensure_ascii=False))
+        elif outcome.errors:
+            err.append(f"{where}: invalid{_space(outcome.kind)}: {_problems(outcome.errors)}")
+        else:
+            out.append(f"{where}: ok {outcome.kind}{_space(outcome.id)}")
+    return _Report(_lines(out), _lines(err), valid, invalid, bad)
+
+
+def _documents(block: _Block) -> Iterator[tuple[int | None, bytes]]:
+    if block.first_line is None:
+        yield None, block.data
+        return
+    for offset, line in enumerate(block.data.split(b"\n")):
+        if line.strip():  # blank lines (a trailing newline, say) hold no document
+            yield block.first_line + offset, line
+
+
+def _record(source: str, line: int | None, outcome: Outcome) -> dict[str, Any]:
+    record: dict[str, Any] = {"source": source}
+    if line is not None:
+        record["line"] = line
+    record.update(valid=not outcome.errors, kind=outcome.kind, id=outcome.id, errors=outcome.errors)
+    return record
+
+
+def _problems(errors: list[ErrorEntry]) -> str:
+    return "; ".join(f"{entry['pointer']}: {entry['message']}" if entry["pointer"] else entry["message"] for entry in errors)
+
+
+def _space(text: str | None) -> str:
+    return "" if text is None else f" {text}"
+
+
+def _lines(lines: list[str]) -> str:
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _reports(options: ValidateOptions, pool: Pool | None, tally: _Tally) -> Iterator[tuple[_Report, int]]:
+    """The reports of every block, in input order, with the size of each block."""
+    qualify = len(options.paths) > 1
+    in_flight: deque[tuple[AsyncResult[_Report] | _Report, int]] = deque()
+    window = 1 if pool is None else 2 * options.jobs
+    for block in _blocks(options, tally):
+        arguments = (block, options, qualify)
+        report = _check_block(*arguments) if pool is None else pool.apply_async(_check_block, arguments)
+        in_flight.append((report, len(block.data)))
+        if len(in_flight) >= window:
+            yield _ready(*in_flight.popleft())
+    while in_flight:
+        yield _ready(*in_flight.popleft())
+
+
+def _ready(report: AsyncResult[_Report] | _Report, size: int) -> tuple[_Report, int]:
+    return (report if isinstance(report, _Report) else report.get()), size
+
+
+def _blocks(options: ValidateOptions, tally: _Tally) -> Iterator[_Block]:
+    for path in options.paths:
         try:
             with _open(path) as stream:
-                if ndjson:
-                    for number, line in enumerate(stream, 1):
-                        if line.strip():  # blank lines (a trailing newline, say) hold no document
-                            yield Document(path, number, line)
-                else:
-                    yield Document(path, None, stream.read())
+                if not options.ndjson:
+                    yield _Block(path, None, stream.read())
+                    continue
+                line = 1
+                for data in _line_blocks(stream):
+                    yield _Block(path, line, data)
+                    line += data.count(b"\n")
         except OSError as error:
-            yield Unreadable(path, error.strerror or str(error))
+            # Reported when it happens: the blocks read before it are already on their way.
+            sys.stderr.write(f"{path}: unreadable: {error.strerror or error}\n")
+            tally.unreadable += 1
+
+
+def _line_blocks(stream: IO[bytes]) -> Iterator[bytes]:
+    """About ``_BLOCK_BYTES`` of whole lines at a time (one longer line makes a longer block)."""
+    pending: list[bytes] = []
+    while chunk := stream.read(_BLOCK_BYTES):
+        cut = chunk.rfind(b"\n") + 1
+        if not cut:
+            pending.append(chunk)
+            continue
+        pending.append(chunk[:cut])
+        yield b"".join(pending)
+        pending = [chunk[cut:]] if cut < len(chunk) else []
+    if pending:
+        yield b"".join(pending)
 
 
 def _open(path: str) -> AbstractContextManager[IO[bytes]]:
     if path == "-":
         return nullcontext(sys.stdin.buffer)
     return open(path, "rb")
-
-
-def _chunks(items: Iterable[Document | Unreadable]) -> Iterator[list[Document | Unreadable]]:
-    chunk: list[Document | Unreadable] = []
-    size = 0
-    for item in items:
-        chunk.append(item)
-        size += len(item.data) if isinstance(item, Document) else 0
-        if len(chunk) >= _CHUNK_DOCS or size >= _CHUNK_BYTES:
-            yield chunk
-            chunk, size = [], 0
-    if chunk:
-        yield chunk
-
-
-def _verdicts(
-    chunks: Iterable[list[Document | Unreadable]], options: ValidateOptions, pool: Pool | None
-) -> Iterator[tuple[Document | Unreadable, Outcome | None]]:
-    in_flight: deque[tuple[list[Document | Unreadable], AsyncResult[list[Outcome]] | list[Outcome]]] = deque()
-    window = 1 if pool is None else 2 * options.jobs
-    for chunk in chunks:
-        documents = [item.data for item in chunk if isinstance(item, Document)]
-        arguments = (documents, options.model, options.semantic)
-        in_flight.append((chunk, check_many(*arguments) if pool is None else pool.apply_async(check_many, arguments)))
-        if len(in_flight) >= window:
-            yield from _paired(*in_flight.popleft())
-    while in_flight:
-        yield from _paired(*in_flight.popleft())
-
-
-def _paired(
-    chunk: list[Document | Unreadable], result: AsyncResult[list[Outcome]] | list[Outcome]
-) -> Iterator[tuple[Document | Unreadable, Outcome | None]]:
-    outcomes = iter(result if isinstance(result, list) else result.get())
-    for item in chunk:
-        yield item, next(outcomes) if isinstance(item, Document) else None
 
 
 def _pool(jobs: int) -> AbstractContextManager[Pool | None]:
@@ -178,56 +233,23 @@ def _pool(jobs: int) -> AbstractContextManager[Pool | None]:
     return multiprocessing.get_context().Pool(jobs)
 
 
-def _where(item: Document | Unreadable) -> str:
-    return f"{item.source}:{item.line}" if isinstance(item, Document) and item.line is not None else item.source
-
-
-def _emit(item: Document | Unreadable, outcome: Outcome | None, json_output: bool) -> None:
-    where = _where(item)
-    if outcome is None:
-        print(f"{where}: unreadable: {item.reason if isinstance(item, Unreadable) else ''}", file=sys.stderr)
-    elif json_output:
-        print(json.dumps(_record(item, outcome), ensure_ascii=False), file=sys.stdout)
-    elif not outcome.errors:
-        print(f"{where}: ok {outcome.kind}{'' if outcome.id is None else ' ' + outcome.id}", file=sys.stdout)
-    else:
-        problems = "; ".join(f"{entry['pointer']}: {entry['message']}" if entry["pointer"] else entry["message"]
-                             for entry in outcome.errors)  # fmt: skip
-        print(f"{where}: invalid{'' if outcome.kind is None else ' ' + outcome.kind}: {problems}", file=sys.stderr)
-
-
-def _record(item: Document | Unreadable, outcome: Outcome) -> dict[str, Any]:
-    record: dict[str, Any] = {"source": item.source}
-    if isinstance(item, Document) and item.line is not None:
-        record["line"] = item.line
-    record.update(valid=not outcome.errors, kind=outcome.kind, id=outcome.id, errors=outcome.errors)
-    return record
-
-
 class _Tally:
-    def __init__(self, *, qualify: bool) -> None:
+    def __init__(self) -> None:
         self.valid = self.invalid = self.unreadable = 0
-        self.bad: list[str] = []  # where the first invalid documents are
-        self.qualify = qualify  # name the source of each line (more than one input)
+        self.bad: list[str] = []
 
-    def add(self, item: Document | Unreadable, outcome: Outcome | None) -> None:
-        if outcome is None:
-            self.unreadable += 1
-        elif outcome.errors:
-            self.invalid += 1
-            if len(self.bad) < _BAD_LINES_SHOWN and isinstance(item, Document):
-                self.bad.append(_where(item) if self.qualify or item.line is None else str(item.line))
-        else:
-            self.valid += 1
+    def add(self, report: _Report) -> None:
+        self.valid += report.valid
+        self.invalid += report.invalid
+        self.bad.extend(report.bad[: _BAD_SHOWN - len(self.bad)])
 
-    def summary(self, seconds: float) -> str:
-        total = self.valid + self.invalid
-        text = f"{total} documents in {seconds:.2f} s: {self.valid} valid, {self.invalid} invalid"
+    def summary(self, seconds: float, *, qualify: bool) -> str:
+        text = f"{self.valid + self.invalid} documents in {seconds:.2f} s: {self.valid} valid, {self.invalid} invalid"
         if self.unreadable:
-            text += f", {self.unreadable} unreadable sources"
+            text += f", {self.unreadable} unreadable inputs"
         if self.bad:
             more = self.invalid - len(self.bad)
-            text += f" ({'at' if self.qualify else 'lines'} {', '.join(self.bad)}{f' and {more} more' if more else ''})"
+            text += f" ({'at' if qualify else 'lines'} {', '.join(self.bad)}{f' and {more} more' if more else ''})"
         return text
 
     def exit_code(self) -> int:
