@@ -1,0 +1,752 @@
+"""Hypothesis strategies that generate valid instances of every model, for property-based tests.
+
+Every instance passes its JSON Schema and the rules beyond it (see the rules
+page): plan steps with unique ids and acyclic dependencies on steps of the same
+plan, step statuses that agree with the plan's status and with their
+dependencies, dialog messages within the dialog's start and end, inbox
+timestamps that match the status and come after ``created_at``. Within those
+bounds the values vary as far as the schemas allow: optional fields present or
+absent, nullable fields ``null``, any Unicode text, RFC 3339 timestamps from
+year 0000 to 9999 in every spelling (offsets, fractions, ``t``/``z``, leap
+seconds), numbers as ints and floats at their bounds, open objects nested.
+Since timestamps span the calendar, a lifecycle move stamped "now" may break
+a rule (a message created in 9999 cannot be read today): pass ``at=``.
+
+Needs hypothesis (``pip install 'mplp-models[testing]'``); importing
+``mplp_models`` itself never imports it.
+
+Example::
+
+    from hypothesis import given
+    from mplp_models import Plan
+    from mplp_models.testing import plans
+
+    @given(plans())
+    def test_round_trip(plan: Plan) -> None:
+        assert Plan.from_json(plan.to_json()) == plan
+
+Nothing is registered with hypothesis on import; call
+:func:`register_type_strategies` for ``st.from_type(Plan)`` and
+``st.builds`` to use these strategies.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable
+from datetime import date
+from typing import Any, TypeVar, cast
+
+try:
+    from hypothesis import strategies as st
+    from hypothesis.strategies import SearchStrategy
+except ImportError:  # pragma: no cover - tested in a subprocess without hypothesis
+    # Raised while handling the original error, which stays attached as its context.
+    raise ImportError(
+        "mplp_models.testing needs hypothesis; install it with: pip install 'mplp-models[testing]'",
+        name="hypothesis",
+    )
+from pydantic import JsonValue
+
+from mplp_models import (
+    AgentTokenUsage,
+    CrossCuttingConcern,
+    Dialog,
+    DialogGovernance,
+    DialogMessage,
+    DialogMessageRole,
+    DialogStatus,
+    ErrorInfo,
+    Event,
+    FeedbackDecision,
+    InboxMessage,
+    InboxMessageStatus,
+    InboxMessageType,
+    LearningSample,
+    LearningSampleTimestamps,
+    Metadata,
+    MplpModel,
+    Plan,
+    PlanStatus,
+    PlanStep,
+    PlanStepStatus,
+    Ref,
+    RefModule,
+    Timestamp,
+    TokenUsage,
+    TraceBase,
+    UserFeedback,
+)
+
+__all__ = [
+    "agent_token_usages",
+    "dialog_governance",
+    "dialog_messages",
+    "dialogs",
+    "error_info",
+    "events",
+    "inbox_messages",
+    "instances",
+    "json_objects",
+    "learning_sample_timestamps",
+    "learning_samples",
+    "metadata",
+    "mplp_ids",
+    "plan_steps",
+    "plans",
+    "refs",
+    "register_type_strategies",
+    "timestamps",
+    "token_usages",
+    "trace_bases",
+    "user_feedback",
+]
+
+M = TypeVar("M", bound=MplpModel)
+
+# --- building blocks ------------------------------------------------------------
+
+_MAX_SAFE_INT = 2**53 - 1  # beyond it an integer has no canonical JSON form that reads back the same
+_ASCII_ALNUM = string.ascii_letters + string.digits
+
+
+def _texts(*, min_size: int = 0, max_size: int | None = 24) -> SearchStrategy[str]:
+    # Any code point that UTF-8 can carry (a lone surrogate cannot travel as JSON).
+    return st.text(st.characters(codec="utf-8"), min_size=min_size, max_size=max_size)
+
+
+def _joined(*parts: SearchStrategy[str], separator: str = "") -> SearchStrategy[str]:
+    return st.tuples(*parts).map(separator.join)
+
+
+def _prefixed_ids(prefix: str) -> SearchStrategy[str]:
+    """``prefix`` then ``[A-Za-z0-9][A-Za-z0-9._-]*``, the inbox schema's id patterns (ASCII only)."""
+    return _joined(st.just(prefix), st.sampled_from(_ASCII_ALNUM), st.text(_ASCII_ALNUM + "._-", max_size=12))
+
+
+def _versions() -> SearchStrategy[str]:
+    part = st.one_of(st.integers(0, 20).map(str), st.text(string.digits, min_size=1, max_size=6))
+    return _joined(part, part, part, separator=".")
+
+
+def mplp_ids() -> SearchStrategy[str]:
+    """``MplpId`` values: lowercase, hyphenated UUID version 4 text."""
+    return st.uuids(version=4).map(str)
+
+
+def _json_integers(min_value: int = -_MAX_SAFE_INT, max_value: int = _MAX_SAFE_INT) -> SearchStrategy[int]:
+    edges = sorted({min_value, max_value, max(min_value, min(0, max_value))})
+    return st.one_of(st.sampled_from(edges), st.integers(min_value, max_value))
+
+
+def _round_trips(value: float) -> bool:
+    # An integral float in [2**53, 10**21) is written as plain digits and read
+    # back as an int that may not be its exact value (2.0**60 comes back as
+    # 1152921504606847000): the same JSON number, but unequal in Python.
+    return not (value.is_integer() and 2.0**53 <= abs(value) < 1e21)
+
+
+def _floats(min_value: float | None = None, max_value: float | None = None) -> SearchStrategy[float]:
+    return st.floats(min_value=min_value, max_value=max_value, allow_nan=False, allow_infinity=False).filter(_round_trips)
+
+
+def _json_numbers(min_value: float | None = None, max_value: float | None = None) -> SearchStrategy[float]:
+    """JSON numbers in the bounds, as the models keep them: ints and finite floats, edges included."""
+    low = -_MAX_SAFE_INT if min_value is None else int(min_value)
+    high = _MAX_SAFE_INT if max_value is None else int(max_value)
+    floats = _floats(min_value, max_value)
+    edges: list[float] = [float(low), float(high)]
+    if min_value is not None and min_value == 0:
+        edges += [-0.0, 5e-324]  # -0.0 >= 0 holds, in JSON Schema as in Python
+    if max_value is None:
+        edges.append(1.7976931348623157e308)
+    return st.one_of(_json_integers(low, high), floats, st.sampled_from(edges))
+
+
+def _json_values() -> SearchStrategy[JsonValue]:
+    scalars = st.one_of(
+        st.none(),
+        st.booleans(),
+        _json_integers(),
+        _floats(),
+        _texts(),
+    )
+    values = st.recursive(
+        scalars,
+        lambda children: st.one_of(
+            st.lists(children, max_size=4),
+            st.dictionaries(_texts(max_size=8), children, max_size=4),
+        ),
+        max_leaves=8,
+    )
+    return cast("SearchStrategy[JsonValue]", values)
+
+
+@st.composite
+def _json_objects(draw: st.DrawFn) -> dict[str, JsonValue]:
+    found: dict[str, JsonValue] = draw(st.dictionaries(_texts(max_size=8), _json_values(), max_size=5))
+    if draw(st.integers(0, 9)) == 0:
+        # Now and then one value nests deep (well within MAX_OPEN_DEPTH).
+        depth = draw(st.integers(2, 40))
+        nested: JsonValue = draw(_json_values())
+        for level in range(depth):
+            nested = [nested] if level % 2 else {"": nested}
+        found[draw(_texts(max_size=8))] = nested
+    return found
+
+
+def json_objects() -> SearchStrategy[dict[str, JsonValue]]:
+    """Open JSON objects (``JsonObject``): any keys, every JSON type, nested arrays and objects (now and then deeply).
+
+    Integers stay within +/-(2**53 - 1) and floats are finite and never an
+    integral value in [2**53, 10**21), so an object compares equal after a
+    round trip through canonical JSON.
+    """
+    return _json_objects()
+
+
+# --- timestamps -------------------------------------------------------------------
+# An instant is (whole seconds since 1970-01-01T00:00:00Z, fraction digits as
+# written). Ordered by (seconds, digits without trailing zeros), which is the
+# order of Timestamp.instant() and so of the rules. Instants stay a day inside
+# years 0000 to 9999, so any UTC offset writes them within those years.
+
+_Instant = tuple[int, str]
+_DAY = 86_400
+_EPOCH_DAY = date(1970, 1, 1).toordinal()
+_CYCLE_DAYS = 146_097  # 400 Gregorian years; `date` has no year 0, so year 0 is written via year 400
+_FIRST = (date(400, 1, 2).toordinal() - _CYCLE_DAYS - _EPOCH_DAY) * _DAY  # 0000-01-02T00:00:00Z
+_LAST = (date(9999, 12, 30).toordinal() - _EPOCH_DAY) * _DAY + _DAY - 1  # 9999-12-30T23:59:59Z
+_RECENT = ((date(2000, 1, 1).toordinal() - _EPOCH_DAY) * _DAY, (date(2100, 1, 1).toordinal() - _EPOCH_DAY) * _DAY)
+_MAX_OFFSET = 23 * 60 + 59  # minutes
+
+
+def _day_start(year: int, month: int, day: int) -> int:
+    if year == 0:
+        return (date(400, month, day).toordinal() - _CYCLE_DAYS - _EPOCH_DAY) * _DAY
+    return (date(year, month, day).toordinal() - _EPOCH_DAY) * _DAY
+
+
+# Days that calendar code gets wrong: leap days (year 0000 and 2000 are leap
+# years, 1900 is not), the epoch, the end of 32-bit time, a year's last day.
+_EDGE_DAYS = [
+    _day_start(*day)
+    for day in ((0, 2, 29), (1600, 2, 29), (1900, 2, 28), (1900, 3, 1), (1969, 12, 31), (1970, 1, 1),
+                (2000, 2, 29), (2024, 2, 29), (2038, 1, 19), (2025, 12, 31), (9999, 12, 30))
+]  # fmt: skip
+
+
+def _seconds() -> SearchStrategy[int]:
+    return st.one_of(
+        st.integers(*_RECENT),
+        st.integers(_FIRST, _LAST),
+        st.sampled_from([_FIRST, _LAST, 0]),
+        st.builds(int.__add__, st.sampled_from(_EDGE_DAYS), st.integers(0, _DAY - 1)),
+        st.integers(*_RECENT).map(lambda seconds: seconds - seconds % 60),  # on the minute: a leap second can be written
+    )
+
+
+def _fractions() -> SearchStrategy[str]:
+    return st.one_of(st.just(""), st.text(string.digits, min_size=1, max_size=12), st.sampled_from(["000", "5", "999999999"]))
+
+
+def _key(instant: _Instant) -> tuple[int, str]:
+    return instant[0], instant[1].rstrip("0")
+
+
+@st.composite
+def _write(draw: st.DrawFn, instant: _Instant) -> Timestamp:
+    """One RFC 3339 spelling of the instant: any offset, ``T`` or ``t``, ``Z``, ``z`` or ``±00:00``, maybe a leap second."""
+    seconds, fraction = instant
+    offset = draw(st.one_of(st.just(0), st.sampled_from([60, 120, -300, 330, 345, -570, 840]), st.integers(-_MAX_OFFSET, _MAX_OFFSET)))
+    local = seconds + offset * 60
+    leap = local % 60 == 0 and draw(st.booleans())
+    if leap:
+        local -= 1  # hh:mm:60 is the instant of the next minute's :00
+    day, clock = divmod(local, _DAY)
+    ordinal = day + _EPOCH_DAY
+    when = date.fromordinal(ordinal if ordinal >= 1 else ordinal + _CYCLE_DAYS)
+    year = when.year if ordinal >= 1 else when.year - 400
+    hour, rest = divmod(clock, 3600)
+    minute, second = divmod(rest, 60)
+    if leap:
+        second = 60
+    if offset == 0:
+        zone = draw(st.sampled_from(["Z", "z", "+00:00", "-00:00"]))
+    else:
+        zone = f"{'+' if offset > 0 else '-'}{abs(offset) // 60:02d}:{abs(offset) % 60:02d}"
+    separator = draw(st.sampled_from("Tt"))
+    dot = f".{fraction}" if fraction else ""
+    return Timestamp(f"{year:04d}-{when.month:02d}-{when.day:02d}{separator}{hour:02d}:{minute:02d}:{second:02d}{dot}{zone}")
+
+
+@st.composite
+def _timeline(draw: st.DrawFn, count: int) -> list[Timestamp]:
+    """``count`` timestamps in instant order (equal instants allowed, spelled differently)."""
+    seconds = draw(_seconds())
+    instants: list[_Instant] = []
+    for _ in range(count):
+        instants.append((seconds, draw(_fractions())))
+        step = draw(st.one_of(st.just(0), st.integers(0, 120), st.integers(0, 400 * 366 * _DAY)))
+        seconds = min(_LAST, seconds + step)
+    return [draw(_write(instant)) for instant in sorted(instants, key=_key)]
+
+
+def timestamps() -> SearchStrategy[Timestamp]:
+    """``Timestamp`` values: RFC 3339 date-times from year 0000 to 9999, in every spelling the format allows."""
+    return _timeline(1).map(lambda timeline: timeline[0])
+
+
+# --- helpers for optional fields ----------------------------------------------------------
+
+
+def _maybe(draw: st.DrawFn, fields: dict[str, object], name: str, values: SearchStrategy[object], *, nullable: bool = False) -> None:
+    """Leave the field absent, set it to ``null`` (when the schema allows it), or draw a value."""
+    choice = draw(st.sampled_from(("absent", "null", "given") if nullable else ("absent", "given")))
+    if choice == "null":
+        fields[name] = None
+    elif choice == "given":
+        fields[name] = draw(values)
+
+
+def _unique_lists(values: SearchStrategy[Any], max_size: int = 4) -> SearchStrategy[list[Any]]:
+    return st.lists(values, max_size=max_size, unique=True)
+
+
+@st.composite
+def _subsets(draw: st.DrawFn, members: list[Any]) -> list[Any]:
+    """Some of ``members``, in any order, from none to all (a list of distinct draws seldom holds them all)."""
+    order = draw(st.permutations(members))
+    return order[: draw(st.integers(0, len(members)))]
+
+
+# --- metadata, references, trace, events ----------------------------------------------------
+
+
+@st.composite
+def _metadata(draw: st.DrawFn) -> Metadata:
+    fields: dict[str, object] = {"protocol_version": draw(_versions()), "schema_version": draw(_versions())}
+    created, updated = draw(_timeline(2))
+    _maybe(draw, fields, "created_at", st.just(created))
+    _maybe(draw, fields, "created_by", _texts())
+    _maybe(draw, fields, "updated_at", st.just(updated))
+    _maybe(draw, fields, "updated_by", _texts())
+    _maybe(draw, fields, "tags", _unique_lists(_texts()))
+    _maybe(draw, fields, "cross_cutting", _subsets(list(CrossCuttingConcern)))
+    return Metadata.model_validate(fields)
+
+
+def metadata() -> SearchStrategy[Metadata]:
+    """``Metadata``: versions as MAJOR.MINOR.PATCH, ``created_at`` not after ``updated_at``, unique tags and concerns."""
+    return _metadata()
+
+
+@st.composite
+def _refs(draw: st.DrawFn) -> Ref:
+    fields: dict[str, object] = {"id": draw(mplp_ids()), "module": draw(st.sampled_from(RefModule))}
+    _maybe(draw, fields, "description", _texts())
+    return Ref.model_validate(fields)
+
+
+def refs() -> SearchStrategy[Ref]:
+    """``Ref``: an id, a module and maybe a description."""
+    return _refs()
+
+
+@st.composite
+def _trace_bases(draw: st.DrawFn) -> TraceBase:
+    fields: dict[str, object] = {"trace_id": draw(mplp_ids()), "span_id": draw(mplp_ids())}
+    _maybe(draw, fields, "parent_span_id", mplp_ids())
+    _maybe(draw, fields, "context_id", mplp_ids())
+    _maybe(draw, fields, "attributes", json_objects())
+    return TraceBase.model_validate(fields)
+
+
+def trace_bases() -> SearchStrategy[TraceBase]:
+    """``TraceBase``: trace and span ids, maybe a parent span, a context and open attributes."""
+    return _trace_bases()
+
+
+def _event_types() -> SearchStrategy[str]:
+    word = _joined(st.sampled_from(string.ascii_lowercase), st.text(string.ascii_lowercase + string.digits, max_size=8))
+    return st.one_of(
+        st.sampled_from(["plan.created", "plan.step.completed", "dialog.message", "trace.span.ended"]),
+        st.lists(word, min_size=1, max_size=4).map(".".join),
+    )
+
+
+@st.composite
+def _events(draw: st.DrawFn) -> Event:
+    fields: dict[str, object] = {
+        "event_id": draw(mplp_ids()),
+        "event_type": draw(_event_types()),
+        "source": draw(st.one_of(st.sampled_from(["plan", "runtime.ael", "dialog"]), _texts())),
+        "timestamp": draw(timestamps()),
+    }
+    _maybe(draw, fields, "trace_id", mplp_ids())
+    _maybe(draw, fields, "data", json_objects(), nullable=True)
+    return Event.model_validate(fields)
+
+
+def events() -> SearchStrategy[Event]:
+    """``Event``: a dotted lowercase type, any source text (the empty one too), data absent, ``null`` or an open object."""
+    return _events()
+
+
+# --- plans ----------------------------------------------------------------------------
+
+_NOT_STARTED_PLAN = (PlanStatus.draft, PlanStatus.proposed, PlanStatus.approved)
+_DONE = (PlanStepStatus.completed, PlanStepStatus.skipped)
+_STARTED = (PlanStepStatus.in_progress, PlanStepStatus.completed)
+
+
+def _step_fields(draw: st.DrawFn, step_id: str, status: PlanStepStatus, dependencies: list[str]) -> dict[str, object]:
+    fields: dict[str, object] = {"step_id": step_id, "description": draw(_texts(min_size=1)), "status": status}
+    if dependencies:
+        fields["dependencies"] = dependencies
+    else:
+        _maybe(draw, fields, "dependencies", st.just([]))
+    _maybe(draw, fields, "agent_role", _texts())
+    _maybe(draw, fields, "order_index", _json_integers(0))
+    return fields
+
+
+@st.composite
+def _plan_steps(draw: st.DrawFn, status: PlanStepStatus | None) -> PlanStep:
+    step_status = draw(st.sampled_from(PlanStepStatus)) if status is None else status
+    step_id = draw(mplp_ids())
+    dependencies = draw(_unique_lists(mplp_ids().filter(lambda other: other != step_id)))
+    return PlanStep.model_validate(_step_fields(draw, step_id, step_status, dependencies))
+
+
+def plan_steps(status: PlanStepStatus | str | None = None) -> SearchStrategy[PlanStep]:
+    """``PlanStep`` on its own, in ``status`` if given: its dependencies name other (random) step ids.
+
+    A step's rules need its plan; for steps that fit together, draw :func:`plans`.
+    """
+    return _plan_steps(None if status is None else PlanStepStatus(status))
+
+
+def _step_statuses(plan_status: PlanStatus, dependencies_done: bool) -> list[PlanStepStatus]:
+    """The statuses a step may have under the plan's status, given whether its dependencies are all done."""
+    allowed: list[PlanStepStatus]
+    if plan_status in _NOT_STARTED_PLAN:
+        allowed = [PlanStepStatus.pending, PlanStepStatus.blocked, PlanStepStatus.skipped]
+    elif plan_status is PlanStatus.completed:
+        allowed = list(_DONE)
+    else:  # in_progress, failed, cancelled: any status
+        allowed = list(PlanStepStatus)
+    if not dependencies_done:
+        allowed = [status for status in allowed if status not in _STARTED]
+    return allowed
+
+
+@st.composite
+def _plans(draw: st.DrawFn, status: PlanStatus | None, max_steps: int) -> Plan:
+    plan_status = draw(st.sampled_from(PlanStatus)) if status is None else status
+    ids: list[str] = draw(st.lists(mplp_ids(), min_size=1, max_size=max_steps, unique=True))
+    statuses: dict[str, PlanStepStatus] = {}
+    steps: list[PlanStep] = []
+    # Each step depends only on steps made before it, so the graph has no cycle;
+    # the list is shuffled afterwards, so plans do not always list dependencies first.
+    for position, step_id in enumerate(ids):
+        earlier = ids[:position]
+        dependencies: list[str] = draw(st.lists(st.sampled_from(earlier), max_size=4, unique=True)) if earlier else []
+        done = all(statuses[dependency] in _DONE for dependency in dependencies)
+        statuses[step_id] = draw(st.sampled_from(_step_statuses(plan_status, done)))
+        steps.append(PlanStep.model_validate(_step_fields(draw, step_id, statuses[step_id], dependencies)))
+    fields: dict[str, object] = {
+        "meta": draw(metadata()),
+        "plan_id": draw(mplp_ids()),
+        "context_id": draw(mplp_ids()),
+        "title": draw(_texts(min_size=1)),
+        "objective": draw(_texts(min_size=1)),
+        "status": plan_status,
+        "steps": draw(st.permutations(steps)),
+    }
+    _maybe(draw, fields, "trace", trace_bases())
+    _maybe(draw, fields, "events", st.lists(events(), max_size=3))
+    return Plan.model_validate(fields)
+
+
+def plans(status: PlanStatus | str | None = None, *, max_steps: int = 8) -> SearchStrategy[Plan]:
+    """``Plan`` in ``status`` if given (any status otherwise), with 1 to ``max_steps`` steps.
+
+    Step ids are unique; each dependency names another step of the plan, once,
+    and the dependencies form no cycle (the steps are not always listed
+    dependencies first). Step statuses keep the plan's rules: none started in a
+    draft, proposed or approved plan; all completed or skipped in a completed
+    plan; a step in progress or completed only when its dependencies are
+    completed or skipped.
+    """
+    if max_steps < 1:
+        raise ValueError(f"a plan has at least one step; max_steps={max_steps}")
+    return _plans(None if status is None else PlanStatus(status), max_steps)
+
+
+# --- dialogs ----------------------------------------------------------------------------
+
+
+@st.composite
+def _dialog_messages(draw: st.DrawFn, timestamp: Timestamp | None) -> DialogMessage:
+    fields: dict[str, object] = {
+        "role": draw(st.sampled_from(DialogMessageRole)),
+        "content": draw(_texts(max_size=80)),
+        "timestamp": draw(timestamps()) if timestamp is None else timestamp,
+    }
+    _maybe(draw, fields, "event", events())
+    return DialogMessage.model_validate(fields)
+
+
+def dialog_messages() -> SearchStrategy[DialogMessage]:
+    """``DialogMessage``: any role, any text (the empty one too), a timestamp, maybe an event."""
+    return _dialog_messages(None)
+
+
+@st.composite
+def _dialog_governance(draw: st.DrawFn) -> DialogGovernance:
+    fields: dict[str, object] = {}
+    _maybe(draw, fields, "lifecyclePhase", st.one_of(st.sampled_from(["design", "implementation", "review"]), _texts()))
+    _maybe(draw, fields, "truthDomain", st.one_of(st.sampled_from(["requirements", "architecture"]), _texts()))
+    _maybe(draw, fields, "locked", st.booleans())
+    _maybe(draw, fields, "lastConfirmRef", refs())
+    return DialogGovernance.model_validate(fields)
+
+
+def dialog_governance() -> SearchStrategy[DialogGovernance]:
+    """``DialogGovernance``: each field present or absent (the empty object too)."""
+    return _dialog_governance()
+
+
+@st.composite
+def _dialogs(draw: st.DrawFn, status: DialogStatus | None, max_messages: int) -> Dialog:
+    count = draw(st.integers(0, max_messages))
+    # Start, the messages in order, end: one timeline, so the messages fall within.
+    timeline = draw(_timeline(count + 2))
+    fields: dict[str, object] = {
+        "meta": draw(metadata()),
+        "dialog_id": draw(mplp_ids()),
+        "context_id": draw(mplp_ids()),
+        "status": draw(st.sampled_from(DialogStatus)) if status is None else status,
+        "messages": [draw(_dialog_messages(moment)) for moment in timeline[1:-1]],
+    }
+    _maybe(draw, fields, "governance", dialog_governance())
+    _maybe(draw, fields, "thread_id", mplp_ids())
+    _maybe(draw, fields, "started_at", st.just(timeline[0]))
+    _maybe(draw, fields, "ended_at", st.just(timeline[-1]))
+    _maybe(draw, fields, "trace", trace_bases())
+    _maybe(draw, fields, "events", st.lists(events(), max_size=3))
+    return Dialog.model_validate(fields)
+
+
+def dialogs(status: DialogStatus | str | None = None, *, max_messages: int = 6) -> SearchStrategy[Dialog]:
+    """``Dialog`` in ``status`` if given, with 0 to ``max_messages`` messages in time order.
+
+    ``started_at`` and ``ended_at`` are each present or absent; when present, no
+    message falls before the start or after the end, and the end is not before
+    the start. The status does not decide them (the rules do not tie them).
+    """
+    if max_messages < 0:
+        raise ValueError(f"max_messages must be 0 or more, not {max_messages}")
+    return _dialogs(None if status is None else DialogStatus(status), max_messages)
+
+
+# --- inbox messages ------------------------------------------------------------------------
+
+_STAMP_OF_STATUS = {
+    InboxMessageStatus.read: "read_at",
+    InboxMessageStatus.acknowledged: "acknowledged_at",
+    InboxMessageStatus.archived: "archived_at",
+}
+
+
+def _recipients() -> SearchStrategy[list[str]]:
+    others = st.one_of(_texts(min_size=1), st.sampled_from(["agent-1", "agent-2", "human:ops"])).filter(lambda r: r != "broadcast")
+    return st.one_of(st.just(["broadcast"]), st.lists(others, min_size=1, max_size=4, unique=True))
+
+
+@st.composite
+def _inbox_messages(draw: st.DrawFn, status: InboxMessageStatus | None) -> InboxMessage:
+    message_status = draw(st.sampled_from(InboxMessageStatus)) if status is None else status
+    # created, read, acknowledged, archived, updated: in this order in time.
+    created, read, acknowledged, archived, updated = draw(_timeline(5))
+    fields: dict[str, object] = {
+        "schema_version": 1,
+        "message_id": draw(_prefixed_ids("IM-")),
+        "type": draw(st.sampled_from(InboxMessageType)),
+        "status": message_status,
+        "sender_id": draw(_texts(min_size=1)),
+        "recipient_ids": draw(_recipients()),
+        "subject": draw(st.one_of(_texts(min_size=1, max_size=40), _texts(min_size=200, max_size=200))),
+        "body": draw(_texts(max_size=200)),
+        "created_at": created,
+        "updated_at": updated,
+    }
+    _maybe(draw, fields, "task_id", _texts(), nullable=True)
+    _maybe(draw, fields, "mission_id", _texts(), nullable=True)
+    _maybe(draw, fields, "related_decision_ids", _unique_lists(_prefixed_ids("D-")))
+    _maybe(draw, fields, "related_waitpoint_ids", _unique_lists(_prefixed_ids("WP-")))
+    _maybe(draw, fields, "related_handoff_ids", _unique_lists(_texts(min_size=1)))
+    # The status's own stamp is set; the others may be set too, null or absent.
+    for stamp_status, moment in zip(_STAMP_OF_STATUS, (read, acknowledged, archived)):
+        name = _STAMP_OF_STATUS[stamp_status]
+        if stamp_status is message_status:
+            fields[name] = moment
+        else:
+            _maybe(draw, fields, name, st.just(moment), nullable=True)
+    return InboxMessage.model_validate(fields)
+
+
+def inbox_messages(status: InboxMessageStatus | str | None = None) -> SearchStrategy[InboxMessage]:
+    """``InboxMessage`` in ``status`` if given.
+
+    The stamp of the status (``read_at`` for read, and so on) is set; the other
+    stamps are set, ``null`` or absent. Every stamp and ``updated_at`` come
+    after (or at) ``created_at``, ``updated_at`` last; ``broadcast`` is only
+    ever the sole recipient. Ids follow the schema's ``IM-``, ``D-`` and ``WP-``
+    patterns; the subject is sometimes at its 200-character limit.
+    """
+    return _inbox_messages(None if status is None else InboxMessageStatus(status))
+
+
+# --- learning samples ----------------------------------------------------------------------
+
+
+@st.composite
+def _agent_token_usages(draw: st.DrawFn) -> AgentTokenUsage:
+    fields: dict[str, object] = {"agent_id": draw(_texts()), "tokens": draw(_json_numbers(0))}
+    _maybe(draw, fields, "role", _texts())
+    return AgentTokenUsage.model_validate(fields)
+
+
+def agent_token_usages() -> SearchStrategy[AgentTokenUsage]:
+    """``AgentTokenUsage``: tokens from 0 up, as ints or floats."""
+    return _agent_token_usages()
+
+
+@st.composite
+def _token_usages(draw: st.DrawFn) -> TokenUsage:
+    fields: dict[str, object] = {}
+    for name in ("total_tokens", "prompt_tokens", "completion_tokens"):
+        _maybe(draw, fields, name, _json_numbers(0))
+    _maybe(draw, fields, "by_agent", st.lists(agent_token_usages(), max_size=3))
+    return TokenUsage.model_validate(fields)
+
+
+def token_usages() -> SearchStrategy[TokenUsage]:
+    """``TokenUsage``: each count absent or a number from 0 up; maybe a list per agent."""
+    return _token_usages()
+
+
+@st.composite
+def _user_feedback(draw: st.DrawFn) -> UserFeedback:
+    fields: dict[str, object] = {}
+    _maybe(draw, fields, "decision", st.sampled_from(FeedbackDecision))
+    _maybe(draw, fields, "comment", _texts())
+    _maybe(draw, fields, "rating", _json_numbers(0, 5))
+    return UserFeedback.model_validate(fields)
+
+
+def user_feedback() -> SearchStrategy[UserFeedback]:
+    """``UserFeedback``: a decision, a comment and a rating from 0 to 5, each present or absent."""
+    return _user_feedback()
+
+
+@st.composite
+def _error_info(draw: st.DrawFn) -> ErrorInfo:
+    fields: dict[str, object] = {}
+    for name in ("error_code", "error_message", "stack_trace"):
+        _maybe(draw, fields, name, _texts())
+    return ErrorInfo.model_validate(fields)
+
+
+def error_info() -> SearchStrategy[ErrorInfo]:
+    """``ErrorInfo``: code, message and stack trace, each present or absent."""
+    return _error_info()
+
+
+@st.composite
+def _learning_sample_timestamps(draw: st.DrawFn) -> LearningSampleTimestamps:
+    started, completed = draw(_timeline(2))
+    fields: dict[str, object] = {"started_at": started}
+    _maybe(draw, fields, "completed_at", st.just(completed))
+    return LearningSampleTimestamps.model_validate(fields)
+
+
+def learning_sample_timestamps() -> SearchStrategy[LearningSampleTimestamps]:
+    """``LearningSampleTimestamps``: a start, and maybe a completion not before it."""
+    return _learning_sample_timestamps()
+
+
+@st.composite
+def _learning_samples(draw: st.DrawFn) -> LearningSample:
+    success = draw(st.booleans())
+    fields: dict[str, object] = {
+        "sample_id": draw(mplp_ids()),
+        "project_id": draw(_texts()),
+        "success_flag": success,
+        "timestamps": draw(learning_sample_timestamps()),
+    }
+    for name in ("intent_before", "plan", "graph_before", "graph_after", "metadata", "vendor_extensions"):
+        _maybe(draw, fields, name, json_objects())
+    for name in ("delta_intents", "governance_decisions"):
+        _maybe(draw, fields, name, st.lists(json_objects(), max_size=2))
+    _maybe(draw, fields, "pipeline_path", st.lists(_texts(), max_size=4))
+    _maybe(draw, fields, "error_info", error_info())
+    _maybe(draw, fields, "token_usage", token_usages())
+    _maybe(draw, fields, "execution_time_ms", _json_numbers(0))
+    _maybe(draw, fields, "impact_score", _json_numbers(0, 1))
+    _maybe(draw, fields, "user_feedback", user_feedback())
+    return LearningSample.model_validate(fields)
+
+
+def learning_samples() -> SearchStrategy[LearningSample]:
+    """``LearningSample``: every optional part present or absent, open objects nested, numbers at their bounds."""
+    return _learning_samples()
+
+
+# --- by model class ---------------------------------------------------------------------
+
+_BY_MODEL: dict[type[MplpModel], Callable[[], SearchStrategy[MplpModel]]] = {
+    Plan: plans,
+    PlanStep: plan_steps,
+    Dialog: dialogs,
+    DialogMessage: dialog_messages,
+    DialogGovernance: dialog_governance,
+    InboxMessage: inbox_messages,
+    Event: events,
+    TraceBase: trace_bases,
+    Metadata: metadata,
+    Ref: refs,
+    LearningSample: learning_samples,
+    LearningSampleTimestamps: learning_sample_timestamps,
+    TokenUsage: token_usages,
+    AgentTokenUsage: agent_token_usages,
+    UserFeedback: user_feedback,
+    ErrorInfo: error_info,
+}
+
+
+def instances(model: type[M]) -> SearchStrategy[M]:
+    """The strategy of this module for ``model`` (``instances(Plan)`` is ``plans()``).
+
+    A ``TypeError`` names the models there are strategies for if ``model`` is
+    not one of them.
+    """
+    factory = _BY_MODEL.get(model)
+    if factory is None:
+        names = ", ".join(sorted(kind.__name__ for kind in _BY_MODEL))
+        raise TypeError(f"no strategy for {model!r}; there are strategies for {names}")
+    return cast("SearchStrategy[M]", factory())
+
+
+def register_type_strategies() -> None:
+    """Register these strategies with hypothesis, for ``st.from_type(Plan)``, ``st.builds`` and ``@given(plan=...)`` inference.
+
+    Registers every model class and ``Timestamp``. The registration is global
+    for the process and replaces any earlier one for these types; call it once,
+    for example in a ``conftest.py``.
+    """
+    for model, factory in _BY_MODEL.items():
+        st.register_type_strategy(model, factory())
+    st.register_type_strategy(Timestamp, timestamps())

@@ -1,0 +1,180 @@
+"""What a type checker sees of the public API, held under mypy --strict and pyright strict.
+
+Never run, only checked (``make typecheck``): each ``assert_type`` fails the
+check if a field's type drifts, each ``match`` fails it if a status gains a
+member that is not handled, and each line that must be an error carries an
+ignore comment for exactly that error, which the checkers are set to report
+when it is not needed (mypy ``warn_unused_ignores``, pyright
+``reportUnnecessaryTypeIgnoreComment``): if the error stopped being flagged,
+the check fails. The file name does not start with ``test_``: pytest does not
+collect it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from hypothesis.strategies import SearchStrategy
+from pydantic import JsonValue
+from typing_extensions import assert_never, assert_type
+
+import mplp_models as mm
+from mplp_models import testing
+
+
+def plan_fields(plan: mm.Plan) -> None:
+    assert_type(plan.plan_id, str)  # MplpId is text, kept as given
+    assert_type(plan.context_id, str)
+    assert_type(plan.title, str)
+    assert_type(plan.status, mm.PlanStatus)
+    assert_type(plan.steps, list[mm.PlanStep])
+    assert_type(plan.meta, mm.Metadata)
+    assert_type(plan.trace, mm.TraceBase | None)  # optional: absent is None
+    assert_type(plan.events, list[mm.Event] | None)
+    step = plan.steps[0]
+    assert_type(step.step_id, str)
+    assert_type(step.status, mm.PlanStepStatus)
+    assert_type(step.dependencies, list[str] | None)
+    assert_type(step.order_index, int | None)
+    assert_type(step.agent_role, str | None)
+
+
+def metadata_fields(meta: mm.Metadata, ref: mm.Ref, trace: mm.TraceBase) -> None:
+    assert_type(meta.protocol_version, str)
+    assert_type(meta.created_at, mm.Timestamp | None)
+    assert_type(meta.tags, list[str] | None)
+    assert_type(meta.cross_cutting, list[mm.CrossCuttingConcern] | None)
+    assert_type(ref.module, mm.RefModule)
+    assert_type(trace.attributes, dict[str, JsonValue] | None)  # JsonObject: an open object
+
+
+def dialog_fields(dialog: mm.Dialog) -> None:
+    assert_type(dialog.status, mm.DialogStatus)
+    assert_type(dialog.messages, list[mm.DialogMessage])
+    assert_type(dialog.started_at, mm.Timestamp | None)
+    assert_type(dialog.governance, mm.DialogGovernance | None)
+    message = dialog.messages[0]
+    assert_type(message.role, mm.DialogMessageRole)
+    assert_type(message.content, str)
+    assert_type(message.timestamp, mm.Timestamp)
+    assert_type(message.event, mm.Event | None)
+    if dialog.governance is not None:
+        assert_type(dialog.governance.locked, bool | None)
+        assert_type(dialog.governance.lastConfirmRef, mm.Ref | None)
+
+
+def inbox_fields(message: mm.InboxMessage) -> None:
+    assert_type(message.schema_version, Literal[1])
+    assert_type(message.message_id, str)
+    assert_type(message.type, mm.InboxMessageType)
+    assert_type(message.status, mm.InboxMessageStatus)
+    assert_type(message.recipient_ids, list[str])
+    assert_type(message.created_at, mm.Timestamp)
+    assert_type(message.read_at, mm.Timestamp | None)  # nullable: null is None too
+    assert_type(message.task_id, str | None)
+    assert_type(message.related_decision_ids, list[str] | None)
+
+
+def event_and_sample_fields(event: mm.Event, sample: mm.LearningSample) -> None:
+    assert_type(event.event_type, str)
+    assert_type(event.timestamp, mm.Timestamp)
+    assert_type(event.data, mm.JsonObject | None)
+    assert_type(sample.success_flag, bool)
+    assert_type(sample.impact_score, float | None)  # a JSON number: int or float, typed float
+    assert_type(sample.delta_intents, list[dict[str, JsonValue]] | None)
+    assert_type(sample.timestamps, mm.LearningSampleTimestamps)
+    assert_type(sample.timestamps.completed_at, mm.Timestamp | None)
+    if sample.token_usage is not None:
+        assert_type(sample.token_usage.total_tokens, float | None)
+        assert_type(sample.token_usage.by_agent, list[mm.AgentTokenUsage] | None)
+    if sample.user_feedback is not None:
+        assert_type(sample.user_feedback.decision, mm.FeedbackDecision | None)
+    if sample.error_info is not None:
+        assert_type(sample.error_info.error_code, str | None)
+
+
+def methods(plan: mm.Plan, stamp: mm.Timestamp, data: bytes) -> None:
+    assert_type(mm.Plan.from_json(data), mm.Plan)
+    assert_type(mm.Dialog.from_json(data, semantic=False), mm.Dialog)
+    assert_type(plan.to_json(), bytes)
+    assert_type(plan.to_dict(), dict[str, Any])
+    assert_type(plan.transition(mm.PlanStatus.proposed), mm.Plan)
+    assert_type(plan.topological_order(), list[mm.PlanStep])
+    assert_type(plan.check(), list[mm.RuleViolation])
+    assert_type(mm.parse(data), mm.Plan | mm.Dialog | mm.InboxMessage | mm.LearningSample | mm.Event | mm.TraceBase)
+    assert_type(mm.canonical_json({"a": 1}), bytes)
+    assert_type(stamp.to_datetime(), datetime)
+    assert_type(stamp.instant(), tuple[int, str])
+    assert_type(mm.Timestamp.now(), mm.Timestamp)
+
+
+def strategies() -> None:
+    assert_type(testing.plans(), SearchStrategy[mm.Plan])
+    assert_type(testing.dialogs(), SearchStrategy[mm.Dialog])
+    assert_type(testing.events(), SearchStrategy[mm.Event])
+    assert_type(testing.inbox_messages("read"), SearchStrategy[mm.InboxMessage])
+    assert_type(testing.instances(mm.LearningSample), SearchStrategy[mm.LearningSample])
+    assert_type(testing.timestamps(), SearchStrategy[mm.Timestamp])
+
+
+# --- exhaustive matches: a new member unhandled makes assert_never an error ------------------
+
+
+def plan_is_open(status: mm.PlanStatus) -> bool:
+    match status:
+        case mm.PlanStatus.draft | mm.PlanStatus.proposed | mm.PlanStatus.approved | mm.PlanStatus.in_progress:
+            return True
+        case mm.PlanStatus.completed | mm.PlanStatus.cancelled | mm.PlanStatus.failed:
+            return False
+        case _:
+            assert_never(status)
+
+
+def step_is_final(status: mm.PlanStepStatus) -> bool:
+    match status:
+        case mm.PlanStepStatus.completed | mm.PlanStepStatus.skipped:
+            return True
+        case mm.PlanStepStatus.pending | mm.PlanStepStatus.in_progress | mm.PlanStepStatus.blocked | mm.PlanStepStatus.failed:
+            return False
+        case _:
+            assert_never(status)
+
+
+def dialog_is_live(status: mm.DialogStatus) -> bool:
+    match status:
+        case mm.DialogStatus.active | mm.DialogStatus.paused:
+            return True
+        case mm.DialogStatus.completed | mm.DialogStatus.cancelled:
+            return False
+        case _:
+            assert_never(status)
+
+
+def inbox_stamp(status: mm.InboxMessageStatus) -> str | None:
+    match status:
+        case mm.InboxMessageStatus.unread:
+            return None
+        case mm.InboxMessageStatus.read:
+            return "read_at"
+        case mm.InboxMessageStatus.acknowledged:
+            return "acknowledged_at"
+        case mm.InboxMessageStatus.archived:
+            return "archived_at"
+        case _:
+            assert_never(status)
+
+
+# --- what must be flagged: each ignore is for exactly the expected error ----------------------
+
+
+def flagged(plan: mm.Plan) -> None:
+    step_id = "a1000000-0000-4000-8000-000000000001"
+    # A keyword argument of the wrong type: order_index is an int.
+    mm.PlanStep(step_id=step_id, description="Tag", status=mm.PlanStepStatus.pending, order_index="1")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    # A plain str where an enum is declared: the checkers want the member (validation would take the text).
+    plan.status = "finished"  # type: ignore[assignment]  # pyright: ignore[reportAttributeAccessIssue]
+    # A misspelled keyword.
+    mm.Ref(id=step_id, module=mm.RefModule.plan, descripton="x")  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    # An optional field used without a check for None.
+    len(plan.steps[0].dependencies)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
