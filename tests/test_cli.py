@@ -151,10 +151,23 @@ def test_ndjson_names_bad_lines_and_ends_with_a_summary(ndjson: Path) -> None:
     assert "\x1b[" not in result.stderr.decode()  # no progress bar when piped
 
 
-def test_ndjson_with_two_jobs_gives_the_same_output_in_order(ndjson: Path) -> None:
-    one, two = run("validate", "--ndjson", str(ndjson)), run("validate", "--ndjson", "--jobs", "2", str(ndjson))
+def test_ndjson_with_two_jobs_gives_the_same_output_in_order(ndjson: Path, tmp_path: Path) -> None:
+    from mplp_models._cli_validate import _BLOCK_BYTES
+
+    many = tmp_path / "many.ndjson"
+    many.write_bytes(ndjson.read_bytes() * (3 * _BLOCK_BYTES // ndjson.stat().st_size + 1))  # several blocks
+    one, two = run("validate", "--ndjson", str(many)), run("validate", "--ndjson", "--jobs", "2", str(many))
     assert (two.returncode, two.stdout) == (one.returncode, one.stdout)
-    assert lines(two.stderr)[:2] == lines(one.stderr)[:2]
+    assert len(lines(one.stderr)) > 8
+    assert lines(two.stderr)[:-1] == lines(one.stderr)[:-1]  # all but the timing of the summary
+
+
+def test_many_files_with_two_jobs_keep_their_order(tmp_path: Path, bad_status: Path) -> None:
+    paths = [str(PLAN)] * 40 + [str(bad_status), str(tmp_path / "missing.json")] + [str(PLAN)] * 40 + [str(bad_status)]
+    one, two = run("validate", *paths), run("validate", "--jobs", "2", *paths)
+    assert one.returncode == two.returncode == 2
+    assert (two.stdout, two.stderr) == (one.stdout, one.stderr)
+    assert [line.split(": ")[0] for line in lines(one.stderr)] == [str(bad_status), "mplp-models", str(bad_status)]
 
 
 def test_ndjson_from_stdin_in_json_format(ndjson: Path) -> None:
@@ -211,6 +224,45 @@ def test_a_closed_pipe_stops_quietly(ndjson: Path) -> None:
         process.wait(timeout=120)
     assert first.startswith(str(ndjson).encode())
     assert b"Traceback" not in errors
+    assert process.returncode == 141  # as for a Unix tool that SIGPIPE ended
+
+
+def test_output_that_cannot_be_written_is_exit_2() -> None:
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run([sys.executable, "-m", "mplp_models", "schema", "Plan"], stdout=full,
+                                stderr=subprocess.PIPE, timeout=60)  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.decode().startswith("mplp-models: cannot write output: No space left on device")
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path: Path) -> None:
+    name = os.fsencode(tmp_path) + b"/n\xffame.json"
+    with open(name, "wb") as stream:
+        stream.write(PLAN.read_bytes())
+    shown = f"{tmp_path}/n\\xffame.json"
+    command = [sys.executable, "-m", "mplp_models", "validate"]
+    environment = {**os.environ, "PYTHONIOENCODING": "utf-8"}  # strict encoding, as in a UTF-8 locale
+    text = subprocess.run([*command, name], capture_output=True, timeout=60, env=environment)
+    assert (text.returncode, lines(text.stdout)) == (0, [f"{shown}: ok Plan 3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11"])
+    records = subprocess.run([*command, "--format", "json", "--jobs", "2", name], capture_output=True, timeout=60,
+                             env=environment)  # fmt: skip
+    assert records.returncode == 0
+    assert json.loads(records.stdout)["source"] == shown
+
+
+def test_ndjson_from_a_live_pipe_flows_line_by_line() -> None:
+    import select
+
+    with subprocess.Popen([sys.executable, "-m", "mplp_models", "validate", "--ndjson", "-"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:  # fmt: skip
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(mm.Plan.from_json(PLAN.read_bytes()).to_json() + b"\n")
+        process.stdin.flush()
+        # The verdict arrives while the input is still open.
+        assert select.select([process.stdout], [], [], 60)[0], "no verdict before the end of the input"
+        assert process.stdout.readline().startswith(b"-:1: ok Plan ")
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0
 
 
 # canonicalize
@@ -329,3 +381,16 @@ def test_ndjson_lines_longer_than_a_read_block_keep_their_numbers(tmp_path: Path
         assert [line.split(": ")[0] for line in lines(result.stdout)] == [f"{path}:1", f"{path}:2", f"{path}:4"]
         assert lines(result.stderr)[0].startswith(f"{path}:3: invalid Plan: /status:")
         assert lines(result.stderr)[1].endswith(": 3 valid, 1 invalid (lines 3)")
+
+
+def test_an_installed_wheel_reads_the_schemas_it_carries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mplp_models._schemas as schemas
+
+    # pyproject puts schemas/ into the wheel at mplp_models/_schema_files ...
+    assert '"schemas" = "mplp_models/_schema_files"' in (ROOT / "pyproject.toml").read_text()
+    # ... and where that folder exists, it is what `schema` serves.
+    packaged = tmp_path / "_schema_files" / "mplp" / "v1.0"
+    packaged.mkdir(parents=True)
+    (packaged / "mplp-plan.schema.json").write_bytes(b'{"packaged": true}')
+    monkeypatch.setattr(schemas.resources, "files", lambda package: tmp_path)
+    assert schemas.schema_bytes("Plan") == b'{"packaged": true}'

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -10,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_BROKEN_PIPE = 0, 1, 2, 141
 
 _AddParser = Callable[..., argparse.ArgumentParser]  # a subparsers action's add_parser
 
@@ -18,7 +19,8 @@ _EPILOG = """\
 exit status:
   0  every document is valid (canonicalize --check: the input is canonical)
   1  a document is invalid (or not canonical)
-  2  usage error, or an input that cannot be read
+  2  usage error, an input that cannot be read, or output that cannot be written
+  141  the reader of the output went away (`... | head`), as for Unix tools
 
 Results go to stdout; errors (invalid documents, unreadable inputs, usage) go
 to stderr. PATH "-" reads standard input.
@@ -27,15 +29,25 @@ to stderr. PATH "-" reads standard input.
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); the exit status."""
+    if sys.stdout is None or sys.stderr is None:  # started with the stream closed (`>&-`)
+        return EXIT_USAGE
+    for stream in (sys.stdout, sys.stderr):
+        # Messages quote payload text; an odd character is escaped rather than crashed on.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     args = _parser().parse_args(argv)
     try:
         status: int = args.run(args)
         sys.stdout.flush()
         return status
     except BrokenPipeError:
-        # The reader went away (`... | head`): stop quietly, as Unix tools do.
+        # The reader went away (`... | head`): stop quietly with the status of a
+        # Unix tool that SIGPIPE ended (128 + 13).
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_INVALID
+        return EXIT_BROKEN_PIPE
+    except OSError as error:  # the output cannot be written: a full disk, say
+        _error(f"cannot write output: {error.strerror or error}")
+        return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
 
@@ -113,7 +125,14 @@ def _jobs(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if jobs < 0:
         raise argparse.ArgumentTypeError("must be 0 (one per CPU) or more")
-    return jobs or os.cpu_count() or 1
+    return jobs or _cpus()
+
+
+def _cpus() -> int:
+    # The CPUs this process may run on (affinity, containers), where the system says.
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _validate(args: argparse.Namespace) -> int:

@@ -10,10 +10,11 @@ from the workers. At most two blocks per worker are in flight at any time.
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
@@ -54,35 +55,55 @@ class Outcome(NamedTuple):
     errors: list[ErrorEntry]  # empty when the document is valid
 
 
+class _Settings(NamedTuple):
+    """What every worker needs to check and format documents: sent once, when the worker starts."""
+
+    model: str | None
+    semantic: bool
+    json_output: bool
+    qualify: bool  # name the source on each summary entry (more than one input)
+
+
 class _Block(NamedTuple):
-    source: str
+    label: str  # the source as printed
     first_line: int | None  # line number of the block's first line; None: the block is one whole document
     data: bytes
 
 
+class _Unreadable(NamedTuple):
+    label: str
+    reason: str
+
+
+_Task = list[_Block | _Unreadable]
+
+
 class _Report(NamedTuple):
-    """The verdicts on one block, formatted: what to write, and what to count."""
+    """The verdicts on one task, formatted: what to write, and what to count."""
 
     out: str
     err: str
     valid: int
     invalid: int
+    unreadable: int
     bad: list[str]  # where the first invalid documents are
 
 
 def run_validate(options: ValidateOptions) -> int:
     """Validate every document of ``options.paths``; the exit code (0 valid, 1 invalid, 2 unreadable)."""
+    settings = _Settings(options.model, options.semantic, options.json_output, len(options.paths) > 1)
     tally = _Tally()
     started = time.perf_counter()
-    with _pool(options.jobs) as pool, _progress_bar(options) as advance:
-        for report, size in _reports(options, pool, tally):
+    with _pool(options.jobs, settings) as pool, _progress_bar(options) as advance:
+        for report, size in _reports(_tasks(_items(options)), settings, pool, options.jobs):
             sys.stdout.write(report.out)
+            sys.stdout.flush()  # a verdict is out as soon as it is known, also into a pipe
             sys.stderr.write(report.err)
             tally.add(report)
             if advance is not None:
                 advance(size)
     if options.ndjson:
-        print(tally.summary(time.perf_counter() - started, qualify=len(options.paths) > 1), file=sys.stderr)
+        print(tally.summary(time.perf_counter() - started, qualify=settings.qualify), file=sys.stderr)
     return tally.exit_code()
 
 
@@ -114,28 +135,33 @@ def model_names() -> frozenset[str]:
     )  # fmt: skip
 
 
-def _check_block(block: _Block, options: ValidateOptions, qualify: bool) -> _Report:
-    """Validate and format one block: the unit of work of a worker process."""
+def _check_task(task: _Task, settings: _Settings) -> _Report:
+    """Validate and format the documents of one task, in order."""
     out: list[str] = []
     err: list[str] = []
     bad: list[str] = []
-    valid = invalid = 0
-    for line, data in _documents(block):
-        outcome = check(data, options.model, options.semantic)
-        where = block.source if line is None else f"{block.source}:{line}"
-        if outcome.errors:
-            invalid += 1
-            if len(bad) < _BAD_SHOWN:
-                bad.append(where if qualify or line is None else str(line))
-        else:
-            valid += 1
-        if options.json_output:
-            out.append(json.dumps(_record(block.source, line, outcome), ensure_ascii=False))
-        elif outcome.errors:
-            err.append(f"{where}: invalid{_space(outcome.kind)}: {_problems(outcome.errors)}")
-        else:
-            out.append(f"{where}: ok {outcome.kind}{_space(outcome.id)}")
-    return _Report(_lines(out), _lines(err), valid, invalid, bad)
+    valid = invalid = unreadable = 0
+    for item in task:
+        if isinstance(item, _Unreadable):
+            err.append(f"mplp-models: {item.label}: unreadable: {item.reason}")
+            unreadable += 1
+            continue
+        for line, data in _documents(item):
+            outcome = check(data, settings.model, settings.semantic)
+            where = item.label if line is None else f"{item.label}:{line}"
+            if outcome.errors:
+                invalid += 1
+                if len(bad) < _BAD_SHOWN:
+                    bad.append(where if settings.qualify or line is None else str(line))
+            else:
+                valid += 1
+            if settings.json_output:
+                out.append(json.dumps(_record(item.label, line, outcome), ensure_ascii=False))
+            elif outcome.errors:
+                err.append(f"{where}: invalid{_space(outcome.kind)}: {_problems(outcome.errors)}")
+            else:
+                out.append(f"{where}: ok {outcome.kind}{_space(outcome.id)}")
+    return _Report(_lines(out), _lines(err), valid, invalid, unreadable, bad)
 
 
 def _documents(block: _Block) -> Iterator[tuple[int | None, bytes]]:
@@ -167,46 +193,70 @@ def _lines(lines: list[str]) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def _reports(options: ValidateOptions, pool: Pool | None, tally: _Tally) -> Iterator[tuple[_Report, int]]:
-    """The reports of every block, in input order, with the size of each block."""
-    qualify = len(options.paths) > 1
-    in_flight: deque[tuple[AsyncResult[_Report] | _Report, int]] = deque()
-    window = 1 if pool is None else 2 * options.jobs
-    for block in _blocks(options, tally):
-        arguments = (block, options, qualify)
-        report = _check_block(*arguments) if pool is None else pool.apply_async(_check_block, arguments)
-        in_flight.append((report, len(block.data)))
-        if len(in_flight) >= window:
-            yield _ready(*in_flight.popleft())
-    while in_flight:
-        yield _ready(*in_flight.popleft())
+def _reports(
+    tasks: Iterable[tuple[_Task, int]], settings: _Settings, pool: Pool | None, jobs: int
+) -> Iterator[tuple[_Report, int]]:
+    """The report on every task, in input order, with the input size of each."""
+    if pool is None:
+        for task, size in tasks:
+            yield _check_task(task, settings), size
+        return
+    in_flight: deque[tuple[AsyncResult[_Report], int]] = deque()
+    for task, size in tasks:
+        in_flight.append((pool.apply_async(_work, (task,)), size))
+        # Wait only when enough work is queued; pass on what is done, so a slow stream still flows.
+        while in_flight and (len(in_flight) >= 2 * jobs or in_flight[0][0].ready()):
+            result, done = in_flight.popleft()
+            yield result.get(), done
+    for result, done in in_flight:
+        yield result.get(), done
 
 
-def _ready(report: AsyncResult[_Report] | _Report, size: int) -> tuple[_Report, int]:
-    return (report if isinstance(report, _Report) else report.get()), size
+def _tasks(items: Iterable[_Block | _Unreadable]) -> Iterator[tuple[_Task, int]]:
+    """Whole files grouped up to about ``_BLOCK_BYTES`` a task, so many small files cost few hand-offs; NDJSON blocks alone."""
+    task: _Task = []
+    size = 0
+    for item in items:
+        streamed = isinstance(item, _Block) and item.first_line is not None
+        if streamed and task:
+            yield task, size
+            task, size = [], 0
+        task.append(item)
+        size += len(item.data) if isinstance(item, _Block) else 0
+        if streamed or size >= _BLOCK_BYTES:
+            yield task, size
+            task, size = [], 0
+    if task:
+        yield task, size
 
 
-def _blocks(options: ValidateOptions, tally: _Tally) -> Iterator[_Block]:
+def _items(options: ValidateOptions) -> Iterator[_Block | _Unreadable]:
     for path in options.paths:
+        label = _label(path)
         try:
             with _open(path) as stream:
                 if not options.ndjson:
-                    yield _Block(path, None, stream.read())
+                    yield _Block(label, None, stream.read())
                     continue
                 line = 1
                 for data in _line_blocks(stream):
-                    yield _Block(path, line, data)
+                    yield _Block(label, line, data)
                     line += data.count(b"\n")
         except OSError as error:
-            # Reported when it happens: the blocks read before it are already on their way.
-            sys.stderr.write(f"{path}: unreadable: {error.strerror or error}\n")
-            tally.unreadable += 1
+            yield _Unreadable(label, error.strerror or str(error))
+
+
+def _label(path: str) -> str:
+    # A file name that is not UTF-8 (kept by Python as lone surrogates) is shown escaped, not crashed on.
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _line_blocks(stream: IO[bytes]) -> Iterator[bytes]:
     """About ``_BLOCK_BYTES`` of whole lines at a time (one longer line makes a longer block)."""
+    # read1 returns what a pipe has so far instead of waiting for a whole block: `tail -f | validate` flows.
+    read = getattr(stream, "read1", stream.read)
     pending: list[bytes] = []
-    while chunk := stream.read(_BLOCK_BYTES):
+    while chunk := read(_BLOCK_BYTES):
         cut = chunk.rfind(b"\n") + 1
         if not cut:
             pending.append(chunk)
@@ -224,13 +274,28 @@ def _open(path: str) -> AbstractContextManager[IO[bytes]]:
     return open(path, "rb")
 
 
-def _pool(jobs: int) -> AbstractContextManager[Pool | None]:
+def _pool(jobs: int, settings: _Settings) -> AbstractContextManager[Pool | None]:
     if jobs <= 1:
         return nullcontext()
     import multiprocessing
 
     # Made before any progress-bar thread starts, so forking is safe.
-    return multiprocessing.get_context().Pool(jobs)
+    return multiprocessing.get_context().Pool(jobs, initializer=_start_worker, initargs=(settings,))
+
+
+_worker_settings: _Settings | None = None
+
+
+def _start_worker(settings: _Settings) -> None:
+    global _worker_settings
+    # Ctrl-C is the main process's to handle: it stops the pool, and the workers print nothing.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_settings = settings
+
+
+def _work(task: _Task) -> _Report:
+    assert _worker_settings is not None, "runs only in a pool started by _pool"
+    return _check_task(task, _worker_settings)
 
 
 class _Tally:
@@ -241,6 +306,7 @@ class _Tally:
     def add(self, report: _Report) -> None:
         self.valid += report.valid
         self.invalid += report.invalid
+        self.unreadable += report.unreadable
         self.bad.extend(report.bad[: _BAD_SHOWN - len(self.bad)])
 
     def summary(self, seconds: float, *, qualify: bool) -> str:

@@ -62,7 +62,7 @@ def schema_bytes(name: str) -> bytes:
 def _root() -> Traversable:
     # A wheel carries the schemas as package data (pyproject's force-include);
     # a source checkout or editable install reads the repository's own folder.
-    packaged = resources.files("mplp_models").joinpath("_schemas")
+    packaged = resources.files("mplp_models").joinpath("_schema_files")
     if packaged.is_dir():
         return packaged
     return Path(__file__).resolve().parents[2] / "schemas"
