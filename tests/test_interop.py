@@ -67,13 +67,19 @@ def carried(dialog: mm.Dialog, agent_role: str = "agent") -> dict[str, Any]:
 
 def first_refusal(dialog: mm.Dialog, *, anthropic: bool) -> tuple[str | int, ...] | None:
     """Where writing the dialog must stop without the lossy options: the first message with an
-    event or the agent role, or, for Anthropic, a system message after a non-system one."""
+    event or the agent role, or, for Anthropic, empty content (but in a final assistant message)
+    or a system message after a non-system one."""
     begun = False
+    last = len(dialog.messages) - 1
     for index, message in enumerate(dialog.messages):
         role = message.role.value
         if message.event is not None:
             return ("messages", index, "event")
-        if role == "agent" or (anthropic and role == "system" and begun):
+        if role == "agent":
+            return ("messages", index, "role")
+        if anthropic and not message.content and not (role == "assistant" and index == last):
+            return ("messages", index, "content")
+        if anthropic and role == "system" and begun:
             return ("messages", index, "role")
         begun = begun or role != "system"
     return None
@@ -88,6 +94,7 @@ def anthropic_ready_dialogs(draw: st.DrawFn) -> mm.Dialog:
     roles.sort(key=lambda role: role != "system")  # stable: the timestamps keep their order
     for message, role in zip(document["messages"], roles):
         message["role"] = role
+        message["content"] = message["content"] or "-"
         message.pop("event", None)
     return mm.Dialog.model_validate(document)
 
@@ -99,11 +106,14 @@ def chat_messages(roles: list[str]) -> st.SearchStrategy[list[dict[str, Any]]]:
     return st.lists(st.fixed_dictionaries({"role": st.sampled_from(roles), "content": TEXTS}), max_size=8)
 
 
-TEXT_BLOCKS = st.builds(lambda text: {"type": "text", "text": text}, TEXTS)
+# Anthropic refuses empty text (but in a final assistant message, which the table tests cover).
+FILLED_TEXTS = st.text(st.characters(codec="utf-8"), min_size=1, max_size=40)
+TEXT_BLOCKS = st.builds(lambda text: {"type": "text", "text": text}, FILLED_TEXTS)
 ANTHROPIC_CHATS = st.fixed_dictionaries(
-    {"messages": chat_messages(["user", "assistant"])},
+    {"messages": st.lists(st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant"]), "content": FILLED_TEXTS}),
+                          max_size=8)},  # fmt: skip
     # One system block reads back as a string, so a list has two blocks or more.
-    optional={"system": st.one_of(TEXTS, st.lists(TEXT_BLOCKS, min_size=2, max_size=3))},
+    optional={"system": st.one_of(FILLED_TEXTS, st.lists(TEXT_BLOCKS, min_size=2, max_size=3))},
 )
 
 
@@ -372,13 +382,44 @@ def is_uri_reference(text: str) -> bool:
     return bool(text)
 
 
+def is_structured(text: str) -> bool:
+    """RFC 3986's structure (written apart from the package's regex): a scheme before the first
+    colon that comes before any / ? #; one # at most; [ ] only around the host of an authority;
+    a port of digits; no @ in the user part."""
+    first_delimiter = next((i for i, char in enumerate(text) if char in "/?#"), len(text))
+    if ":" in text[:first_delimiter]:
+        scheme, _, text = text.partition(":")
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.\-]*", scheme):
+            return False
+    text, _, fragment = text.partition("#")
+    text, _, query = text.partition("?")
+    path = text
+    if text.startswith("//"):
+        authority, slash, path = text[2:].partition("/")
+        user, at, host_port = authority.rpartition("@")
+        if "@" in user or "[" in user or "]" in user:
+            return False
+        if host_port.startswith("["):
+            host, close, port = host_port[1:].partition("]")
+            if not close or "[" in host or (port and not port.startswith(":")):
+                return False
+            port = port[1:]
+        else:
+            host, _, port = host_port.partition(":")
+            if "[" in host or "]" in host:
+                return False
+        if port and not port.isdigit():
+            return False
+    return "#" not in fragment and not any(char in part for char in "[]" for part in (path, query, fragment))
+
+
 URI_REFERENCES = st.one_of(
     st.sampled_from(["plan", "runtime.ael", "/mycontext", "urn:mplp:runtime", "https://example.com/a?b=1#c"]),
     st.lists(
         st.one_of(st.sampled_from(URI_CHARACTERS), st.builds(lambda a, b: f"%{a}{b}", st.sampled_from(HEX), st.sampled_from(HEX))),
         min_size=1,
         max_size=20,
-    ).map("".join),
+    ).map("".join).filter(is_structured),
 )
 EVENT_TYPES = st.from_regex(r"[a-z][a-z0-9]{0,6}(\.[a-z][a-z0-9]{0,6}){0,3}", fullmatch=True)
 
@@ -403,7 +444,7 @@ def cloudevents(draw: st.DrawFn) -> dict[str, Any]:
 
 @given(events())
 def test_event_to_cloudevent_and_back_is_lossless_or_refused(event: mm.Event) -> None:
-    if not is_uri_reference(event.source):
+    if not (is_uri_reference(event.source) and is_structured(event.source)):
         assert refused(event.to_cloudevent).path == ("source",)
         return
     written = event.to_cloudevent()
@@ -468,6 +509,11 @@ CLOUDEVENT_REFUSALS: list[tuple[str, Any, tuple[Any, ...], str]] = [
     ("source with a space", {**CLOUDEVENT, "source": "runtime ael"}, ("source",), "not a URI-reference"),
     ("empty source", {**CLOUDEVENT, "source": ""}, ("source",), "not a URI-reference"),
     ("bad escape in source", {**CLOUDEVENT, "source": "/a%2"}, ("source",), "not a URI-reference"),
+    ("bracket in a path", {**CLOUDEVENT, "source": "a[b"}, ("source",), "not a URI-reference"),
+    ("two fragments", {**CLOUDEVENT, "source": "#a#b"}, ("source",), "not a URI-reference"),
+    ("empty scheme", {**CLOUDEVENT, "source": "::"}, ("source",), "not a URI-reference"),
+    ("bad scheme", {**CLOUDEVENT, "source": "1abc:x"}, ("source",), "not a URI-reference"),
+    ("letters in the port", {**CLOUDEVENT, "source": "http://h:8x/"}, ("source",), "not a URI-reference"),
     ("batch", [CLOUDEVENT], (), "a batch: read each of its events"),
     ("JSON text of a number", b"5", (), "expected one CloudEvent, a JSON object; found a number"),
 ]
@@ -496,9 +542,8 @@ def test_drop_attributes_names_only_attributes_an_event_has_no_place_for(drop: A
         ({**CLOUDEVENT, "subject": "step-1", "traceparent": "00-ab-cd-01"}, ["subject", "traceparent"]),
         ({**CLOUDEVENT, "subject": None, "comexampleextension1": None, "mplptraceid": None, "datacontenttype": None}, []),
         ({**CLOUDEVENT, "datacontenttype": "application/vnd.mplp+json"}, ["datacontenttype"]),
-        ({**CLOUDEVENT, "datacontenttype": "Application/JSON; charset=utf-8"}, []),
     ],
-    ids=["dropped by name", "null is unset", "JSON media type dropped by name", "application/json with a parameter"],
+    ids=["dropped by name", "null is unset", "JSON media type dropped by name"],
 )
 def test_reading_a_cloudevent_leaves_out_what_is_unset_or_dropped_by_name(given: dict[str, Any], drop: list[str]) -> None:
     event = mm.Event.from_cloudevent(given, drop_attributes=drop)
@@ -571,3 +616,45 @@ def test_the_returned_typeddicts_say_which_keys_may_be_absent() -> None:
     assert AnthropicChat.__optional_keys__ == {"system"} and OpenAIChatMessage.__optional_keys__ == set()
     assert CloudEvent.__optional_keys__ == {"mplptraceid", "datacontenttype", "data"}
     assert CloudEvent.__required_keys__ == {"specversion", "id", "source", "type", "time"}
+
+
+# RFC 3986 section 5.4's reference examples (all but the empty one, which CloudEvents refuses), and more.
+@pytest.mark.parametrize("source", [
+    "g:h", "g", "./g", "g/", "/g", "//g", "?y", "g?y", "#s", "g#s", "g?y#s", ";x", "g;x", "g;x?y#s", ".", "./", "..",
+    "../", "../g", "../..", "../../g", "https://example.com/a?b=1#c", "urn:mplp:runtime", "http://[::1]:8080/x",
+    "//user:pw@host:80/p", "a%20b", "mailto:a@b.example",
+])  # fmt: skip
+def test_cloudevent_source_takes_every_uri_reference(source: str) -> None:
+    assert is_uri_reference(source) and is_structured(source)
+    event = mm.Event.from_cloudevent({**CLOUDEVENT, "source": source})
+    assert event.to_cloudevent()["source"] == source
+
+
+def test_anthropic_refuses_empty_content_but_in_a_final_assistant_message() -> None:
+    def dialog(*turns: tuple[str, str]) -> mm.Dialog:
+        return mm.Dialog.from_anthropic_messages([{"role": role, "content": text} for role, text in turns])
+
+    assert dialog(("user", "Hi"), ("assistant", "")).to_anthropic_messages()["messages"][-1] == {
+        "role": "assistant", "content": ""
+    }  # fmt: skip
+    for turns, index in (((("user", ""), ("assistant", "Hi")), 0), ((("user", "Hi"), ("assistant", ""), ("user", "?")), 1)):
+        error = refused(dialog(*turns).to_anthropic_messages)
+        assert error.path == ("messages", index, "content")
+        assert "only in a final assistant message" in str(error)
+    system = mm.Dialog.from_openai_messages([{"role": "system", "content": ""}, {"role": "user", "content": "Hi"}])
+    assert refused(system.to_anthropic_messages).path == ("messages", 0, "content")
+
+
+def test_cloudevent_media_type_without_data_is_refused_unless_dropped() -> None:
+    for media in ("application/json", "text/plain"):
+        error = refused(lambda: mm.Event.from_cloudevent({**CLOUDEVENT, "datacontenttype": media}))
+        assert error.path == ("datacontenttype",) and "with no data" in str(error)
+        event = mm.Event.from_cloudevent({**CLOUDEVENT, "datacontenttype": media}, drop_attributes=["datacontenttype"])
+        assert "data" not in event.model_fields_set
+
+
+def test_cloudevent_json_media_type_is_read_in_any_case_and_with_parameters() -> None:
+    given = {**CLOUDEVENT, "datacontenttype": "Application/JSON; charset=utf-8", "data": {"a": 1}}
+    event = mm.Event.from_cloudevent(given)
+    assert event.data == {"a": 1}
+    assert event.to_cloudevent() == {**given, "datacontenttype": "application/json"}  # the same media type

@@ -111,6 +111,12 @@ def to_anthropic(messages: "Sequence[DialogMessage]", *, agent_role: AgentRole |
     chat: list[AnthropicChatMessage] = []
     for index, message in enumerate(messages):
         role = _written_role(index, message, "Anthropic", agent_role, drop_events)
+        # Anthropic refuses empty text everywhere but in a final assistant message (a prefill).
+        if not message.content and not (role == "assistant" and index == len(messages) - 1):
+            raise ConversionError(
+                ("messages", index, "content"),
+                "empty: Anthropic takes empty content only in a final assistant message",
+            )
         if role != "system":
             chat.append({"role": role, "content": message.content})
         elif chat:

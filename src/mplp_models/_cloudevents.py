@@ -29,6 +29,25 @@ TRACE_ID_ATTRIBUTE: Final = "mplptraceid"
 """The CloudEvents extension attribute that carries an Event's ``trace_id`` (an MPLP id, not W3C trace context)."""
 JSON_MEDIA_TYPE: Final = "application/json"
 
+
+def _uri_reference_pattern() -> str:
+    """RFC 3986's URI-reference (section 4.1), its ABNF as a regular expression.
+
+    IPv6 literals are checked for their characters only, not their groups.
+    """
+    pct = "%[0-9A-Fa-f]{2}"
+    pchar = f"(?:[A-Za-z0-9\\-._~!$&'()*+,;=:@]|{pct})"
+    segment_nz_nc = f"(?:[A-Za-z0-9\\-._~!$&'()*+,;=@]|{pct})+"
+    host = f"(?:\\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\\.[A-Za-z0-9\\-._~!$&'()*+,;=:]+)\\]|(?:[A-Za-z0-9\\-._~!$&'()*+,;=]|{pct})*)"
+    authority = f"(?:(?:[A-Za-z0-9\\-._~!$&'()*+,;=:]|{pct})*@)?{host}(?::[0-9]*)?"
+    path_abempty = f"(?:/{pchar}*)*"
+    path_absolute = f"/(?:{pchar}+{path_abempty})?"
+    tail = f"(?:\\?(?:{pchar}|[/?])*)?(?:#(?:{pchar}|[/?])*)?"
+    uri = f"[A-Za-z][A-Za-z0-9+\\-.]*:(?://{authority}{path_abempty}|{path_absolute}|{pchar}+{path_abempty}|){tail}"
+    relative = f"(?://{authority}{path_abempty}|{path_absolute}|{segment_nz_nc}{path_abempty}|){tail}"
+    return f"(?:{uri}|{relative})"
+
+
 # CloudEvents attribute (or member) -> Event field
 _FIELD_OF = {
     "id": "event_id",
@@ -40,8 +59,7 @@ _FIELD_OF = {
 }
 _ATTRIBUTE_OF = {field: attribute for attribute, field in _FIELD_OF.items()}
 _READ = {"specversion", "datacontenttype", "data_base64", *_FIELD_OF}
-# RFC 3986's characters, and well-formed percent escapes: what a URI-reference may be made of.
-_URI_REFERENCE = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#\[\]]|%[0-9A-Fa-f]{2})+")
+_URI_REFERENCE = re.compile(_uri_reference_pattern())
 _JSON_SUBTYPE = re.compile(r"[^/\s]+/(?:[^/\s]+\+)?json", re.IGNORECASE)
 
 
@@ -137,8 +155,15 @@ def _check_data(attributes: Mapping[str, Any], dropped: frozenset[str]) -> None:
     if "data_base64" in attributes:
         raise ConversionError(("data_base64",), "binary data has no place in an Event, whose data is a JSON object or null")
     content_type = attributes.get("datacontenttype")
-    if content_type is not None:
-        _check_content_type(content_type, "datacontenttype" in dropped)
+    droppable = "datacontenttype" in dropped
+    if content_type is not None and "data" in attributes:
+        _check_content_type(content_type, droppable)
+    elif content_type is not None and not droppable:
+        # An Event writes a media type only beside its data: this one would not come back.
+        raise ConversionError(
+            ("datacontenttype",),
+            "a media type with no data, which an Event does not keep; pass drop_attributes=['datacontenttype'] to accept that",
+        )
     data = attributes.get("data")
     if data is not None and not isinstance(data, Mapping):
         raise ConversionError(("data",), f"an Event's data is a JSON object or null; found {describe(data)}")
@@ -163,9 +188,9 @@ def _check_content_type(content_type: object, droppable: bool) -> None:
 
 
 def _check_source(source: str) -> None:
-    if _URI_REFERENCE.fullmatch(source) is None:
+    if not source or _URI_REFERENCE.fullmatch(source) is None:
         raise ConversionError(
             ("source",),
             f"{describe(source)} is not a URI-reference, which CloudEvents requires of source "
-            "(non-empty, RFC 3986 characters only: no spaces, others percent-encoded)",
+            "(non-empty, RFC 3986: no spaces or other characters unencoded, one # at most, [ ] only around an IP address)",
         )
