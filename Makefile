@@ -40,7 +40,7 @@ typecheck: $(STAMP)
 
 ## docs: build the docs site into site/ (strict: any warning fails)
 docs: $(STAMP)
-	$(PY) -m mkdocs build --strict --quiet --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet --site-dir site
 
 clean:
 	rm -rf $(VENV) build dist site .pytest_cache .mypy_cache

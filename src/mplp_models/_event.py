@@ -45,7 +45,7 @@ class EventBase(MplpModel):
     def from_cloudevent(cls, event: Mapping[str, Any] | bytes | str, *, drop_attributes: Collection[str] = ()) -> Self:
         """The Event of a CloudEvents v1.0 event: a parsed JSON object, or its JSON text (bytes or str).
 
-        The inverse of :meth:`to_cloudevent`. Refused with a ``ConversionError``
+        The inverse of ``to_cloudevent``. Refused with a ``ConversionError``
         (a ``ValueError``) naming the attribute: a specversion other than 1.0,
         ``data_base64``, data that is not a JSON object or null, a
         ``datacontenttype`` that is not JSON, a missing ``time``, a ``source``

@@ -26,7 +26,7 @@ Example::
         assert Plan.from_json(plan.to_json()) == plan
 
 Nothing is registered with hypothesis on import; call
-:func:`register_type_strategies` for ``st.from_type(Plan)`` and
+``register_type_strategies`` for ``st.from_type(Plan)`` and
 ``st.builds`` to use these strategies.
 """
 
@@ -422,7 +422,7 @@ def _plan_steps(draw: st.DrawFn, status: PlanStepStatus | None) -> PlanStep:
 def plan_steps(status: PlanStepStatus | str | None = None) -> SearchStrategy[PlanStep]:
     """``PlanStep`` on its own, in ``status`` if given: its dependencies name other (random) step ids.
 
-    A step's rules need its plan; for steps that fit together, draw :func:`plans`.
+    A step's rules need its plan; for steps that fit together, draw ``plans``.
     """
     return _plan_steps(None if status is None else PlanStepStatus(status))
 
