@@ -5,37 +5,48 @@ coercion, timestamps and ids kept as the sender wrote them, explicit nulls and
 absent fields told apart.
 """
 
-from mplp_models._base import SCHEMA_ONLY, MplpModel
-from mplp_models._canonical import CanonicalJSONError, canonical_json
-from mplp_models._decode import MAX_DEPTH
-from mplp_models._errors import ErrorEntry, errors_as_json
-from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageType
-from mplp_models._generated.mplp.v1_0.common.common_types_schema import Ref, RefModule
-from mplp_models._generated.mplp.v1_0.common.events_schema import Event
-from mplp_models._generated.mplp.v1_0.common.identifiers_schema import MplpId
-from mplp_models._generated.mplp.v1_0.common.learning_sample_schema import (
-    AgentTokenUsage,
-    ErrorInfo,
-    FeedbackDecision,
-    LearningSample,
-    LearningSampleTimestamps,
-    TokenUsage,
-    UserFeedback,
-)
-from mplp_models._generated.mplp.v1_0.common.metadata_schema import CrossCuttingConcern, Metadata
-from mplp_models._generated.mplp.v1_0.common.trace_base_schema import TraceBase
-from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import (
-    Dialog,
-    DialogGovernance,
-    DialogMessage,
-    DialogMessageRole,
-    DialogStatus,
-)
-from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStatus, PlanStep, PlanStepStatus
-from mplp_models._parse import Payload, parse
-from mplp_models._semantic import RuleViolation
-from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
+# Importing the package loads nothing else: each name is imported on first use
+# (module __getattr__), so a program pays only for the models it touches. Type
+# checkers and IDEs read the imports under TYPE_CHECKING; _LOCATIONS says the
+# same for the run time (a test holds the two, and __all__, to one another).
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from mplp_models._version import __version__
+
+if TYPE_CHECKING:
+    from mplp_models._base import SCHEMA_ONLY, MplpModel
+    from mplp_models._canonical import CanonicalJSONError, canonical_json
+    from mplp_models._decode import MAX_DEPTH
+    from mplp_models._errors import ErrorEntry, errors_as_json
+    from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageType
+    from mplp_models._generated.mplp.v1_0.common.common_types_schema import Ref, RefModule
+    from mplp_models._generated.mplp.v1_0.common.events_schema import Event
+    from mplp_models._generated.mplp.v1_0.common.identifiers_schema import MplpId
+    from mplp_models._generated.mplp.v1_0.common.learning_sample_schema import (
+        AgentTokenUsage,
+        ErrorInfo,
+        FeedbackDecision,
+        LearningSample,
+        LearningSampleTimestamps,
+        TokenUsage,
+        UserFeedback,
+    )
+    from mplp_models._generated.mplp.v1_0.common.metadata_schema import CrossCuttingConcern, Metadata
+    from mplp_models._generated.mplp.v1_0.common.trace_base_schema import TraceBase
+    from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import (
+        Dialog,
+        DialogGovernance,
+        DialogMessage,
+        DialogMessageRole,
+        DialogStatus,
+    )
+    from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStatus, PlanStep, PlanStepStatus
+    from mplp_models._parse import Payload, parse
+    from mplp_models._semantic import RuleViolation
+    from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
 
 __all__ = [
     "AgentTokenUsage",
@@ -79,3 +90,44 @@ __all__ = [
     "UserFeedback",
     "__version__",
 ]
+
+_GENERATED = "mplp_models._generated."
+_LOCATIONS: dict[str, str] = {
+    **dict.fromkeys(("SCHEMA_ONLY", "MplpModel"), "mplp_models._base"),
+    **dict.fromkeys(("CanonicalJSONError", "canonical_json"), "mplp_models._canonical"),
+    "MAX_DEPTH": "mplp_models._decode",
+    **dict.fromkeys(("ErrorEntry", "errors_as_json"), "mplp_models._errors"),
+    **dict.fromkeys(("InboxMessage", "InboxMessageStatus", "InboxMessageType"), _GENERATED + "cortex.v1.inbox_schema"),
+    **dict.fromkeys(("Ref", "RefModule"), _GENERATED + "mplp.v1_0.common.common_types_schema"),
+    "Event": _GENERATED + "mplp.v1_0.common.events_schema",
+    "MplpId": _GENERATED + "mplp.v1_0.common.identifiers_schema",
+    **dict.fromkeys(
+        ("AgentTokenUsage", "ErrorInfo", "FeedbackDecision", "LearningSample", "LearningSampleTimestamps", "TokenUsage", "UserFeedback"),
+        _GENERATED + "mplp.v1_0.common.learning_sample_schema",
+    ),
+    **dict.fromkeys(("CrossCuttingConcern", "Metadata"), _GENERATED + "mplp.v1_0.common.metadata_schema"),
+    "TraceBase": _GENERATED + "mplp.v1_0.common.trace_base_schema",
+    **dict.fromkeys(
+        ("Dialog", "DialogGovernance", "DialogMessage", "DialogMessageRole", "DialogStatus"),
+        _GENERATED + "mplp.v1_0.mplp_dialog_schema",
+    ),
+    **dict.fromkeys(("Plan", "PlanStatus", "PlanStep", "PlanStepStatus"), _GENERATED + "mplp.v1_0.mplp_plan_schema"),
+    **dict.fromkeys(("Payload", "parse"), "mplp_models._parse"),
+    "RuleViolation": "mplp_models._semantic",
+    **dict.fromkeys(("MAX_OPEN_DEPTH", "JsonObject", "Timestamp"), "mplp_models._types"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    location = _LOCATIONS.get(name)
+    if location is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(location), name)
+    globals()[name] = value  # the next lookup is a plain module attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
-from pydantic import BaseModel, ConfigDict
-from pydantic_core import PydanticSerializationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 from typing_extensions import Self
 
-from mplp_models._canonical import CANONICAL, dumps
-from mplp_models._decode import load_json
+from mplp_models._canonical import dumps
+from mplp_models._decode import json_bytes, load_json, read_as_strictly
+from mplp_models._members import model_members
 
 __all__ = ["SCHEMA_ONLY", "MplpModel"]
 
@@ -30,7 +30,9 @@ class MplpModel(BaseModel):
     included) and nothing else.
     """
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
+    model_config: ClassVar[ConfigDict] = ConfigDict(
+        extra="forbid", validate_assignment=True, allow_inf_nan=False, defer_build=True
+    )
 
     @classmethod
     def from_json(cls, data: bytes | str, *, semantic: bool = True, allow_duplicate_keys: bool = False) -> Self:
@@ -42,8 +44,20 @@ class MplpModel(BaseModel):
         Duplicate keys are refused unless ``allow_duplicate_keys`` is set, for
         trusted input only: then the last of equal keys wins.
         """
-        value = load_json(data, cls.__name__, allow_duplicate_keys=allow_duplicate_keys)
-        return cls.model_validate(value, context=None if semantic else SCHEMA_ONLY)
+        context = None if semantic else SCHEMA_ONLY
+        raw = json_bytes(data, cls.__name__)
+        # Fast path: pydantic reads the text itself, and the result is kept
+        # when it is what the strict reading gives (see _decode). Otherwise,
+        # and for every refusal, the strict reading decides and words the errors.
+        try:
+            model = cls.model_validate_json(raw, context=context)
+        except ValidationError:
+            pass
+        else:
+            if read_as_strictly(raw, model):
+                return model
+        value = load_json(raw, cls.__name__, allow_duplicate_keys=allow_duplicate_keys)
+        return cls.model_validate(value, context=context)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-compatible Python values: the fields that were given, nulls included, and no others."""
@@ -55,12 +69,13 @@ class MplpModel(BaseModel):
         Raises ``CanonicalJSONError`` for an integer beyond +/-(2**53 - 1) whose
         canonical text would not read back as the same number.
         """
-        # Fast path: field names are ASCII, so orjson's key order is RFC 8785's;
-        # floats and open objects arrive as canonical fragments (see _types);
-        # OPT_STRICT_INTEGER stops at any integer beyond +/-(2**53 - 1), and so
-        # does a lone surrogate. Those rare documents take the full walk, which
-        # writes what has an exact form and names the path of what has not.
+        # Fast path: orjson writes the model itself, asking model_members for
+        # each model's given fields (floats and open objects canonical). Field
+        # names are ASCII, so orjson's key order is RFC 8785's; OPT_STRICT_INTEGER
+        # stops at any integer beyond +/-(2**53 - 1), and so does a lone
+        # surrogate. Those rare documents take the full walk, which writes what
+        # has an exact form and names the path of what has not.
         try:
-            return orjson.dumps(self.model_dump(exclude_unset=True, context=CANONICAL), option=_FAST_PATH)
-        except (orjson.JSONEncodeError, PydanticSerializationError):
+            return orjson.dumps(self, default=model_members, option=_FAST_PATH)
+        except orjson.JSONEncodeError:
             return dumps(self.to_dict())

@@ -17,7 +17,7 @@ places only, and only those are handled in Python:
   than changed (see ``_prepare_large_integer``).
 
 A document without floats or such keys is checked by one walk and handed to
-orjson unchanged.
+orjson unchanged. A model is not walked here: orjson writes it (see ``_members``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any, Callable, cast
 
 import orjson
 
-__all__ = ["CANONICAL", "CanonicalJSONError", "canonical_fragment", "canonical_json", "dumps", "es6_number"]
+__all__ = ["CanonicalJSONError", "canonical_json", "dumps", "es6_number", "prepare"]
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -58,25 +58,16 @@ def canonical_json(value: Any) -> bytes:
     return dumps(value)
 
 
-CANONICAL: Any = {"mplp_models": "canonical"}
-"""The serialization context of ``MplpModel.to_json``: under it, floats and open objects serialize to fragments."""
-
-
-def canonical_fragment(value: Any) -> Any:
-    """A value's canonical text as an ``orjson.Fragment``, for orjson to embed as it is."""
-    return _Fragment(dumps(value))
-
-
 def dumps(value: Any) -> bytes:
     try:
-        prepared = _prepare(value)
+        prepared = prepare(value)
         return orjson.dumps(prepared, option=orjson.OPT_SORT_KEYS)
     except _PathError as error:
         raise CanonicalJSONError(error.message, "$" + "".join(reversed(error.segments))) from None
     except RecursionError:
         raise CanonicalJSONError("nested too deeply to write", "$") from None
     except (orjson.JSONEncodeError, UnicodeEncodeError) as error:
-        # A lone surrogate, or nesting beyond orjson's limit, gets past _prepare.
+        # A lone surrogate, or nesting beyond orjson's limit, gets past prepare.
         raise CanonicalJSONError(f"not writable as JSON ({error})", _locate_bad_string(value)) from None
 
 
@@ -88,8 +79,11 @@ class _PathError(Exception):
         self.segments: list[str] = []
 
 
-def _prepare(value: Any) -> Any:
-    """``value`` ready for orjson: the object itself when nothing needs changing, else a changed copy."""
+def prepare(value: Any) -> Any:
+    """``value`` ready for orjson: the object itself when nothing needs changing, else a changed copy.
+
+    Raises ``_PathError`` for what has no RFC 8785 form.
+    """
     kind = value.__class__
     if kind is str or kind is bool or value is None:
         return value
@@ -142,7 +136,7 @@ def _prepare_object(value: dict[Any, Any]) -> Any:
         if not key.isascii() and max(key) > "\uffff":
             astral = True
         try:
-            prepared = _prepare(item)
+            prepared = prepare(item)
         except _PathError as error:
             error.segments.append(_key_segment(key))
             raise
@@ -168,7 +162,7 @@ def _prepare_array(value: list[Any]) -> Any:
     changed: list[Any] | None = None
     for index, item in enumerate(value):
         try:
-            prepared = _prepare(item)
+            prepared = prepare(item)
         except _PathError as error:
             error.segments.append(f"[{index}]")
             raise
@@ -188,9 +182,9 @@ def _prepare_other(value: Any) -> Any:
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, int):
-        return _prepare(int.__int__(value))
+        return prepare(int.__int__(value))
     if isinstance(value, float):
-        return _prepare(float.__float__(value))
+        return prepare(float.__float__(value))
     if isinstance(value, dict):
         return _prepare_object(dict(_members(value)))
     if isinstance(value, (list, tuple)):

@@ -16,6 +16,13 @@ it kept, and the same ``:`` inside strings, unless the input spelled a colon as
 the escape ``\\u003a``. So, with no such escape, the input has a duplicate key
 exactly when it holds more colons than the re-serialization. With the escape,
 and to name the offending key, a tokenizer walks the input.
+
+``MplpModel.from_json`` first lets pydantic read the text itself (its JSON mode
+validates while it parses, which is faster than orjson followed by a
+validation of Python objects), and keeps that model only when
+``read_as_strictly`` shows that the strict reading above would have given the
+same one; otherwise, and whenever pydantic refuses the text, the strict reading
+decides, with its own errors.
 """
 
 from __future__ import annotations
@@ -28,24 +35,32 @@ import orjson
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-__all__ = ["MAX_DEPTH", "load_json", "invalid"]
+from mplp_models._members import write_every_field
+
+__all__ = ["MAX_DEPTH", "invalid", "json_bytes", "load_json", "read_as_strictly"]
 
 MAX_DEPTH = 254
 """Deepest nesting of arrays and objects that is read (what orjson can write back)."""
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]', re.DOTALL)
+_ESCAPED_COLON = re.compile(rb"\\u003[aA]")
+
+
+def json_bytes(data: Any, title: str) -> bytes:
+    """``data`` (bytes, bytearray, memoryview or str) as the one representation every reading checks: UTF-8 bytes.
+
+    A lone surrogate in a str passes into them, and the parsers then refuse it as invalid UTF-8.
+    """
+    if isinstance(data, str):
+        return data.encode("utf-8", "surrogatepass")
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(cast(bytes, data))  # also a subclass, which orjson refuses
+    raise invalid(title, "json_type", f"JSON input should be bytes or str, not {type(data).__name__}", (), data)
 
 
 def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> Any:
     """The JSON value of ``data`` (bytes, bytearray, memoryview or str); a ``ValidationError`` if it is not strict JSON."""
-    # One representation for every check below: UTF-8 bytes (a lone surrogate
-    # in a str passes into them, and orjson then refuses it as invalid UTF-8).
-    if isinstance(data, str):
-        raw = data.encode("utf-8", "surrogatepass")
-    elif isinstance(data, (bytes, bytearray, memoryview)):
-        raw = bytes(cast(bytes, data))  # also a subclass, which orjson refuses
-    else:
-        raise invalid(title, "json_type", f"JSON input should be bytes or str, not {type(data).__name__}", (), data)
+    raw = json_bytes(data, title)
     try:
         value = orjson.loads(raw)
         # orjson reads 1024 levels but writes 254: the checks below need the
@@ -55,7 +70,7 @@ def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> A
         raise invalid(title, "json_invalid", f"Invalid JSON: {error}", (), raw) from None
     except orjson.JSONEncodeError:
         raise invalid(title, "json_invalid", f"Invalid JSON: nested deeper than {MAX_DEPTH} levels", (), raw) from None
-    if b"e+" in compact:
+    if b"+" in compact and b"e+" in compact:  # the lone byte first: it is found at memchr speed
         value = _exact_integers(raw, title)
     if not allow_duplicate_keys and _may_have_duplicate_keys(raw, compact):
         found = find_duplicate_key(raw.decode("utf-8"))
@@ -80,10 +95,43 @@ def _exact_integers(raw: bytes, title: str) -> Any:
 
 
 def _may_have_duplicate_keys(raw: bytes, compact: bytes) -> bool:
+    return _has_escaped_colon(raw) or raw.count(b":") != compact.count(b":")
+
+
+def _has_escaped_colon(raw: bytes) -> bool:
     # A lone byte is found at memchr speed; the escape is looked for only if some backslash is there.
-    if b"\\" in raw and (b"\\u003a" in raw or b"\\u003A" in raw):
-        return True
-    return raw.count(b":") != compact.count(b":")
+    return b"\\" in raw and _ESCAPED_COLON.search(raw) is not None
+
+
+def read_as_strictly(raw: bytes, model: Any) -> bool:
+    """Whether ``model``, which pydantic read from ``raw`` in its JSON mode, is what ``load_json`` and a validation would give.
+
+    Both parsers accept the same texts and read the same values, but for four
+    things, each settled here or in the types:
+
+    * duplicate keys, which pydantic's parser merges: ``model`` written back
+      (``write_every_field``: every field, the open objects as they are) holds
+      one ``:`` per key it kept, one per field not given, and every ``:`` of
+      the strings; the text holds as many, counting the fields not given and
+      each ``\\u003a`` too (a count that may be too high, never too low: an
+      escaped backslash before ``u003a`` is counted), exactly when it has no
+      duplicate key;
+    * integers beyond +/-(2**53 - 1): pydantic keeps them exact, as the strict
+      reading does, but refuses none beyond a double's range; written with
+      ``OPT_STRICT_INTEGER``, any such integer stops the writing (then: no);
+    * ``NaN``, ``Infinity`` and overflowing numbers, which pydantic's parser
+      takes into open objects: ``JsonObject`` refuses them in JSON mode;
+    * nesting beyond ``MAX_DEPTH``, which no model takes.
+
+    Checked against orjson's verdicts on malformed text (invalid UTF-8, lone
+    surrogates, bad numbers, trailing data, BOM, control characters) in the tests.
+    """
+    try:
+        written, unset = write_every_field(model)
+    except orjson.JSONEncodeError:
+        return False
+    escaped = raw.count(b"\\u003a") + raw.count(b"\\u003A") if b"\\" in raw else 0
+    return raw.count(b":") + escaped + unset == written.count(b":")
 
 
 class _Open:

@@ -10,7 +10,7 @@ from typing_extensions import Self
 from mplp_models import _chat
 from mplp_models._chat import AgentRole, AnthropicChat, OpenAIChatMessage
 from mplp_models._semantic import RuledModel, RuleViolation
-from mplp_models._types import Timestamp
+from mplp_models._types import Timestamp, earliest_and_latest
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.common.metadata_schema import Metadata
@@ -57,6 +57,11 @@ class DialogBase(RuledModel):
             found.append(RuleViolation(
                 ("ended_at",), "ended_before_start", f"ended_at {self.ended_at} is before started_at {self.started_at}"
             ))  # fmt: skip
+        if self.messages and (start is not None or end is not None):
+            # The common case, at C speed: the earliest and the latest message fall within.
+            earliest, latest = earliest_and_latest([message.timestamp for message in self.messages])
+            if (start is None or earliest.instant() >= start) and (end is None or latest.instant() <= end):
+                return found
         for position, message in enumerate(self.messages):
             moment = message.timestamp.instant()
             loc = ("messages", position, "timestamp")
@@ -84,7 +89,7 @@ class DialogBase(RuledModel):
         system, user and assistant messages keep their role (system is written
         ``developer`` with ``system_role="developer"``) and their text. The
         timestamps and every field outside the messages are left out: the format
-        has no place for them (:meth:`from_openai_messages` takes them back).
+        has no place for them (``from_openai_messages`` takes them back).
         A ``ConversionError`` (a ``ValueError``) names the first message that the
         format cannot carry: an ``agent`` message, unless ``agent_role`` says
         which role to write it as (it then reads back as that role), and a
@@ -100,10 +105,10 @@ class DialogBase(RuledModel):
         several, absent for none. The other messages keep their role and text.
         A ``ConversionError`` (a ``ValueError``) names the first message that the
         format cannot carry: a system message after the conversation has begun,
-        and, as in :meth:`to_openai_messages`, an ``agent`` message unless
+        and, as in ``to_openai_messages``, an ``agent`` message unless
         ``agent_role`` is given and a message with an ``event`` unless
         ``drop_events=True``. The timestamps and the fields outside the messages
-        are left out (:meth:`from_anthropic_messages` takes them back).
+        are left out (``from_anthropic_messages`` takes them back).
         """
         return _chat.to_anthropic(self.messages, agent_role=agent_role, drop_events=drop_events)
 
@@ -173,7 +178,7 @@ class DialogBase(RuledModel):
         that says something (``cache_control``...; ``null`` and ``[]`` are read
         as absent).
 
-        The other keyword arguments are those of :meth:`from_openai_messages`;
+        The other keyword arguments are those of ``from_openai_messages``;
         ``timestamps`` counts the system messages first.
         """
         turns = _chat.read_anthropic(messages, system, join_parts=join_parts)

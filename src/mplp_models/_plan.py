@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping, Sequence
+from itertools import compress, repeat
+from operator import attrgetter
 from typing import TYPE_CHECKING, ClassVar
 
 from typing_extensions import Self
@@ -36,6 +38,7 @@ STEP_MOVES: dict[str, tuple[str, ...]] = {
 DONE = ("completed", "skipped")  # a dependency in one of these no longer holds a step back
 STARTED = ("in_progress", "completed")  # a step in one of these needs its dependencies done
 NOT_YET_RUNNING = ("draft", "proposed", "approved")  # a plan in one of these has no step running or run
+RAN = ("in_progress", "completed", "failed")  # a step in one of these is running or has run
 
 
 class PlanStepBase(LifecycleModel):
@@ -86,8 +89,9 @@ class PlanBase(RuledModel):
         the cycle, duplicate id or bad dependency if there is one (possible only
         under schema-only validation).
         """
-        first = _first_positions(self.steps)
-        problems = _step_integrity(self.steps, first)
+        ids, needs = _graph(self.steps)
+        first = _first_positions(ids)
+        problems = _step_integrity(ids, needs, first)
         if problems:  # possible only under schema-only validation
             raise ValueError(f"the steps have no execution order: {problems[0].message}")
         index = first
@@ -107,7 +111,7 @@ class PlanBase(RuledModel):
                 if waiting[dependent] == 0:
                     heapq.heappush(ready, self._rank(dependent))
         if len(order) < len(self.steps):
-            cycle = _find_cycle(self.steps)
+            cycle = _find_cycle(ids, needs)
             raise ValueError(f"the steps' dependencies form a cycle: {' -> '.join(cycle)}")
         return order
 
@@ -126,65 +130,112 @@ class PlanBase(RuledModel):
 
     def _violations(self) -> list[RuleViolation]:
         # All at once: the graph and status rules pass over dependencies that
-        # the integrity rules already report.
-        steps = self.steps
-        first = _first_positions(steps)
-        return _step_integrity(steps, first) + _cycles(steps, first) + _status_rules(self.status.value, steps)
+        # the integrity rules already report. Each step's fields are read once,
+        # into lists that the rules share. A sound plan, the common case, is
+        # seen as such by cheap checks (_sound_graph, _statuses_agree); the
+        # rules run step by step only where something may be reported.
+        ids, needs = _graph(self.steps)
+        first = _first_positions(ids)
+        statuses: list[PlanStepStatus] = list(map(_STATUS, self.steps))
+        found = [] if _sound_graph(ids, needs, first) else _step_integrity(ids, needs, first) + _cycles(ids, needs, first)
+        if not _statuses_agree(self.status, ids, needs, statuses):
+            found += _status_rules(self.status, ids, needs, statuses)
+        return found
 
 
-def _first_positions(steps: list[PlanStep]) -> dict[str, int]:
+_STEP_ID = attrgetter("step_id")
+_STATUS = attrgetter("status")
+_DEPENDENCIES = attrgetter("dependencies")
+_ABSENT = repeat(-1)  # the position of an unknown dependency, for map(first.get, ...): an endless -1
+# As sets, for membership tests that map() runs in C (a status enum hashes and compares as its value).
+_DONE = frozenset(DONE)
+_STARTED = frozenset(STARTED)
+_UNFINISHED = frozenset(STEP_MOVES) - _DONE
+
+
+def _graph(steps: list[PlanStep]) -> tuple[list[str], list[Sequence[str]]]:
+    """The step ids, and the dependencies of each step (empty when it has none)."""
+    return list(map(_STEP_ID, steps)), [dependencies or () for dependencies in map(_DEPENDENCIES, steps)]
+
+
+def _sound_graph(ids: list[str], needs: list[Sequence[str]], first: dict[str, int]) -> bool:
+    """Whether no integrity or cycle rule has anything to report, found in one cheap pass.
+
+    True when the ids are distinct and every dependency is a known step, listed
+    once, before the step that needs it (so neither itself nor in a cycle).
+    False also for some sound plans (a dependency listed after its step): the
+    rules then decide, step by step.
+    """
+    count = len(ids)
+    if len(first) < count:
+        return False
+    position_of = first.get
+    for position, dependencies in enumerate(needs):
+        for dependency in dependencies:
+            if position_of(dependency, count) >= position:  # unknown, itself, or later
+                return False
+        if len(dependencies) > 1 and len(set(dependencies)) < len(dependencies):
+            return False
+    return True
+
+
+def _statuses_agree(plan_status: PlanStatus, ids: list[str], needs: list[Sequence[str]], statuses: list[PlanStepStatus]) -> bool:
+    """Whether no status rule has anything to report, by bulk checks only (False may still find nothing)."""
+    kinds = set(statuses)
+    if plan_status == "completed" and not kinds <= _DONE:
+        return False
+    if plan_status in NOT_YET_RUNNING and not kinds.isdisjoint(RAN):
+        return False
+    # Every started step's dependencies done: none of them among the unfinished steps.
+    unfinished = set(compress(ids, map(_UNFINISHED.__contains__, statuses)))
+    return all(map(unfinished.isdisjoint, compress(needs, map(_STARTED.__contains__, statuses))))
+
+
+def _first_positions(ids: list[str]) -> dict[str, int]:
     """Each step id and the position of the first step that has it."""
-    first: dict[str, int] = {}
-    for position, step in enumerate(steps):
-        first.setdefault(step.step_id, position)
-    return first
+    # Built from the end, so that the first of equal ids is the one that stays.
+    return dict(zip(reversed(ids), range(len(ids) - 1, -1, -1)))
 
 
-def _step_integrity(steps: list[PlanStep], first: dict[str, int]) -> list[RuleViolation]:
+def _step_integrity(ids: list[str], needs: list[Sequence[str]], first: dict[str, int]) -> list[RuleViolation]:
     found: list[RuleViolation] = []
-    if len(first) < len(steps):
-        for position, step in enumerate(steps):
-            if first[step.step_id] != position:
+    if len(first) < len(ids):
+        for position, step_id in enumerate(ids):
+            if first[step_id] != position:
                 found.append(RuleViolation(
                     ("steps", position, "step_id"), "duplicate_step_id",
-                    f"step id {step.step_id} is used by steps {first[step.step_id]} and {position}",
+                    f"step id {step_id} is used by steps {first[step_id]} and {position}",
                 ))  # fmt: skip
-    for position, step in enumerate(steps):
-        dependencies = step.dependencies
-        if not dependencies:
+    known = first.__contains__
+    for position, (step_id, dependencies) in enumerate(zip(ids, needs)):
+        # Distinct, not itself, all known: then no slot has anything to report (C-speed checks).
+        if not dependencies or (
+            len(set(dependencies)) == len(dependencies) and step_id not in dependencies and all(map(known, dependencies))
+        ):
             continue
         listed: set[str] = set()
         for slot, dependency in enumerate(dependencies):
             loc = ("steps", position, "dependencies", slot)
-            if dependency == step.step_id:
-                found.append(RuleViolation(loc, "self_dependency", f"step {step.step_id} depends on itself"))
+            if dependency == step_id:
+                found.append(RuleViolation(loc, "self_dependency", f"step {step_id} depends on itself"))
             elif dependency not in first:
                 found.append(RuleViolation(
-                    loc, "unknown_dependency", f"step {step.step_id} depends on {dependency}, which is not a step of this plan"
+                    loc, "unknown_dependency", f"step {step_id} depends on {dependency}, which is not a step of this plan"
                 ))  # fmt: skip
             elif dependency in listed:
-                found.append(RuleViolation(loc, "repeated_dependency", f"step {step.step_id} lists {dependency} twice"))
+                found.append(RuleViolation(loc, "repeated_dependency", f"step {step_id} lists {dependency} twice"))
             listed.add(dependency)
     return found
 
 
-def _cycles(steps: list[PlanStep], first: dict[str, int]) -> list[RuleViolation]:
-    # Most plans list every step after the steps it depends on: then there is
-    # no cycle to look for (with distinct ids; a duplicate merges two steps' edges).
-    if len(first) == len(steps) and all(
-        first.get(dependency, -1) < position
-        for position, step in enumerate(steps)
-        for dependency in step.dependencies or ()
-        if dependency != step.step_id
-    ):
+def _cycles(ids: list[str], needs: list[Sequence[str]], first: dict[str, int]) -> list[RuleViolation]:
+    if _listed_in_order(ids, needs, first):
         return []
-    cycle = _find_cycle(steps)
+    cycle = _find_cycle(ids, needs)
     if not cycle:
         return []
     position, slot = next(
-        (i, (step.dependencies or []).index(cycle[1]))
-        for i, step in enumerate(steps)
-        if step.step_id == cycle[0] and cycle[1] in (step.dependencies or ())
+        (i, needs[i].index(cycle[1])) for i, step_id in enumerate(ids) if step_id == cycle[0] and cycle[1] in needs[i]
     )
     return [RuleViolation(
         ("steps", position, "dependencies", slot), "dependency_cycle",
@@ -192,14 +243,29 @@ def _cycles(steps: list[PlanStep], first: dict[str, int]) -> list[RuleViolation]
     )]  # fmt: skip
 
 
-def _find_cycle(steps: list[PlanStep]) -> list[str]:
+def _listed_in_order(ids: list[str], needs: list[Sequence[str]], first: dict[str, int]) -> bool:
+    """Whether, with distinct ids, every dependency is listed before its step: then there is no cycle.
+
+    Most plans are. A duplicated id would merge two steps' edges; a step that
+    depends on itself or on a later step leaves the question to ``_find_cycle``.
+    """
+    if len(first) < len(ids):
+        return False
+    position_of = first.get
+    return all(
+        not dependencies or max(map(position_of, dependencies, _ABSENT)) < position
+        for position, dependencies in enumerate(needs)
+    )
+
+
+def _find_cycle(ids: list[str], needs: list[Sequence[str]]) -> list[str]:
     """One dependency cycle as step ids, first id repeated at the end (a -> b -> c -> a); [] if none.
 
     Iterative depth-first search, so a chain of any length is fine.
     """
     graph: dict[str, list[str]] = {}
-    for step in steps:  # a duplicated id (reported elsewhere) keeps the edges of both steps
-        graph.setdefault(step.step_id, []).extend(dep for dep in step.dependencies or () if dep != step.step_id)
+    for step_id, dependencies in zip(ids, needs):  # a duplicated id (reported elsewhere) keeps the edges of both steps
+        graph.setdefault(step_id, []).extend(dep for dep in dependencies if dep != step_id)
     state: dict[str, int] = {}  # 1: on the current path, 2: finished
     for root in graph:
         if root in state:
@@ -221,28 +287,30 @@ def _find_cycle(steps: list[PlanStep]) -> list[str]:
     return []
 
 
-def _status_rules(plan_status: str, steps: list[PlanStep]) -> list[RuleViolation]:
+def _status_rules(
+    plan_status: PlanStatus, ids: list[str], needs: list[Sequence[str]], statuses: list[PlanStepStatus]
+) -> list[RuleViolation]:
     # The statuses are str-valued enums: they compare with, and hash as, their values.
     found: list[RuleViolation] = []
-    status = {step.step_id: step.status for step in steps}
+    status = dict(zip(ids, statuses))
     completed, not_running = plan_status == "completed", plan_status in NOT_YET_RUNNING
-    for position, step in enumerate(steps):
-        own = step.status
-        if own in STARTED and step.dependencies:
-            for dependency in dict.fromkeys(step.dependencies):  # a repeat is reported as such, once
-                if dependency in status and dependency != step.step_id and status[dependency] not in DONE:
+    for position, (step_id, own, dependencies) in enumerate(zip(ids, statuses, needs)):
+        if dependencies and own in STARTED:
+            for dependency in dict.fromkeys(dependencies):  # a repeat is reported as such, once
+                state = status.get(dependency)
+                if state is not None and state not in DONE and dependency != step_id:
                     found.append(RuleViolation(
                         ("steps", position, "status"), "dependency_not_done",
-                        f"step {step.step_id} is {own.value} but its dependency {dependency} is {status[dependency].value}",
+                        f"step {step_id} is {own.value} but its dependency {dependency} is {state.value}",
                     ))  # fmt: skip
         if completed and own not in DONE:
             found.append(RuleViolation(
                 ("steps", position, "status"), "plan_completed_early",
-                f"the plan is completed but step {step.step_id} is {own.value}",
+                f"the plan is completed but step {step_id} is {own.value}",
             ))  # fmt: skip
-        if not_running and own in ("in_progress", "completed", "failed"):
+        if not_running and own in RAN:
             found.append(RuleViolation(
                 ("steps", position, "status"), "plan_not_started",
-                f"the plan is {plan_status} but step {step.step_id} is already {own.value}",
+                f"the plan is {plan_status.value} but step {step_id} is already {own.value}",
             ))  # fmt: skip
     return found

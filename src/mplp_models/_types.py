@@ -11,26 +11,31 @@ The codegen maps schema keywords onto these names (see ``codegen/generate.py``).
 
 from __future__ import annotations
 
+import functools
+import math
 import re
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta, timezone
-from collections.abc import Iterable
 from typing import Annotated, Any, Literal, cast
 
-from pydantic import BeforeValidator, GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue, PlainSerializer, SerializationInfo
+from pydantic import BeforeValidator, GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue, ValidationInfo
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import PydanticCustomError, core_schema
-
-from mplp_models._canonical import CANONICAL, canonical_fragment
+from pydantic_core import PydanticCustomError, PydanticKnownError, core_schema
 
 __all__ = [
     "ConstOne",
     "JsonInt",
+    "JsonIntMin0",
     "JsonNumber",
+    "JsonNumberMin0",
+    "JsonNumberMin0Max1",
+    "JsonNumberMin0Max5",
     "JsonObject",
     "MAX_OPEN_DEPTH",
     "NotNull",
     "Timestamp",
     "UniqueItems",
+    "earliest_and_latest",
 ]
 
 MAX_OPEN_DEPTH = 128
@@ -41,8 +46,14 @@ keeps every schema's open objects well inside it and gives a ``ValidationError``
 """
 
 
-def _check_open_object(value: Any) -> Any:
-    """Depth within MAX_OPEN_DEPTH, and text that UTF-8 can carry (a lone surrogate has no JSON form)."""
+def _check_open_object(value: Any, info: ValidationInfo) -> Any:
+    """Depth within MAX_OPEN_DEPTH, and text that UTF-8 can carry (a lone surrogate has no JSON form).
+
+    Read from JSON text, numbers must be finite too: pydantic's JSON parser
+    takes ``NaN``, ``Infinity`` and ``1e400`` into an open object, which strict
+    JSON does not (in Python input, the value schema refuses them itself).
+    """
+    finite = info.mode == "json"
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
@@ -50,6 +61,8 @@ def _check_open_object(value: Any) -> Any:
             raise PydanticCustomError(
                 "json_too_deep", "Open object nests deeper than {limit} levels", {"limit": MAX_OPEN_DEPTH}
             )
+        if finite and not _finite_numbers(node):
+            raise PydanticKnownError("finite_number")
         for text in _texts(node):
             if not text.isascii():
                 try:
@@ -66,23 +79,18 @@ def _texts(node: Any) -> list[str]:
     return [item for item in items if isinstance(item, str)]
 
 
+def _finite_numbers(node: Any) -> bool:
+    values = cast(Iterable[Any], node.values() if isinstance(node, dict) else node if isinstance(node, list) else ())
+    return all(math.isfinite(item) for item in values if type(item) is float)
+
+
 def _children(node: Any) -> list[Any]:
     """The arrays and objects directly inside an array or object."""
     values = cast(Iterable[Any], node.values() if isinstance(node, dict) else node if isinstance(node, list) else ())
     return [child for child in values if isinstance(child, (dict, list))]
 
 
-def _open_object_out(value: dict[str, Any], info: SerializationInfo) -> Any:
-    # Under to_json's context the open object is written here, canonical, as a
-    # fragment; everywhere else it is returned as it is.
-    return canonical_fragment(value) if info.context is CANONICAL else value
-
-
-JsonObject = Annotated[
-    dict[str, JsonValue],
-    BeforeValidator(_check_open_object),
-    PlainSerializer(_open_object_out, when_used="always"),
-]
+JsonObject = Annotated[dict[str, JsonValue], BeforeValidator(_check_open_object)]
 """An open JSON object: every key and nested value is kept as given (nesting up to ``MAX_OPEN_DEPTH``)."""
 
 # RFC 3339 section 5.6 `date-time`, with real calendar dates (leap years
@@ -124,11 +132,6 @@ class Timestamp(str):
         """Check ``text`` as a field would; a ``ValueError`` if it is not an RFC 3339 date-time."""
         if not isinstance(text, str) or _DATE_TIME.fullmatch(text) is None:
             raise ValueError(f"not an RFC 3339 date-time: {str(text)[:64]!r}")
-        return str.__new__(cls, text)
-
-    @classmethod
-    def _trusted(cls, text: str) -> Timestamp:
-        # For text the core schema has already matched against the same pattern.
         return str.__new__(cls, text)
 
     @classmethod
@@ -209,11 +212,34 @@ class Timestamp(str):
             custom_error_type="date_time",
             custom_error_message="Input should be an RFC 3339 date-time such as 2026-01-02T03:04:05Z",
         )
-        return core_schema.no_info_after_validator_function(cls._trusted, text)
+        return core_schema.no_info_after_validator_function(_as_timestamp, text)
 
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         return {"type": "string", "format": "date-time"}
+
+
+def earliest_and_latest(stamps: Sequence[Timestamp]) -> tuple[Timestamp, Timestamp]:
+    """The earliest and the latest of ``stamps`` (not empty) by the instants they name.
+
+    Texts that all end in ``Z``, with the same length (so the same number of
+    fraction digits), a ``T`` separator and no leap second, order as their
+    instants do, and ``min``/``max`` find them at C speed; a dialog's messages
+    usually look like that. Any other mix is ordered by ``instant()``.
+    """
+    joined = "".join(stamps)
+    if (
+        len(set(map(len, stamps))) == 1
+        and joined.count("Z") == len(stamps)  # at most one Z in each: so one in each, at its end
+        and "t" not in joined
+        and ":60" not in joined  # only a leap second writes :60
+    ):
+        return min(stamps), max(stamps)
+    return min(stamps, key=Timestamp.instant), max(stamps, key=Timestamp.instant)
+
+
+_as_timestamp = functools.partial(str.__new__, Timestamp)
+"""A ``Timestamp`` of text the core schema has matched: a C-level call, no Python frame per value."""
 
 
 def _custom_error(kind: str, message: str) -> dict[str, str]:
@@ -226,10 +252,48 @@ def _integral(value: float) -> int:
     return int(value)
 
 
-class _JsonIntSchema:
-    """A JSON integer: an int, or a float with no fraction (``1.0``, ``1e2``), never a bool or a string."""
+_BOUND_ERRORS = {"ge": "greater_than_equal", "le": "less_than_equal"}
+_BOUND_KEYWORDS = {"ge": "minimum", "le": "maximum"}
+
+
+class _NumericSchema:
+    """A JSON number type with optional inclusive bounds, all checked in the core schema.
+
+    Pydantic would check ``Field(ge=...)`` on these unions with a Python call
+    per value; here each bound is one more core step, on a value already known
+    to be an int or a float, and fails with Pydantic's own error.
+    """
+
+    def __init__(self, *, ge: int | None = None, le: int | None = None) -> None:
+        self.bounds = {name: value for name, value in (("ge", ge), ("le", le)) if value is not None}
+
+    def _type_schema(self) -> core_schema.CoreSchema:
+        raise NotImplementedError
+
+    def _json_type(self) -> str:
+        raise NotImplementedError
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        steps = [self._type_schema(), *(_bound(name, value) for name, value in self.bounds.items())]
+        return steps[0] if len(steps) == 1 else core_schema.chain_schema(steps)
+
+    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return {"type": self._json_type(), **{_BOUND_KEYWORDS[name]: value for name, value in self.bounds.items()}}
+
+
+def _bound(name: str, value: int) -> core_schema.CoreSchema:
+    # The int or the float as it is (int first: the value is one or the other), or Pydantic's error for the bound.
+    limit: dict[str, Any] = {name: value}
+    number = core_schema.union_schema(
+        [core_schema.int_schema(strict=True, **limit), core_schema.float_schema(strict=True, **limit)]
+    )
+    return core_schema.custom_error_schema(number, custom_error_type=_BOUND_ERRORS[name], custom_error_context=limit)
+
+
+class _JsonIntSchema(_NumericSchema):
+    """A JSON integer: an int, or a float with no fraction (``1.0``, ``1e2``), never a bool or a string."""
+
+    def _type_schema(self) -> core_schema.CoreSchema:
         # Python's int() rather than Pydantic's float-to-int, which stops at 64 bits
         # (JSON Schema counts 1e30 as an integer too). Runs for float input only.
         integral_float = core_schema.chain_schema(
@@ -243,29 +307,21 @@ class _JsonIntSchema:
             **_custom_error("json_integer", "Input should be a JSON integer"),  # type: ignore[arg-type]
         )
 
-    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        return {"type": "integer"}
+    def _json_type(self) -> str:
+        return "integer"
 
 
-def _number_out(value: float, info: SerializationInfo) -> Any:
-    # Under to_json's context a float is written here with its ECMAScript text.
-    if info.context is CANONICAL and type(value) is float:
-        return canonical_fragment(value)
-    return value
-
-
-class _JsonNumberSchema:
+class _JsonNumberSchema(_NumericSchema):
     """A JSON number: an int or a finite float, kept as given, never a bool or a string."""
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+    def _type_schema(self) -> core_schema.CoreSchema:
         return core_schema.union_schema(
             [core_schema.int_schema(strict=True), core_schema.float_schema(strict=True, allow_inf_nan=False)],
-            serialization=core_schema.plain_serializer_function_ser_schema(_number_out, info_arg=True),
             **_custom_error("json_number", "Input should be a finite JSON number"),  # type: ignore[arg-type]
         )
 
-    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        return {"type": "number"}
+    def _json_type(self) -> str:
+        return "number"
 
 
 class _ConstOneSchema:
@@ -285,6 +341,20 @@ JsonInt = Annotated[int, _JsonIntSchema()]
 
 JsonNumber = Annotated[float, _JsonNumberSchema()]
 """A JSON Schema ``number``: typed ``float`` (which admits ``int``), holding the int or float that was given."""
+
+# The bounded forms that the schemas use (``minimum``/``maximum``); the codegen
+# maps each bounded integer or number onto one of these by name.
+JsonIntMin0 = Annotated[int, _JsonIntSchema(ge=0)]
+"""A JSON Schema ``integer`` with ``minimum: 0``."""
+
+JsonNumberMin0 = Annotated[float, _JsonNumberSchema(ge=0)]
+"""A JSON Schema ``number`` with ``minimum: 0``."""
+
+JsonNumberMin0Max1 = Annotated[float, _JsonNumberSchema(ge=0, le=1)]
+"""A JSON Schema ``number`` with ``minimum: 0`` and ``maximum: 1``."""
+
+JsonNumberMin0Max5 = Annotated[float, _JsonNumberSchema(ge=0, le=5)]
+"""A JSON Schema ``number`` with ``minimum: 0`` and ``maximum: 5``."""
 
 ConstOne = Annotated[Literal[1], _ConstOneSchema()]
 """A JSON Schema ``const: 1``."""

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._inbox import InboxMessageBase
@@ -25,7 +25,7 @@ class InboxMessage(InboxMessageBase):
     Mode-agnostic inbox message schema. Used by both code and general mode for inter-agent communication. Reuses the v1 inbox-message schema minimal subset.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         arbitrary_types_allowed=True,
     )

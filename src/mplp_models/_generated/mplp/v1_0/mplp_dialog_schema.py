@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._dialog import DialogBase
@@ -25,7 +25,7 @@ class Dialog(DialogBase):
     Dialog Module Core Protocol: Describes the dialog interaction semantics in multi-agent systems, adopting Minimal Protocol Format aligned with OpenAI/Anthropic standards.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         arbitrary_types_allowed=True,
     )
@@ -80,7 +80,7 @@ class DialogGovernance(MplpModel):
     [PROTOCOL-CORE] Governance metadata for lifecycle management, truth domain authority, and locking status.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
     )
     lifecyclePhase: Annotated[StrictStr | None, NotNull] = None
@@ -106,7 +106,7 @@ class DialogMessage(MplpModel):
     Minimal Protocol Format - Aligned with OpenAI/Anthropic standards
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         arbitrary_types_allowed=True,
     )

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from mplp_models._plan import PlanBase, PlanStepBase
-from mplp_models._types import JsonInt, NotNull, UniqueItems
+from mplp_models._types import JsonIntMin0, NotNull, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
 from .common import (
@@ -23,7 +23,7 @@ class Plan(PlanBase):
     Plan Module Core Protocol: Describes the plan objects and their lifecycle minimal required semantics (Core Profile) in multi-agent collaboration.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
     )
     meta: metadata_schema.Metadata
@@ -83,7 +83,7 @@ class PlanStep(PlanStepBase):
     [PROTOCOL-CORE] Minimal required semantics for a plan step (excluding execution engine, scheduling policy implementation details).
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         arbitrary_types_allowed=True,
     )
@@ -107,7 +107,7 @@ class PlanStep(PlanStepBase):
     """
     [PROTOCOL-CORE] Identifier of the role responsible for this step (should correspond to role_id in Role module).
     """
-    order_index: Annotated[Annotated[JsonInt | None, Field(ge=0)], NotNull] = None
+    order_index: Annotated[JsonIntMin0 | None, NotNull] = None
     """
     [PROTOCOL-CORE] Sort index in the current Plan, used for defining execution order or display order.
     """

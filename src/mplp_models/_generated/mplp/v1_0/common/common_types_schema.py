@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._types import NotNull, UniqueItems
@@ -32,7 +32,7 @@ class Ref(MplpModel):
     A typed pointer to another MPLP object: its id and the module it belongs to.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
     )
     id: CommonMplpId

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from mplp_models._event import EventBase
 from mplp_models._types import JsonObject, NotNull, Timestamp, UniqueItems
@@ -17,7 +17,7 @@ class Event(EventBase):
     An event emitted by an MPLP module, after the core fields of CloudEvents v1.0: id, type, source and time.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         arbitrary_types_allowed=True,
     )

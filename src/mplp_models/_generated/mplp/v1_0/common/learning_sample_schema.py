@@ -4,11 +4,19 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
-from mplp_models._types import JsonNumber, JsonObject, NotNull, Timestamp, UniqueItems
-from pydantic import ConfigDict, Field, StrictBool, StrictStr
+from mplp_models._types import (
+    JsonNumberMin0,
+    JsonNumberMin0Max1,
+    JsonNumberMin0Max5,
+    JsonObject,
+    NotNull,
+    Timestamp,
+    UniqueItems,
+)
+from pydantic import ConfigDict, StrictBool, StrictStr
 
 from . import identifiers_schema
 
@@ -18,7 +26,7 @@ class AgentTokenUsage(MplpModel):
     Tokens consumed by one agent.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         arbitrary_types_allowed=True,
     )
@@ -30,7 +38,7 @@ class AgentTokenUsage(MplpModel):
     """
     The agent's role.
     """
-    tokens: Annotated[JsonNumber, Field(ge=0)]
+    tokens: JsonNumberMin0
     """
     Tokens it consumed.
     """
@@ -41,7 +49,7 @@ class ErrorInfo(MplpModel):
     What went wrong, when the action failed.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
     )
     error_code: Annotated[StrictStr | None, NotNull] = None
@@ -74,7 +82,7 @@ class LearningSample(MplpModel):
     One learning sample recorded by an MPLP runtime: what was intended, what was done, how it went and what it cost.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         arbitrary_types_allowed=True,
     )
@@ -122,15 +130,11 @@ class LearningSample(MplpModel):
     """
     LLM tokens consumed.
     """
-    execution_time_ms: Annotated[Annotated[JsonNumber | None, Field(ge=0)], NotNull] = (
-        None
-    )
+    execution_time_ms: Annotated[JsonNumberMin0 | None, NotNull] = None
     """
     How long the action took, in milliseconds.
     """
-    impact_score: Annotated[
-        Annotated[JsonNumber | None, Field(ge=0, le=1)], NotNull
-    ] = None
+    impact_score: Annotated[JsonNumberMin0Max1 | None, NotNull] = None
     """
     Impact of the action, from 0 to 1.
     """
@@ -161,7 +165,7 @@ class LearningSampleTimestamps(MplpModel):
     When the action started and completed.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         arbitrary_types_allowed=True,
     )
@@ -180,21 +184,19 @@ class TokenUsage(MplpModel):
     LLM tokens consumed.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    total_tokens: Annotated[Annotated[JsonNumber | None, Field(ge=0)], NotNull] = None
+    total_tokens: Annotated[JsonNumberMin0 | None, NotNull] = None
     """
     Tokens in all.
     """
-    prompt_tokens: Annotated[Annotated[JsonNumber | None, Field(ge=0)], NotNull] = None
+    prompt_tokens: Annotated[JsonNumberMin0 | None, NotNull] = None
     """
     Tokens in prompts.
     """
-    completion_tokens: Annotated[Annotated[JsonNumber | None, Field(ge=0)], NotNull] = (
-        None
-    )
+    completion_tokens: Annotated[JsonNumberMin0 | None, NotNull] = None
     """
     Tokens in completions.
     """
@@ -209,7 +211,7 @@ class UserFeedback(MplpModel):
     A person's verdict on the result.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         arbitrary_types_allowed=True,
     )
@@ -221,7 +223,7 @@ class UserFeedback(MplpModel):
     """
     Free-text comment.
     """
-    rating: Annotated[Annotated[JsonNumber | None, Field(ge=0, le=5)], NotNull] = None
+    rating: Annotated[JsonNumberMin0Max5 | None, NotNull] = None
     """
     Rating from 0 to 5.
     """

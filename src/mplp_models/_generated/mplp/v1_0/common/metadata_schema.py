@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._types import NotNull, Timestamp, UniqueItems
@@ -30,7 +30,7 @@ class Metadata(MplpModel):
     Protocol metadata carried by every top-level MPLP object: versions, authorship, tags and the cross-cutting concerns it takes part in.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         arbitrary_types_allowed=True,
     )

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._types import JsonObject, NotNull, UniqueItems
@@ -17,7 +17,7 @@ class TraceBase(MplpModel):
     Trace context of an MPLP object, after W3C Trace Context: the trace and span it belongs to and their parentage.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         arbitrary_types_allowed=True,
     )

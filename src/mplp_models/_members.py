@@ -1,0 +1,166 @@
+"""How orjson writes a model: ``model_members``, its ``default`` hook, in place of a ``model_dump``.
+
+The values of a validated model are JSON already: str-valued enums and
+``Timestamp`` are str subclasses, which orjson writes as their text; fields
+hold str, bool, int, None, lists and other models. So a model is handed over
+as its own ``__dict__`` (not copied) when every field was given, or as a copy
+without the fields that were not. Only the fields whose type admits a float or
+an open object go through ``prepare`` (floats get their RFC 8785 text; open
+objects their checks). orjson calls the hook again for each model inside.
+
+A list of models of one class, all with the same fields given, is turned into
+their member dicts in bulk, by C-level maps: a plan's steps and a dialog's
+messages are most of what is written, and a Python call per item would
+dominate the writing.
+
+Used by ``MplpModel.to_json`` (with ``OPT_SORT_KEYS``). Whatever has no form
+here (an integer beyond +/-(2**53 - 1) under ``OPT_STRICT_INTEGER``, a lone
+surrogate, a value that is not JSON) makes orjson raise ``JSONEncodeError``.
+
+``write_every_field`` is the cheaper writing that the check of ``from_json``'s
+fast path counts colons in (see ``_decode.read_as_strictly``).
+"""
+
+from __future__ import annotations
+
+import typing
+from itertools import repeat
+from operator import attrgetter, is_
+from typing import Any, Callable, NamedTuple
+
+import orjson
+from pydantic import BaseModel
+
+from mplp_models._canonical import prepare
+
+__all__ = ["model_members", "write_every_field"]
+
+_DICT = attrgetter("__dict__")
+_COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
+_GIVEN = attrgetter("__pydantic_fields_set__")
+
+
+class _Shape(NamedTuple):
+    """What writing a model class needs to know about its fields."""
+
+    loose: tuple[str, ...]  # fields whose type admits a float or an open object
+    many: tuple[str, ...]  # fields that hold a list of models
+
+
+_SHAPES: dict[type, _Shape] = {}
+
+
+def model_members(model: Any) -> Any:
+    """orjson's ``default`` for a model: its given fields (explicit nulls included), ready to write."""
+    try:
+        given = model.__pydantic_fields_set__
+    except AttributeError:
+        raise TypeError(f"{type(model).__name__} is not a JSON value") from None
+    values: dict[str, Any] = model.__dict__
+    members = values if len(given) == len(values) else _without_unset(values, given)
+    shape = _shape_of(model)
+    if not (shape.loose or shape.many):
+        return members
+    if members is values:
+        members = dict(values)  # the model's own __dict__ is never changed
+    for name in shape.loose:
+        if name in members:
+            members[name] = prepare(members[name])
+    for name in shape.many:
+        items = members.get(name)
+        if items:
+            members[name] = _members_of_many(items)
+    return members
+
+
+def _without_unset(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
+    members = values.copy()  # then dropping the few unset keys: the cheapest way, measured
+    for name in values:
+        if name not in given:
+            del members[name]
+    return members
+
+
+def _members_of_many(items: list[Any]) -> list[Any]:
+    """The members of a list of models in bulk, when they are of one class and share their given fields; else the list.
+
+    Items whose class has loose fields are left to ``model_members``, one by one.
+    """
+    first: object = items[0]
+    kind = type(first)
+    given: set[str] | None = getattr(first, "__pydantic_fields_set__", None)
+    if given is None or _shape_of(first).loose:
+        return items
+    if not all(map(is_, map(type, items), repeat(kind))) or not all(map(given.__eq__, map(_GIVEN, items))):
+        return items
+    dicts: list[dict[str, Any]] = list(map(_DICT, items))
+    unset = [name for name in dicts[0] if name not in given]
+    if unset:
+        dicts = list(map(_COPY, dicts))
+        for members in dicts:
+            for name in unset:
+                del members[name]
+    # Nested lists of models (none in these schemas' list items today) are written item by item.
+    return dicts
+
+
+def write_every_field(model: Any) -> tuple[bytes, int]:
+    """``model`` written with every field, given or not (``OPT_STRICT_INTEGER``), and how many were not given.
+
+    Nothing is copied or converted: each model is its own ``__dict__``, and a
+    list of models the list of theirs. An unset field holds its default,
+    ``None`` here, and is written as ``"name":null``; so the text has one
+    ``:`` per given key, one per unset field, and those of the strings.
+    """
+    unset = 0
+
+    def every_field(item: Any) -> Any:
+        nonlocal unset
+        try:
+            given = item.__pydantic_fields_set__
+        except AttributeError:
+            raise TypeError(f"{type(item).__name__} is not a JSON value") from None
+        values: dict[str, Any] = item.__dict__
+        unset += len(values) - len(given)
+        many = _shape_of(item).many
+        if not many:
+            return values
+        members = dict(values)
+        for name in many:
+            items = members[name]
+            if items:
+                members[name] = dicts = list(map(_DICT, items))
+                unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
+        return members
+
+    written = orjson.dumps(model, default=every_field, option=orjson.OPT_STRICT_INTEGER)
+    return written, unset
+
+
+def _shape_of(model: object) -> _Shape:
+    kind: type = type(model)
+    return _SHAPES.get(kind) or _shape(kind)
+
+
+def _shape(kind: type) -> _Shape:
+    fields: dict[str, Any] = getattr(kind, "model_fields", {})
+    shape = _Shape(
+        loose=tuple(name for name, field in fields.items() if _admits_floats(field.annotation)),
+        many=tuple(name for name, field in fields.items() if _holds_models(field.annotation)),
+    )
+    _SHAPES[kind] = shape
+    return shape
+
+
+def _admits_floats(annotation: Any) -> bool:
+    if annotation in (float, dict, Any) or typing.get_origin(annotation) is dict:
+        return True
+    return any(_admits_floats(argument) for argument in typing.get_args(annotation))
+
+
+def _holds_models(annotation: Any) -> bool:
+    """Whether the annotation is a list of models (or such a list or None)."""
+    if typing.get_origin(annotation) is list:
+        (item,) = typing.get_args(annotation)
+        return isinstance(item, type) and issubclass(item, BaseModel)
+    return any(_holds_models(argument) for argument in typing.get_args(annotation))
