@@ -5,8 +5,9 @@
     (--target DIR: write or check another folder than src/mplp_models/_generated)
 
 The run is deterministic: the same schemas, flags, template and pinned generator
-(``codegen/requirements.txt``) give the same bytes. Before the generator sees the
-schemas, a copy of them is prepared (the files under ``schemas/`` stay verbatim):
+(``datamodel-code-generator==0.89.0``, in pyproject's ``dev`` extra) give the same
+bytes. Before the generator sees the schemas, a copy of them is prepared (the
+files under ``schemas/`` stay verbatim):
 
 * ``$defs`` that nothing references are dropped. The MPLP module schemas carry a
   copy of their root object (``*_core_properties``) that no ``$ref`` names; the

@@ -21,7 +21,8 @@ from pydantic import ValidationError
 
 import mplp_models as mm
 from conftest import PAYLOADS, ROOT, load
-from mplp_models._conversion import ConversionError, render
+from mplp_models import ConversionError
+from mplp_models._conversion import render
 from mplp_models.testing import dialogs, events, json_objects, mplp_ids, timestamps
 
 OUTSIDE_MESSAGES = ("governance", "trace", "events")  # dialog fields that no chat format has a place for
@@ -658,3 +659,12 @@ def test_cloudevent_json_media_type_is_read_in_any_case_and_with_parameters() ->
     event = mm.Event.from_cloudevent(given)
     assert event.data == {"a": 1}
     assert event.to_cloudevent() == {**given, "datacontenttype": "application/json"}  # the same media type
+
+
+def test_the_interop_names_are_public() -> None:
+    import mplp_models._chat as chat
+    import mplp_models._cloudevents as cloudevents
+
+    assert mm.ConversionError is ConversionError and issubclass(ConversionError, ValueError)
+    assert mm.CloudEvent is cloudevents.CloudEvent and mm.OpenAIChatMessage is chat.OpenAIChatMessage
+    assert {"ConversionError", "CloudEvent", "OpenAIChatMessage", "AnthropicChat"} <= set(mm.__all__)

@@ -19,6 +19,9 @@ from mplp_models._version import __version__
 if TYPE_CHECKING:
     from mplp_models._base import SCHEMA_ONLY, MplpModel
     from mplp_models._canonical import CanonicalJSONError, canonical_json
+    from mplp_models._chat import AnthropicChat, AnthropicChatMessage, AnthropicTextBlock, OpenAIChatMessage
+    from mplp_models._cloudevents import CloudEvent
+    from mplp_models._conversion import ConversionError
     from mplp_models._decode import MAX_DEPTH
     from mplp_models._errors import ErrorEntry, errors_as_json
     from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageType
@@ -50,8 +53,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AgentTokenUsage",
+    "AnthropicChat",
+    "AnthropicChatMessage",
+    "AnthropicTextBlock",
     "canonical_json",
     "CanonicalJSONError",
+    "CloudEvent",
+    "ConversionError",
     "CrossCuttingConcern",
     "Dialog",
     "DialogGovernance",
@@ -74,6 +82,7 @@ __all__ = [
     "Metadata",
     "MplpId",
     "MplpModel",
+    "OpenAIChatMessage",
     "parse",
     "Payload",
     "Plan",
@@ -95,6 +104,11 @@ _GENERATED = "mplp_models._generated."
 _LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("SCHEMA_ONLY", "MplpModel"), "mplp_models._base"),
     **dict.fromkeys(("CanonicalJSONError", "canonical_json"), "mplp_models._canonical"),
+    **dict.fromkeys(
+        ("AnthropicChat", "AnthropicChatMessage", "AnthropicTextBlock", "OpenAIChatMessage"), "mplp_models._chat"
+    ),
+    "CloudEvent": "mplp_models._cloudevents",
+    "ConversionError": "mplp_models._conversion",
     "MAX_DEPTH": "mplp_models._decode",
     **dict.fromkeys(("ErrorEntry", "errors_as_json"), "mplp_models._errors"),
     **dict.fromkeys(("InboxMessage", "InboxMessageStatus", "InboxMessageType"), _GENERATED + "cortex.v1.inbox_schema"),

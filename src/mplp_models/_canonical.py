@@ -46,7 +46,7 @@ class CanonicalJSONError(ValueError):
 def canonical_json(value: Any) -> bytes:
     """The RFC 8785 bytes of a JSON value (dict, list, str, int, float, bool, None) or of a model.
 
-    Raises :class:`CanonicalJSONError` for NaN and infinities, integers beyond
+    Raises ``CanonicalJSONError`` for NaN and infinities, integers beyond
     +/-(2**53 - 1) whose canonical text would not read back the same, keys that
     are not ``str``, lone surrogates, nesting deeper than orjson writes (254
     levels), and values that are not JSON.

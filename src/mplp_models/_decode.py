@@ -35,6 +35,7 @@ import orjson
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from mplp_models._errors import Quoted
 from mplp_models._members import write_every_field
 
 __all__ = ["MAX_DEPTH", "invalid", "json_bytes", "load_json", "read_as_strictly"]
@@ -177,9 +178,10 @@ def find_duplicate_key(text: str) -> tuple[tuple[str | int, ...], str] | None:
 
 
 def invalid(title: str, kind: str, message: str, loc: tuple[str | int, ...], data: Any) -> ValidationError:
-    """A one-entry ``ValidationError`` for input that never reached the model (with a short prefix of it)."""
-    prefix = data[:40] if isinstance(data, (bytes, str)) else type(data).__name__
+    """A one-entry ``ValidationError`` for input that never reached the model (quoting the start of text)."""
+    # Text that is not JSON is quoted by its start only: it may be megabytes, or not even UTF-8.
+    found = Quoted.of(data) if isinstance(data, (bytes, str)) else data
     # The message is built at run time, which PydanticCustomError's LiteralString hint does not foresee.
     error = PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]
-    detail: InitErrorDetails = {"type": error, "loc": loc, "input": prefix}
+    detail: InitErrorDetails = {"type": error, "loc": loc, "input": found}
     return ValidationError.from_exception_data(title, [detail])

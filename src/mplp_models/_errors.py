@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 from pydantic import ValidationError
 
-__all__ = ["ErrorEntry", "errors_as_json"]
+__all__ = ["ErrorEntry", "Quoted", "errors_as_json"]
 
 _PREFIX = 40  # characters of a found value that a message may quote
 
@@ -46,7 +46,27 @@ def _message(entry: Any) -> str:
     return f"{message}; found {_found(entry.get('input'))}"
 
 
+class Quoted(NamedTuple):
+    """The start of an input that never became JSON values (bad bytes, say), and the size of all of it."""
+
+    text: str
+    size: int
+    unit: str  # "bytes" or "characters"
+
+    @classmethod
+    def of(cls, data: bytes | str) -> Quoted:
+        if isinstance(data, bytes):
+            return cls(data[:_PREFIX].decode("utf-8", "replace"), len(data), "bytes")
+        return cls(data[:_PREFIX], len(data), "characters")
+
+    def __repr__(self) -> str:  # what pydantic's own error text shows
+        return repr(self.text) + ("..." if self.size > len(self.text) else "")
+
+
 def _found(value: object) -> str:
+    if isinstance(value, Quoted):
+        text = json.dumps(value.text, ensure_ascii=False)
+        return text if value.size <= _PREFIX else f"{text}... ({value.size} {value.unit})"
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list):

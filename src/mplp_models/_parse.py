@@ -18,7 +18,7 @@ from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
 __all__ = ["Payload", "parse"]
 
 Payload = Union[Plan, Dialog, InboxMessage, LearningSample, Event, TraceBase]
-"""Any top-level payload that :func:`parse` recognizes."""
+"""Any top-level payload that ``parse`` recognizes."""
 
 KINDS: tuple[type[MplpModel], ...] = (Plan, Dialog, InboxMessage, LearningSample, Event, TraceBase)
 
@@ -56,14 +56,14 @@ def parse(
 
 def _kind_of(value: Any) -> type[MplpModel]:
     if not isinstance(value, Mapping):
-        raise invalid("parse", "payload_type", "A payload should be a JSON object", (), type(value).__name__)
+        raise invalid("parse", "payload_type", "A payload should be a JSON object", (), value)
     scores = {kind: len(own & value.keys()) / len(own) for kind, own in _OWN_KEYS.items()}
     best = max(scores.values())
     winners = [kind.__name__ for kind, score in scores.items() if score == best]
     if best == 0 or len(winners) > 1:
         hint = ", ".join(f"{kind.__name__} ({', '.join(sorted(own))})" for kind, own in _OWN_KEYS.items())
         what = "none of" if best == 0 else f"as many keys of {' and '.join(winners)} from"
-        raise invalid("parse", "payload_kind", f"Cannot tell the payload kind: it has {what} the keys of {hint}", (), "")
+        raise invalid("parse", "payload_kind", f"Cannot tell the payload kind: it has {what} the keys of {hint}", (), value)
     return next(kind for kind, score in scores.items() if score == best)
 
 

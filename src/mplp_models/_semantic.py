@@ -1,6 +1,6 @@
 """What the schemas cannot say: rule checks and lifecycle moves, shared by the models that have them.
 
-A model with rules subclasses :class:`RuledModel` and implements ``_violations``.
+A model with rules subclasses ``RuledModel`` and implements ``_violations``.
 The rules run after schema validation, on every validation (JSON, dict or
 keyword arguments), unless the validation context says ``SCHEMA_ONLY``; all the
 violations of one payload come out as the entries of one ``ValidationError``.
@@ -37,11 +37,12 @@ class RuleViolation:
     code: str
     message: str
 
-    def as_error(self, value: object) -> InitErrorDetails:
-        # Built at run time, so not the literal that the hint asks for; with no
-        # context, the message is used as it is (braces in ids are safe).
-        error = PydanticCustomError(self.code, self.message)  # pyright: ignore[reportArgumentType]
-        return {"type": error, "loc": self.loc, "input": value}
+
+def _error_details(violation: RuleViolation, value: object) -> InitErrorDetails:
+    # Built at run time, so not the literal that the hint asks for; with no
+    # context, the message is used as it is (braces in ids are safe).
+    error = PydanticCustomError(violation.code, violation.message)  # pyright: ignore[reportArgumentType]
+    return {"type": error, "loc": violation.loc, "input": value}
 
 
 class LifecycleModel(MplpModel):
@@ -82,7 +83,7 @@ class RuledModel(LifecycleModel):
             return self
         violations = self._violations()
         if violations:
-            errors = [violation.as_error(_value_at(self, violation.loc)) for violation in violations]
+            errors = [_error_details(violation, _value_at(self, violation.loc)) for violation in violations]
             raise ValidationError.from_exception_data(type(self).__name__, errors)
         return self
 

@@ -122,8 +122,8 @@ class Timestamp(str):
     """An RFC 3339 date-time, kept exactly as the sender wrote it.
 
     It is a ``str``, so it compares, hashes and serializes as its text
-    (``.000Z`` stays ``.000Z``). :meth:`to_datetime` gives the instant as an
-    aware :class:`~datetime.datetime`.
+    (``.000Z`` stays ``.000Z``). ``to_datetime`` gives the instant as an
+    aware ``datetime.datetime``.
     """
 
     __slots__ = ()
@@ -154,7 +154,7 @@ class Timestamp(str):
         Digits past the microsecond are dropped, and a leap second (``:60``)
         becomes ``:59.999999``, since ``datetime`` has neither, and year 0000
         raises ``ValueError``; the text itself is never changed. To order
-        timestamps exactly, compare :meth:`instant` keys.
+        timestamps exactly, compare ``instant`` keys.
         """
         try:
             # The text is valid RFC 3339, which fromisoformat reads right when it
@@ -175,7 +175,7 @@ class Timestamp(str):
         ``(seconds, fraction)``: whole seconds since 1970-01-01T00:00:00Z on the
         proleptic Gregorian calendar, and the fraction's digits without trailing
         zeros (compared as text, which orders decimal fractions). Unlike
-        :meth:`to_datetime` it keeps every digit and takes year 0000; a leap
+        ``to_datetime`` it keeps every digit and takes year 0000; a leap
         second counts as the first second of the next minute.
         """
         try:

@@ -178,3 +178,23 @@ def flagged(plan: mm.Plan) -> None:
     mm.Ref(id=step_id, module=mm.RefModule.plan, descripton="x")  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
     # An optional field used without a check for None.
     len(plan.steps[0].dependencies)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+
+def interop(dialog: mm.Dialog, event: mm.Event) -> None:
+    messages = dialog.to_openai_messages()
+    assert_type(messages, list[mm.OpenAIChatMessage])
+    assert_type(messages[0]["content"], str)
+    assert_type(mm.Dialog.from_openai_messages(messages), mm.Dialog)
+    chat = dialog.to_anthropic_messages(agent_role="user")
+    assert_type(chat, mm.AnthropicChat)
+    assert_type(chat["messages"], list[mm.AnthropicChatMessage])
+    assert_type(mm.Dialog.from_anthropic_messages(**chat), mm.Dialog)
+    cloudevent = event.to_cloudevent()
+    assert_type(cloudevent, mm.CloudEvent)
+    assert_type(cloudevent["id"], str)
+    assert_type(mm.Event.from_cloudevent(cloudevent), mm.Event)
+    dialog.to_anthropic_messages(agent_role="robot")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    try:
+        event.to_cloudevent()
+    except mm.ConversionError as error:
+        assert_type(error.path, tuple[str | int, ...])
