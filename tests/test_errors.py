@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from pydantic import ValidationError
 
@@ -40,3 +42,23 @@ def test_rule_and_json_errors_have_pointers_too() -> None:
     with pytest.raises(ValidationError) as caught:
         mm.Plan.from_json(b"{")
     assert mm.errors_as_json(caught.value)[0]["pointer"] == ""
+
+
+def message_of(data: object) -> str:
+    with pytest.raises(ValidationError) as caught:
+        mm.parse(data)  # type: ignore[arg-type]
+    (entry,) = mm.errors_as_json(caught.value)
+    return entry["message"]
+
+
+def test_text_that_is_not_json_is_quoted_by_its_start_and_size() -> None:
+    long = b'{"a": 1, "a": 2, "' + b"b" * 100 + b'": 3}'
+    assert message_of(long).endswith(f"; found {json.dumps(long[:40].decode())}... ({len(long)} bytes)")
+    assert message_of(b"\xff{}").endswith('; found "\ufffd{}"')  # not UTF-8: shown decoded, never as b'...'
+    assert message_of("[1, 2").endswith('; found "[1, 2"')
+
+
+def test_parse_says_what_it_found() -> None:
+    assert message_of(b"[1]") == "A payload should be a JSON object; found an array"
+    assert message_of({"x": 1}).endswith("; found an object")
+    assert message_of(5) == "JSON input should be bytes or str, not int; found 5"
