@@ -171,23 +171,20 @@ _ANTHROPIC_ROLES = {"user": "user", "assistant": "assistant"}
 
 def read_openai(messages: object, *, join_parts: str | None) -> list[Turn]:
     """The role and text of each OpenAI message; a ``ConversionError`` for what a dialog cannot carry."""
-    turns: list[Turn] = []
-    for index, message in enumerate(_sequence(("messages",), messages, "a list of message objects")):
-        path: Path = ("messages", index)
-        entry = _object(path, message)
-        role = _role(path, entry, _OPENAI_ROLES)
-        turns.append((role, _content(path, entry, join_parts)))
-    return turns
+    return _read_messages(messages, _OPENAI_ROLES, join_parts)
 
 
 def read_anthropic(messages: object, system: object, *, join_parts: str | None) -> list[Turn]:
     """The system prompt, then the role and text of each message; a ``ConversionError`` for what a dialog cannot carry."""
-    turns = [("system", text) for text in _system_texts(system)]
+    return [("system", text) for text in _system_texts(system)] + _read_messages(messages, _ANTHROPIC_ROLES, join_parts)
+
+
+def _read_messages(messages: object, roles: Mapping[str, str], join_parts: str | None) -> list[Turn]:
+    turns: list[Turn] = []
     for index, message in enumerate(_sequence(("messages",), messages, "a list of message objects")):
         path: Path = ("messages", index)
         entry = _object(path, message)
-        role = _role(path, entry, _ANTHROPIC_ROLES)
-        turns.append((role, _content(path, entry, join_parts)))
+        turns.append((_role(path, entry, roles), _content(path, entry, join_parts)))
     return turns
 
 
