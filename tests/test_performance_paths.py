@@ -359,3 +359,68 @@ def test_fixtures_cover_every_model_kind() -> None:
     kinds = {type(mm.parse(path.read_bytes())) for path in PAYLOAD_FILES}
     assert kinds == {mm.Plan, mm.Dialog, mm.InboxMessage, mm.LearningSample, mm.Event}
     assert list(itertools.chain(PAYLOAD_FILES))  # (TraceBase is inside the plan and the learning sample)
+
+
+# Classes of the user's own take the strict paths: the fast ones know only the generated classes.
+
+DUPLICATE_SOURCE = (
+    b'{"event_id":"f6000000-0000-4000-9000-000000000001","event_type":"plan.created",'
+    b'"source":"evil","source":"plan","timestamp":"2026-03-01T09:00:00.000Z"}'
+)
+
+
+def test_a_subclass_with_a_colon_in_a_default_still_refuses_duplicate_keys() -> None:
+    class NotedEvent(mm.Event):
+        note: str = "see: x"  # an unset field that writes back with a colon of its own
+
+    with pytest.raises(ValidationError) as caught:
+        NotedEvent.from_json(DUPLICATE_SOURCE)
+    assert mm.errors_as_json(caught.value)[0]["code"] == "json_duplicate_key"
+
+
+def test_a_model_of_the_users_own_refuses_duplicate_keys() -> None:
+    class Note(mm.MplpModel):
+        text: str = "a:b"
+
+    class Box(mm.MplpModel):
+        name: str
+        note: Note = Note()
+
+    with pytest.raises(ValidationError):
+        Box.from_json(b'{"name":"a","name":"b"}')
+    assert Box.from_json(b'{"name":"b"}').to_json() == b'{"name":"b"}'
+
+
+def test_to_json_of_a_subclass_honours_its_serializers_and_extra_fields() -> None:
+    from pydantic import ConfigDict, computed_field, field_serializer
+
+    class LoudEvent(mm.Event):
+        model_config = ConfigDict(extra="allow")
+
+        @field_serializer("source")
+        def loud(self, source: str) -> str:
+            return source.upper()
+
+        @computed_field  # type: ignore[prop-decorator]
+        @property
+        def kind(self) -> str:
+            return "loud"
+
+    event = LoudEvent.model_validate({**json.loads((PAYLOADS / "event.json").read_bytes()), "x_note": 1e16})
+    assert event.to_json() == mm.canonical_json(event.to_dict())
+    written = json.loads(event.to_json())
+    assert (written["source"], written["kind"], written["x_note"]) == ("PLAN", "loud", 1e16)
+
+
+def test_field_shapes_are_read_from_built_classes() -> None:
+    script = (
+        "import pickle, mplp_models as mm, pathlib;"
+        "plan = mm.Plan.from_json(pathlib.Path('examples/payloads/plan.json').read_bytes());"
+        "data = pickle.dumps(plan);"
+        "import subprocess, sys;"
+        "code = 'import pickle, sys; from mplp_models._members import _SHAPES; plan = pickle.loads(sys.stdin.buffer.read());'"
+        " 'plan.to_json(); print(sorted(_SHAPES[type(plan)].many))';"
+        "print(subprocess.run([sys.executable, '-c', code], input=data, capture_output=True, check=True).stdout.decode())"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True, cwd=ROOT)
+    assert done.stdout.decode().strip() == "['events', 'steps']"

@@ -11,7 +11,7 @@ from typing_extensions import Self
 
 from mplp_models._canonical import dumps
 from mplp_models._decode import json_bytes, load_json, read_as_strictly
-from mplp_models._members import model_members
+from mplp_models._members import is_plain, model_members
 
 __all__ = ["SCHEMA_ONLY", "MplpModel"]
 
@@ -49,13 +49,14 @@ class MplpModel(BaseModel):
         # Fast path: pydantic reads the text itself, and the result is kept
         # when it is what the strict reading gives (see _decode). Otherwise,
         # and for every refusal, the strict reading decides and words the errors.
-        try:
-            model = cls.model_validate_json(raw, context=context)
-        except ValidationError:
-            pass
-        else:
-            if read_as_strictly(raw, model):
-                return model
+        if is_plain(cls):  # a class of the user's own may have defaults and validators the check cannot see
+            try:
+                model = cls.model_validate_json(raw, context=context)
+            except ValidationError:
+                pass
+            else:
+                if read_as_strictly(raw, model):
+                    return model
         value = load_json(raw, cls.__name__, allow_duplicate_keys=allow_duplicate_keys)
         return cls.model_validate(value, context=context)
 

@@ -33,7 +33,7 @@ from pydantic import BaseModel
 
 from mplp_models._canonical import prepare
 
-__all__ = ["model_members", "write_every_field"]
+__all__ = ["is_plain", "model_members", "write_every_field"]
 
 _DICT = attrgetter("__dict__")
 _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
@@ -45,6 +45,13 @@ class _Shape(NamedTuple):
 
     loose: tuple[str, ...]  # fields whose type admits a float or an open object
     many: tuple[str, ...]  # fields that hold a list of models
+    # A generated class: its fields are its schema's, unset ones hold None, and it has no
+    # serializers of its own. Only these are written here; a subclass a user wrote (with a
+    # default, a serializer, extra fields or a computed field) goes through model_dump.
+    plain: bool
+
+
+_GENERATED = "mplp_models._generated."
 
 
 _SHAPES: dict[type, _Shape] = {}
@@ -56,9 +63,11 @@ def model_members(model: Any) -> Any:
         given = model.__pydantic_fields_set__
     except AttributeError:
         raise TypeError(f"{type(model).__name__} is not a JSON value") from None
+    shape = _shape_of(model)
+    if not shape.plain:
+        raise TypeError(f"{type(model).__name__} is written by model_dump")
     values: dict[str, Any] = model.__dict__
     members = values if len(given) == len(values) else _without_unset(values, given)
-    shape = _shape_of(model)
     if not (shape.loose or shape.many):
         return members
     if members is values:
@@ -89,7 +98,7 @@ def _members_of_many(items: list[Any]) -> list[Any]:
     first: object = items[0]
     kind = type(first)
     given: set[str] | None = getattr(first, "__pydantic_fields_set__", None)
-    if given is None or _shape_of(first).loose:
+    if given is None or _shape_of(first).loose or not _shape_of(first).plain:
         return items
     if not all(map(is_, map(type, items), repeat(kind))) or not all(map(given.__eq__, map(_GIVEN, items))):
         return items
@@ -120,9 +129,12 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
             given = item.__pydantic_fields_set__
         except AttributeError:
             raise TypeError(f"{type(item).__name__} is not a JSON value") from None
+        shape = _shape_of(item)
+        if not shape.plain:  # an unset field might hold a default with colons of its own
+            raise TypeError(f"{type(item).__name__} is not a generated model")
         values: dict[str, Any] = item.__dict__
         unset += len(values) - len(given)
-        many = _shape_of(item).many
+        many = shape.many
         if not many:
             return values
         members = dict(values)
@@ -138,15 +150,27 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
 
 
 def _shape_of(model: object) -> _Shape:
-    kind: type = type(model)
+    return _shape_of_class(type(model))
+
+
+def is_plain(kind: type) -> bool:
+    """Whether ``kind`` is a generated model class, which the fast paths write and check (see ``_Shape``)."""
+    return _shape_of_class(kind).plain
+
+
+def _shape_of_class(kind: type) -> _Shape:
     return _SHAPES.get(kind) or _shape(kind)
 
 
 def _shape(kind: type) -> _Shape:
+    if not getattr(kind, "__pydantic_complete__", True):
+        # Deferred build: until it is built, an annotation may still be a forward reference.
+        kind.model_rebuild()  # type: ignore[attr-defined]
     fields: dict[str, Any] = getattr(kind, "model_fields", {})
     shape = _Shape(
         loose=tuple(name for name, field in fields.items() if _admits_floats(field.annotation)),
         many=tuple(name for name, field in fields.items() if _holds_models(field.annotation)),
+        plain=kind.__module__.startswith(_GENERATED),
     )
     _SHAPES[kind] = shape
     return shape
