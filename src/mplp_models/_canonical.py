@@ -113,7 +113,7 @@ def _prepare_large_integer(value: int) -> Any:
     try:
         double = float(value)
         text = es6_number(double)
-    except (OverflowError, _PathError):
+    except OverflowError:  # beyond a double: no canonical text at all
         double, text = math.nan, b""
     if text == str(value).encode() or (b"e" in text and double == value):
         return _Fragment(text)
@@ -201,7 +201,7 @@ def _utf16_sorted_object(value: dict[str, Any]) -> Any:
 
 def es6_number(value: float) -> bytes:
     """ECMAScript's Number-to-String of a finite double (the text RFC 8785 writes for it)."""
-    if value != value or value in (float("inf"), float("-inf")):
+    if not math.isfinite(value):
         raise _PathError(f"{value!r} is not a JSON number")
     if value == 0:
         return b"0"

@@ -43,7 +43,7 @@ class DialogBase(RuledModel):
         active -> paused | completed | cancelled; paused -> active | completed | cancelled.
         Completing or cancelling sets ``ended_at`` to now when it is not set.
         """
-        target = self._check_move(self.status, to, type(self.status))
+        target = self._check_move(to)
         if target.value in ("completed", "cancelled") and self.ended_at is None:
             self.ended_at = Timestamp.now()
         self.status = target
@@ -57,11 +57,12 @@ class DialogBase(RuledModel):
             found.append(RuleViolation(
                 ("ended_at",), "ended_before_start", f"ended_at {self.ended_at} is before started_at {self.started_at}"
             ))  # fmt: skip
-        if self.messages and (start is not None or end is not None):
-            # The common case, at C speed: the earliest and the latest message fall within.
-            earliest, latest = earliest_and_latest([message.timestamp for message in self.messages])
-            if (start is None or earliest.instant() >= start) and (end is None or latest.instant() <= end):
-                return found
+        if not self.messages or (start is None and end is None):
+            return found  # nothing for a message to fall outside of
+        # The common case, at C speed: the earliest and the latest message fall within.
+        earliest, latest = earliest_and_latest([message.timestamp for message in self.messages])
+        if (start is None or earliest.instant() >= start) and (end is None or latest.instant() <= end):
+            return found
         for position, message in enumerate(self.messages):
             moment = message.timestamp.instant()
             loc = ("messages", position, "timestamp")

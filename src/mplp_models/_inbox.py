@@ -45,7 +45,7 @@ class InboxMessageBase(RuledModel):
         unread -> read -> acknowledged -> archived, and read -> archived. The
         move sets the matching ``*_at`` and ``updated_at`` to ``at`` (default: now).
         """
-        target = self._check_move(self.status, to, type(self.status))
+        target = self._check_move(to)
         moment = at if at is not None else Timestamp.now()
         # Each assignment is validated with the rules, so the timestamps go first.
         setattr(self, STAMP_OF_STATUS[target.value], moment)

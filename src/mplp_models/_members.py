@@ -98,7 +98,10 @@ def _members_of_many(items: list[Any]) -> list[Any]:
     first: object = items[0]
     kind = type(first)
     given: set[str] | None = getattr(first, "__pydantic_fields_set__", None)
-    if given is None or _shape_of(first).loose or not _shape_of(first).plain:
+    if given is None:
+        return items
+    shape = _shape_of(first)
+    if shape.loose or not shape.plain:
         return items
     if not all(map(is_, map(type, items), repeat(kind))) or not all(map(given.__eq__, map(_GIVEN, items))):
         return items

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
 __all__ = ["PLAN_MOVES", "STEP_MOVES", "PlanBase", "PlanStepBase"]
 
-OPEN_PLAN = ("draft", "proposed", "approved", "in_progress")
 PLAN_MOVES: dict[str, tuple[str, ...]] = {
     "draft": ("proposed", "cancelled"),
     "proposed": ("approved", "draft", "cancelled"),
@@ -58,7 +57,7 @@ class PlanStepBase(LifecycleModel):
         pending -> in_progress | blocked | skipped; blocked -> pending | in_progress | skipped;
         in_progress -> completed | failed | blocked; failed -> pending (a retry).
         """
-        self.status = self._check_move(self.status, to, type(self.status))
+        self.status = self._check_move(to)
         return self
 
 
@@ -78,7 +77,7 @@ class PlanBase(RuledModel):
         in_progress -> completed | failed; any open state -> cancelled. The status
         rules still apply: a plan with a pending step cannot become completed.
         """
-        self.status = self._check_move(self.status, to, type(self.status))
+        self.status = self._check_move(to)
         return self
 
     def topological_order(self) -> list[PlanStep]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from pydantic import ValidationError, ValidationInfo, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -51,8 +51,13 @@ class LifecycleModel(MplpModel):
     # state value -> the states it may move to; set by each model
     _moves: ClassVar[Mapping[str, Sequence[str]]] = {}
 
-    def _check_move(self, current: enum.Enum, to: object, kind: type[enum.Enum]) -> Any:
-        """The target state as a member of ``kind``; a ``ValueError`` naming both states if the move is not legal."""
+    if TYPE_CHECKING:
+        status: Any  # each model's own status enum
+
+    def _check_move(self, to: object) -> Any:
+        """``to`` as a member of the status enum; a ``ValueError`` naming both states if the move is not legal."""
+        current: enum.Enum = self.status
+        kind = type(current)
         try:
             target = kind(to.value if isinstance(to, enum.Enum) else to)
         except ValueError:
