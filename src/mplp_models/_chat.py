@@ -6,7 +6,6 @@ refused with a ``ConversionError`` naming its path, unless the caller opts into
 the lossy mapping by name (``agent_role``, ``drop_events``, ``join_parts``).
 """
 
-import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from typing_extensions import NotRequired, TypedDict
 
 from mplp_models._conversion import ConversionError, carries_nothing, describe
+from mplp_models._skeletons import new_id, new_meta
 from mplp_models._types import Timestamp
 
 if TYPE_CHECKING:
@@ -40,7 +40,6 @@ AgentRole = Literal["user", "assistant"]
 
 Turn = tuple[str, str]  # an MPLP role and the message's text
 Path = tuple[str | int, ...]
-_PROTOCOL_VERSION = "1.0.0"
 
 
 class OpenAIChatMessage(TypedDict):
@@ -278,7 +277,7 @@ def dialog_document(turns: list[Turn], fields: DialogFields) -> dict[str, Any]:
     stamps = _stamps(fields["timestamps"], len(turns), now)
     meta = fields["meta"]
     document: dict[str, Any] = {
-        "meta": {"protocol_version": _PROTOCOL_VERSION, "schema_version": _PROTOCOL_VERSION, "created_at": now} if meta is None else meta,
+        "meta": new_meta(now) if meta is None else meta,
         "dialog_id": _given_or_new(fields["dialog_id"]),
         "context_id": _given_or_new(fields["context_id"]),
         "status": fields["status"],
@@ -290,8 +289,7 @@ def dialog_document(turns: list[Turn], fields: DialogFields) -> dict[str, Any]:
 
 
 def _given_or_new(value: str | None) -> str:
-    # str(uuid4()) is lowercase and hyphenated: the MplpId form.
-    return str(uuid.uuid4()) if value is None else value
+    return new_id() if value is None else value
 
 
 def _stamps(given: str | Sequence[str] | None, count: int, now: Timestamp) -> list[str]:

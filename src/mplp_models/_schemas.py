@@ -31,25 +31,33 @@ SCHEMA_FILES: dict[str, str] = {
 ``CommonTypes`` is the file of shared definitions (``Ref``, ``RefModule``).
 """
 
-# Models defined inside another model's schema file: `schema PlanStep` points there.
-_DEFINED_IN: dict[str, str] = {
-    "PlanStep": "Plan", "PlanStatus": "Plan", "PlanStepStatus": "Plan",
-    "DialogMessage": "Dialog", "DialogStatus": "Dialog", "DialogMessageRole": "Dialog", "DialogGovernance": "Dialog",
-    "InboxMessageStatus": "InboxMessage", "InboxMessageType": "InboxMessage",
-    "AgentTokenUsage": "LearningSample", "ErrorInfo": "LearningSample", "FeedbackDecision": "LearningSample",
-    "LearningSampleTimestamps": "LearningSample", "TokenUsage": "LearningSample", "UserFeedback": "LearningSample",
-    "CrossCuttingConcern": "Metadata", "Ref": "CommonTypes", "RefModule": "CommonTypes",
-}  # fmt: skip
+def _defined_in() -> dict[str, str]:
+    """Each public name that lives inside another model's schema file, and that model (``schema PlanStep`` points there)."""
+    import mplp_models  # the package's map of names to modules; nothing generated is imported
+
+    # codegen writes schemas/a/v1.0/b-c.schema.json as the module a.v1_0.b_c_schema.
+    owner = {_module_of(path): name for name, path in SCHEMA_FILES.items()}
+    prefix = mplp_models._GENERATED  # pyright: ignore[reportPrivateUsage]
+    return {
+        name: owner[location.removeprefix(prefix)]
+        for name, location in mplp_models._LOCATIONS.items()  # pyright: ignore[reportPrivateUsage]
+        if location.startswith(prefix) and name not in SCHEMA_FILES
+    }
+
+
+def _module_of(path: str) -> str:
+    return path.removesuffix(".json").replace(".", "_").replace("-", "_").replace("/", ".")
 
 
 def schema_name(name: str) -> str:
     """The key of ``SCHEMA_FILES`` that ``name`` means (any case); a ``LookupError`` that says where to look if none."""
-    by_folded = {key.casefold(): key for key in (*SCHEMA_FILES, *_DEFINED_IN)}
+    defined_in = _defined_in()
+    by_folded = {key.casefold(): key for key in (*SCHEMA_FILES, *defined_in)}
     key = by_folded.get(name.casefold())
     if key in SCHEMA_FILES:
         return key
     if key is not None:
-        owner = _DEFINED_IN[key]
+        owner = defined_in[key]
         raise LookupError(f"{key} is defined inside the schema of {owner}: run `schema {owner}`")
     raise LookupError(f"no schema named {name!r}; one of: {', '.join(SCHEMA_FILES)}")
 

@@ -4,37 +4,44 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mplp_models._base import MplpModel
-from mplp_models._types import Timestamp
+# Light on purpose: the command line lists the kinds below at start-up, before any model is needed.
+if TYPE_CHECKING:
+    from mplp_models._base import MplpModel
 
-__all__ = ["SKELETONS", "skeleton"]
+__all__ = ["SKELETONS", "new_id", "new_meta", "skeleton"]
 
-_META = {"protocol_version": "1.0.0", "schema_version": "1.0.0"}
+PROTOCOL_VERSION = "1.0.0"
 
 
-def _id() -> str:
-    return str(uuid.uuid4())  # lowercase, hyphenated: the MplpId form
+def new_id() -> str:
+    """A fresh id: a UUID version 4, lowercase and hyphenated (the MplpId form)."""
+    return str(uuid.uuid4())
+
+
+def new_meta(now: str) -> dict[str, str]:
+    """The metadata of a document made now: MPLP protocol and schema version 1.0.0."""
+    return {"protocol_version": PROTOCOL_VERSION, "schema_version": PROTOCOL_VERSION, "created_at": now}
 
 
 def _plan(now: str) -> dict[str, Any]:
     return {
-        "meta": {**_META, "created_at": now},
-        "plan_id": _id(),
-        "context_id": _id(),
+        "meta": new_meta(now),
+        "plan_id": new_id(),
+        "context_id": new_id(),
         "title": "New plan",
         "objective": "What the plan should achieve",
         "status": "draft",
-        "steps": [{"step_id": _id(), "description": "First step", "status": "pending", "order_index": 0}],
+        "steps": [{"step_id": new_id(), "description": "First step", "status": "pending", "order_index": 0}],
     }
 
 
 def _dialog(now: str) -> dict[str, Any]:
     return {
-        "meta": {**_META, "created_at": now},
-        "dialog_id": _id(),
-        "context_id": _id(),
+        "meta": new_meta(now),
+        "dialog_id": new_id(),
+        "context_id": new_id(),
         "status": "active",
         "messages": [{"role": "user", "content": "Hello", "timestamp": now}],
         "started_at": now,
@@ -57,7 +64,7 @@ def _inbox(now: str) -> dict[str, Any]:
 
 
 def _sample(now: str) -> dict[str, Any]:
-    return {"sample_id": _id(), "project_id": "project", "success_flag": True, "timestamps": {"started_at": now}}
+    return {"sample_id": new_id(), "project_id": "project", "success_flag": True, "timestamps": {"started_at": now}}
 
 
 SKELETONS: dict[str, tuple[str, Callable[[str], dict[str, Any]]]] = {
@@ -72,6 +79,7 @@ SKELETONS: dict[str, tuple[str, Callable[[str], dict[str, Any]]]] = {
 def skeleton(kind: str) -> MplpModel:
     """A valid ``kind`` (a key of ``SKELETONS``) with fresh ids, stamped now; validated like any input."""
     import mplp_models
+    from mplp_models._types import Timestamp
 
     model_name, make = SKELETONS[kind]
     model: type[MplpModel] = getattr(mplp_models, model_name)
