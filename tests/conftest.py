@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import calendar
+import copy
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
 
 import mplp_models as mm
+from reference_formats import is_rfc3339_date_time
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas"
@@ -59,38 +61,31 @@ def fixture(model: type[mm.MplpModel]) -> Any:
     return load(PAYLOADS / FIXTURE_OF[model])
 
 
+DELETE = object()
+"""``mutate``'s value that deletes the key (or item) at the path."""
+
+
+def mutate(document: Any, path: tuple[Any, ...], value: Any) -> Any:
+    """A deep copy of ``document`` with the value at ``path`` set to ``value`` (or deleted)."""
+    changed = copy.deepcopy(document)
+    parent = changed
+    for step in path[:-1]:
+        parent = parent[step]
+    if value is DELETE:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    return changed
+
+
 # --- the reference validator -------------------------------------------------
 # jsonschema's Draft 7 validator, with format assertion on and two stock
 # behaviours made exact: `pattern` uses Python's `re`, whose `$` also matches
 # before a trailing newline (ECMA-262's does not), and the date-time check
-# would take a trailing newline too. Written independently of the package's
-# own regular expressions, so that the two can disagree.
+# would take a trailing newline too (reference_formats.py). Written
+# independently of the package's own regular expressions, so that the two can disagree.
 
-_DATE_TIME = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))",
-    re.ASCII,
-)
-
-
-def is_rfc3339_date_time(text: object) -> bool:
-    if not isinstance(text, str):
-        return True  # formats only constrain strings
-    match = _DATE_TIME.fullmatch(text)
-    if match is None:
-        return False
-    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
-    if not 1 <= month <= 12:
-        return False
-    days = calendar.monthrange(year if year > 0 else 2000, month)[1]
-    if not 1 <= day <= days:
-        return False
-    if hour > 23 or minute > 59 or second > 60:
-        return False
-    if match.group(9) is not None and (int(match.group(9)) > 23 or int(match.group(10)) > 59):
-        return False
-    return True
-
-
+@functools.cache
 def _ecma_pattern(pattern: str) -> re.Pattern[str]:
     # `$` outside a character class, not escaped: the end of the text only.
     out, in_class, escaped = [], False, False
@@ -141,6 +136,7 @@ def _registry() -> Registry[Any]:
 REGISTRY = _registry()
 
 
+@functools.cache  # validators are immutable: one per model for the whole run
 def reference_validator(model: type[mm.MplpModel]) -> Any:
     schema = _without_dialect(load(SCHEMAS / SCHEMA_OF[model]))
     return _Reference(schema, registry=REGISTRY, format_checker=_FORMATS)

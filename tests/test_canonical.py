@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mplp_models as mm
-from conftest import CONFORMANCE, shared_or_skip
+from conftest import CONFORMANCE, PAYLOADS, shared_or_skip
 from mplp_models._canonical import es6_number
 
 
@@ -123,7 +123,7 @@ def test_subclasses_are_written_as_the_value_they_hold() -> None:
         b'{"pending":"2026-01-01T00:00:00Z"}'
     )
     assert mm.canonical_json((1, 2.0)) == b"[1,2]"
-    plan = mm.parse((__import__("conftest").PAYLOADS / "plan.json").read_bytes())
+    plan = mm.parse((PAYLOADS / "plan.json").read_bytes())
     assert mm.canonical_json(plan.model_dump(exclude_unset=True)) == plan.to_json()
 
     class Key(str):

@@ -8,7 +8,6 @@ names the document and the path that was changed.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -17,7 +16,7 @@ import pytest
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import FIXTURE_OF, PAYLOADS, load, reference_accepts
+from conftest import DELETE, FIXTURE_OF, PAYLOADS, load, mutate, reference_accepts
 
 Path = tuple[Any, ...]
 OTHER_TYPES: list[Any] = [None, True, False, 0, 1, -1, 1.5, 1.0, "", "x", [], {}]
@@ -49,31 +48,13 @@ def edges(value: Any) -> list[Any]:
 def mutations(document: Any) -> Iterator[tuple[str, Any]]:
     for path, value in paths(document):
         if isinstance(value, dict):
-            yield f"add unknown key at {path}", _set(document, (*path, "zz_unknown"), 1)
+            yield f"add unknown key at {path}", mutate(document, (*path, "zz_unknown"), 1)
             for key in value:
-                yield f"drop {(*path, key)}", _drop(document, (*path, key))
+                yield f"drop {(*path, key)}", mutate(document, (*path, key), DELETE)
         if path:
             for other in [*OTHER_TYPES, *edges(value)]:
                 if type(other) is not type(value) or other != value:
-                    yield f"set {path} to {other!r:.40}", _set(document, path, other)
-
-
-def _set(document: Any, path: Path, value: Any) -> Any:
-    changed = copy.deepcopy(document)
-    parent = changed
-    for step in path[:-1]:
-        parent = parent[step]
-    parent[path[-1]] = value
-    return changed
-
-
-def _drop(document: Any, path: Path) -> Any:
-    changed = copy.deepcopy(document)
-    parent = changed
-    for step in path[:-1]:
-        parent = parent[step]
-    del parent[path[-1]]
-    return changed
+                    yield f"set {path} to {other!r:.40}", mutate(document, path, other)
 
 
 def accepts(model: type[mm.MplpModel], document: Any) -> bool:

@@ -7,7 +7,6 @@ with it, so a wrong expectation fails as loudly as a wrong model.
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -15,9 +14,8 @@ import pytest
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import fixture, reference_accepts
+from conftest import DELETE, fixture, mutate, reference_accepts
 
-DELETE = object()
 ID = "550e8400-e29b-41d4-a716-446655440000"
 
 Plan, Dialog, Inbox, Sample, Event = mm.Plan, mm.Dialog, mm.InboxMessage, mm.LearningSample, mm.Event
@@ -172,18 +170,6 @@ CASES: list[tuple[type[mm.MplpModel], tuple[Any, ...], Any, bool]] = [
     (Sample, ("token_usage", "by_agent", 0, "tokens"), DELETE, False),
     (Event, ("source",), DELETE, False),
 ]
-
-
-def mutate(document: Any, path: tuple[Any, ...], value: Any) -> Any:
-    changed = copy.deepcopy(document)
-    parent = changed
-    for step in path[:-1]:
-        parent = parent[step]
-    if value is DELETE:
-        del parent[path[-1]]
-    else:
-        parent[path[-1]] = value
-    return changed
 
 
 def case_id(case: tuple[type[mm.MplpModel], tuple[Any, ...], Any, bool]) -> str:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import PAYLOADS, ROOT
+
+sys.path.insert(0, str(ROOT / "tests" / "fuzz"))
+from target import check  # noqa: E402
 
 REGRESSIONS = ROOT / "tests" / "fuzz" / "regressions"
 
@@ -17,9 +21,4 @@ def inputs() -> list[Path]:
 
 @pytest.mark.parametrize("path", inputs(), ids=lambda path: path.name)
 def test_fuzz_input(path: Path) -> None:
-    import sys
-
-    sys.path.insert(0, str(ROOT / "tests" / "fuzz"))
-    from target import check
-
     check(path.read_bytes())

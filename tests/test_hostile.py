@@ -82,8 +82,8 @@ def test_a_100_mb_plan_stays_within_the_documented_memory() -> None:
     script = """
 import json, resource, sys
 sys.path.insert(0, "tests/benchmarks")
-import bench, mplp_models as mm
-payload = bench.plan_payload(230_000)
+import payloads, mplp_models as mm
+payload = payloads.plan_payload(230_000)
 for step in payload["steps"]:
     step["description"] *= 6
 raw = json.dumps(payload).encode()

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import PAYLOADS, ROOT
+from conftest import PAYLOADS, ROOT, fixture, mutate
 from mplp_models import _plan
 from mplp_models._decode import load_json, read_as_strictly
 from mplp_models._types import earliest_and_latest
@@ -174,6 +174,9 @@ IDS = [f"{n:08x}-0000-4000-8000-{n:012x}" for n in range(1, 7)]
 STEP_STATUSES = [status.value for status in mm.PlanStepStatus]
 
 
+PLAN_DOCUMENT = fixture(mm.Plan)  # read once, not per example
+
+
 @st.composite
 def loose_plans(draw: st.DrawFn) -> dict[str, Any]:
     """Small plans with any mix of duplicate ids, bad or repeated dependencies, cycles and statuses."""
@@ -187,9 +190,8 @@ def loose_plans(draw: st.DrawFn) -> dict[str, Any]:
         }
         for _ in range(count)
     ]
-    plan = json.loads((PAYLOADS / "plan.json").read_bytes())
-    plan.update(steps=steps, status=draw(st.sampled_from([status.value for status in mm.PlanStatus])))
-    return plan
+    # A shallow copy is enough: only top-level keys are replaced.
+    return {**PLAN_DOCUMENT, "steps": steps, "status": draw(st.sampled_from([status.value for status in mm.PlanStatus]))}
 
 
 @given(loose_plans())
@@ -268,11 +270,7 @@ def test_dialog_rules_agree_with_each_message_checked_alone() -> None:
     ],
 )
 def test_bounds_fail_with_pydantics_own_errors(model: type[mm.MplpModel], path: tuple[Any, ...], value: Any, kind: str) -> None:
-    document = json.loads((PAYLOADS / ("plan.json" if model is mm.Plan else "learning-sample.json")).read_bytes())
-    node = document
-    for part in path[:-1]:
-        node = node[part]
-    node[path[-1]] = value
+    document = mutate(fixture(model), path, value)
     with pytest.raises(ValidationError) as caught:
         model.model_validate(document)
     (error,) = caught.value.errors()

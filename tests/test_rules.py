@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import fixture
+from conftest import PAYLOADS, fixture
 
 STEP = "a1000000-0000-4000-8000-00000000000{}".format
 
@@ -167,7 +167,7 @@ def test_schema_only_mode_and_check() -> None:
         (("steps", 1, "step_id"), "duplicate_step_id"),
         (("steps", 0, "dependencies", 0), "unknown_dependency"),
     ]
-    assert mm.Plan.from_json((__import__("conftest").PAYLOADS / "plan.json").read_bytes()).check() == []
+    assert mm.Plan.from_json((PAYLOADS / "plan.json").read_bytes()).check() == []
 
 
 def test_schema_only_still_checks_the_schema() -> None:

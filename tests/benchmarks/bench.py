@@ -41,7 +41,6 @@ import memory
 import payloads
 import peers
 import report
-from payloads import dialog_payload, plan_payload  # noqa: F401 (bench.plan_payload is used by tests/test_hostile.py)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

@@ -10,10 +10,9 @@ unresolved reference, formats off) stops the run instead of winning it.
 
 from __future__ import annotations
 
-import calendar
 import functools
 import json
-import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,22 +28,21 @@ from referencing.jsonschema import DRAFT7
 
 import mplp_models as mm
 import msgspec_models
+from mplp_models._schemas import SCHEMA_FILES
 from payloads import KINDS, Payload, Probe
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' reference date-time check
+from reference_formats import is_rfc3339_date_time  # noqa: E402
+
 SCHEMAS = ROOT / "schemas"
-SCHEMA_FILE = {
-    "plan": "mplp/v1.0/mplp-plan.schema.json",
-    "dialog": "mplp/v1.0/mplp-dialog.schema.json",
-    "inbox": "cortex/v1/inbox.schema.json",
-    "learning": "mplp/v1.0/common/learning-sample.schema.json",
-}
 MODEL: dict[str, type[mm.MplpModel]] = {
     "plan": mm.Plan,
     "dialog": mm.Dialog,
     "inbox": mm.InboxMessage,
     "learning": mm.LearningSample,
 }
+SCHEMA_FILE = {kind: SCHEMA_FILES[model.__name__] for kind, model in MODEL.items()}
 
 Reader = Callable[[bytes], object]
 
@@ -76,26 +74,7 @@ def root_schema(kind: str) -> dict[str, Any]:
 
 # --- jsonschema: date-time ------------------------------------------------------
 # jsonschema checks `date-time` only when rfc3339-validator is installed. When it
-# is not, this checker stands in: RFC 3339 section 5.6, with real calendar dates.
-
-_DATE_TIME = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))", re.ASCII
-)
-
-
-def is_rfc3339_date_time(text: object) -> bool:
-    if not isinstance(text, str):
-        return True  # formats constrain strings only
-    match = _DATE_TIME.fullmatch(text)
-    if match is None:
-        return False
-    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
-    if not 1 <= month <= 12 or not 1 <= day <= calendar.monthrange(year or 2000, month)[1]:
-        return False
-    if hour > 23 or minute > 59 or second > 60:
-        return False
-    return match.group(9) is None or (int(match.group(9)) <= 23 and int(match.group(10)) <= 59)
-
+# is not, the tests' reference check stands in: RFC 3339 section 5.6, with real calendar dates.
 
 def jsonschema_format_checker() -> tuple[FormatChecker, str]:
     checker = FormatChecker()  # every format jsonschema can check here
