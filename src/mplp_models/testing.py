@@ -33,7 +33,7 @@ Nothing is registered with hypothesis on import; call
 from __future__ import annotations
 
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any, TypeVar, cast
 
@@ -309,6 +309,20 @@ def _maybe(draw: st.DrawFn, fields: dict[str, object], name: str, values: Search
         fields[name] = draw(values)
 
 
+@st.composite
+def _built(
+    draw: st.DrawFn,
+    model: type[M],
+    required: Mapping[str, SearchStrategy[object]],
+    optional: Mapping[str, SearchStrategy[object]],
+) -> M:
+    """A ``model`` of drawn required fields, and optional ones each absent or drawn."""
+    fields: dict[str, object] = {name: draw(values) for name, values in required.items()}
+    for name, values in optional.items():
+        _maybe(draw, fields, name, values)
+    return model.model_validate(fields)
+
+
 def _unique_lists(values: SearchStrategy[Any], max_size: int = 4) -> SearchStrategy[list[Any]]:
     return st.lists(values, max_size=max_size, unique=True)
 
@@ -341,30 +355,18 @@ def metadata() -> SearchStrategy[Metadata]:
     return _metadata()
 
 
-@st.composite
-def _refs(draw: st.DrawFn) -> Ref:
-    fields: dict[str, object] = {"id": draw(mplp_ids()), "module": draw(st.sampled_from(RefModule))}
-    _maybe(draw, fields, "description", _texts())
-    return Ref.model_validate(fields)
-
-
 def refs() -> SearchStrategy[Ref]:
     """``Ref``: an id, a module and maybe a description."""
-    return _refs()
-
-
-@st.composite
-def _trace_bases(draw: st.DrawFn) -> TraceBase:
-    fields: dict[str, object] = {"trace_id": draw(mplp_ids()), "span_id": draw(mplp_ids())}
-    _maybe(draw, fields, "parent_span_id", mplp_ids())
-    _maybe(draw, fields, "context_id", mplp_ids())
-    _maybe(draw, fields, "attributes", json_objects())
-    return TraceBase.model_validate(fields)
+    return _built(Ref, {"id": mplp_ids(), "module": st.sampled_from(RefModule)}, {"description": _texts()})
 
 
 def trace_bases() -> SearchStrategy[TraceBase]:
     """``TraceBase``: trace and span ids, maybe a parent span, a context and open attributes."""
-    return _trace_bases()
+    return _built(
+        TraceBase,
+        {"trace_id": mplp_ids(), "span_id": mplp_ids()},
+        {"parent_span_id": mplp_ids(), "context_id": mplp_ids(), "attributes": json_objects()},
+    )
 
 
 def _event_types() -> SearchStrategy[str]:
@@ -503,19 +505,14 @@ def dialog_messages() -> SearchStrategy[DialogMessage]:
     return _dialog_messages(None)
 
 
-@st.composite
-def _dialog_governance(draw: st.DrawFn) -> DialogGovernance:
-    fields: dict[str, object] = {}
-    _maybe(draw, fields, "lifecyclePhase", st.one_of(st.sampled_from(["design", "implementation", "review"]), _texts()))
-    _maybe(draw, fields, "truthDomain", st.one_of(st.sampled_from(["requirements", "architecture"]), _texts()))
-    _maybe(draw, fields, "locked", st.booleans())
-    _maybe(draw, fields, "lastConfirmRef", refs())
-    return DialogGovernance.model_validate(fields)
-
-
 def dialog_governance() -> SearchStrategy[DialogGovernance]:
     """``DialogGovernance``: each field present or absent (the empty object too)."""
-    return _dialog_governance()
+    return _built(DialogGovernance, {}, {
+        "lifecyclePhase": st.one_of(st.sampled_from(["design", "implementation", "review"]), _texts()),
+        "truthDomain": st.one_of(st.sampled_from(["requirements", "architecture"]), _texts()),
+        "locked": st.booleans(),
+        "lastConfirmRef": refs(),
+    })  # fmt: skip
 
 
 @st.composite
@@ -612,57 +609,27 @@ def inbox_messages(status: InboxMessageStatus | str | None = None) -> SearchStra
 # --- learning samples ----------------------------------------------------------------------
 
 
-@st.composite
-def _agent_token_usages(draw: st.DrawFn) -> AgentTokenUsage:
-    fields: dict[str, object] = {"agent_id": draw(_texts()), "tokens": draw(_json_numbers(0))}
-    _maybe(draw, fields, "role", _texts())
-    return AgentTokenUsage.model_validate(fields)
-
-
 def agent_token_usages() -> SearchStrategy[AgentTokenUsage]:
     """``AgentTokenUsage``: tokens from 0 up, as ints or floats."""
-    return _agent_token_usages()
-
-
-@st.composite
-def _token_usages(draw: st.DrawFn) -> TokenUsage:
-    fields: dict[str, object] = {}
-    for name in ("total_tokens", "prompt_tokens", "completion_tokens"):
-        _maybe(draw, fields, name, _json_numbers(0))
-    _maybe(draw, fields, "by_agent", st.lists(agent_token_usages(), max_size=3))
-    return TokenUsage.model_validate(fields)
+    return _built(AgentTokenUsage, {"agent_id": _texts(), "tokens": _json_numbers(0)}, {"role": _texts()})
 
 
 def token_usages() -> SearchStrategy[TokenUsage]:
     """``TokenUsage``: each count absent or a number from 0 up; maybe a list per agent."""
-    return _token_usages()
-
-
-@st.composite
-def _user_feedback(draw: st.DrawFn) -> UserFeedback:
-    fields: dict[str, object] = {}
-    _maybe(draw, fields, "decision", st.sampled_from(FeedbackDecision))
-    _maybe(draw, fields, "comment", _texts())
-    _maybe(draw, fields, "rating", _json_numbers(0, 5))
-    return UserFeedback.model_validate(fields)
+    counts = dict.fromkeys(("total_tokens", "prompt_tokens", "completion_tokens"), _json_numbers(0))
+    return _built(TokenUsage, {}, {**counts, "by_agent": st.lists(agent_token_usages(), max_size=3)})
 
 
 def user_feedback() -> SearchStrategy[UserFeedback]:
     """``UserFeedback``: a decision, a comment and a rating from 0 to 5, each present or absent."""
-    return _user_feedback()
-
-
-@st.composite
-def _error_info(draw: st.DrawFn) -> ErrorInfo:
-    fields: dict[str, object] = {}
-    for name in ("error_code", "error_message", "stack_trace"):
-        _maybe(draw, fields, name, _texts())
-    return ErrorInfo.model_validate(fields)
+    return _built(
+        UserFeedback, {}, {"decision": st.sampled_from(FeedbackDecision), "comment": _texts(), "rating": _json_numbers(0, 5)}
+    )
 
 
 def error_info() -> SearchStrategy[ErrorInfo]:
     """``ErrorInfo``: code, message and stack trace, each present or absent."""
-    return _error_info()
+    return _built(ErrorInfo, {}, dict.fromkeys(("error_code", "error_message", "stack_trace"), _texts()))
 
 
 @st.composite
