@@ -27,7 +27,7 @@ from typing import Any, Callable, cast
 
 import orjson
 
-__all__ = ["CanonicalJSONError", "canonical_json", "dumps", "es6_number", "prepare"]
+__all__ = ["CanonicalJSONError", "canonical_json", "dumps", "encodable", "es6_number", "prepare", "short_repr"]
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -118,7 +118,7 @@ def _prepare_large_integer(value: int) -> Any:
     if text == str(value).encode() or (b"e" in text and double == value):
         return _Fragment(text)
     raise _PathError(
-        f"integer {_short(value)} has no RFC 8785 form that reads back the same "
+        f"integer {short_repr(value)} has no RFC 8785 form that reads back the same "
         "(its numbers are IEEE-754 doubles); refused rather than changed"
     )
 
@@ -129,8 +129,8 @@ def _prepare_object(value: dict[Any, Any]) -> Any:
     for key, item in value.items():
         if type(key) is not str:
             if not isinstance(key, str):
-                error = _PathError(f"object key {_short(key)} is not a string")
-                error.segments.append(f"[{_short(key)}]")
+                error = _PathError(f"object key {short_repr(key)} is not a string")
+                error.segments.append(f"[{short_repr(key)}]")
                 raise error
             return _prepare_object(_plain_keys(value))
         if not key.isascii() and max(key) > "\uffff":
@@ -235,10 +235,11 @@ def _layout(digits: str, point: int) -> str:
 def _key_segment(key: str) -> str:
     if key.isidentifier():
         return "." + key
-    return "[" + orjson.dumps(key).decode() + "]" if _encodable(key) else f"[{key!r}]"
+    return "[" + orjson.dumps(key).decode() + "]" if encodable(key) else f"[{key!r}]"
 
 
-def _encodable(text: str) -> bool:
+def encodable(text: str) -> bool:
+    """Whether ``text`` has a UTF-8 form (no lone surrogate)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -252,11 +253,11 @@ def _locate_bad_string(value: Any, path: str = "$") -> str:
     while stack:
         where, item = stack.pop()
         if isinstance(item, str):
-            if not _encodable(item):
+            if not encodable(item):
                 return where
         elif isinstance(item, dict):
             for key, child in reversed(_members(item)):
-                if isinstance(key, str) and not _encodable(key):
+                if isinstance(key, str) and not encodable(key):
                     return f"{where}[{key!r}]"
                 stack.append((where + _key_segment(str(key)), child))
         elif isinstance(item, (list, tuple)):
@@ -272,6 +273,7 @@ def _items(value: Any) -> list[Any]:
     return list(value)
 
 
-def _short(value: Any) -> str:
+def short_repr(value: Any) -> str:
+    """``repr(value)``, cut to 40 characters for a message."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

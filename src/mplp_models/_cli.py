@@ -221,10 +221,10 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _read(path: str) -> bytes | None:
+    from mplp_models._cli_validate import open_input
+
     try:
-        if path == "-":
-            return sys.stdin.buffer.read()
-        with open(path, "rb") as stream:
+        with open_input(path) as stream:
             return stream.read()
     except OSError as error:
         _error(f"{path}: unreadable: {error.strerror or error}")

@@ -27,7 +27,7 @@ from mplp_models._errors import ErrorEntry, errors_as_json
 if TYPE_CHECKING:
     from multiprocessing.pool import AsyncResult, Pool
 
-__all__ = ["Outcome", "ValidateOptions", "check", "model_names", "run_validate"]
+__all__ = ["Outcome", "ValidateOptions", "check", "model_names", "open_input", "run_validate"]
 
 _BLOCK_BYTES = 1 << 18
 _BAD_SHOWN = 20  # invalid documents the summary names
@@ -234,7 +234,7 @@ def _items(options: ValidateOptions) -> Iterator[_Block | _Unreadable]:
     for path in options.paths:
         label = _label(path)
         try:
-            with _open(path) as stream:
+            with open_input(path) as stream:
                 if not options.ndjson:
                     yield _Block(label, None, stream.read())
                     continue
@@ -268,7 +268,8 @@ def _line_blocks(stream: IO[bytes]) -> Iterator[bytes]:
         yield b"".join(pending)
 
 
-def _open(path: str) -> AbstractContextManager[IO[bytes]]:
+def open_input(path: str) -> AbstractContextManager[IO[bytes]]:
+    """A binary stream of file ``path``, or stdin for ``-`` (which leaving the context does not close)."""
     if path == "-":
         return nullcontext(sys.stdin.buffer)
     return open(path, "rb")

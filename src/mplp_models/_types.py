@@ -22,6 +22,8 @@ from pydantic import BeforeValidator, GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, PydanticKnownError, core_schema
 
+from mplp_models._canonical import encodable, short_repr
+
 __all__ = [
     "ConstOne",
     "JsonInt",
@@ -64,11 +66,8 @@ def _check_open_object(value: Any, info: ValidationInfo) -> Any:
         if finite and not _finite_numbers(node):
             raise PydanticKnownError("finite_number")
         for text in _texts(node):
-            if not text.isascii():
-                try:
-                    text.encode("utf-8")
-                except UnicodeEncodeError:
-                    raise PydanticCustomError("string_unicode", "Input should be a valid string: a lone surrogate has no UTF-8 form") from None
+            if not text.isascii() and not encodable(text):
+                raise PydanticCustomError("string_unicode", "Input should be a valid string: a lone surrogate has no UTF-8 form")
         stack.extend((child, depth + 1) for child in _children(node))
     return value
 
@@ -395,14 +394,9 @@ def _check_unique(items: list[Any]) -> list[Any]:
             raise PydanticCustomError(
                 "unique_items",
                 "Array items must be unique: item {index} repeats item {first} ({item})",
-                {"index": index, "first": first, "item": _short(item)},
+                {"index": index, "first": first, "item": short_repr(item.value if hasattr(item, "value") else item)},
             )
     return items
-
-
-def _short(value: Any) -> str:
-    text = repr(value.value if hasattr(value, "value") else value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 NotNull = _NotNull()
