@@ -75,7 +75,10 @@ class MplpModel(BaseModel):
         # names are ASCII, so orjson's key order is RFC 8785's; OPT_STRICT_INTEGER
         # stops at any integer beyond +/-(2**53 - 1), and so does a lone
         # surrogate. Those rare documents take the full walk, which writes what
-        # has an exact form and names the path of what has not.
+        # has an exact form and names the path of what has not. A class of the
+        # user's own (serializers, extra fields) is written by model_dump.
+        if not is_plain(type(self)):
+            return dumps(self.to_dict())
         try:
             return orjson.dumps(self, default=model_members, option=_FAST_PATH)
         except orjson.JSONEncodeError:
