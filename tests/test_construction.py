@@ -53,21 +53,34 @@ def test_keyword_construction_is_as_strict_as_json() -> None:
     with pytest.raises(ValidationError, match="plan_id"):
         make_plan(plan_id=STEP_ID.upper())
     with pytest.raises(ValidationError, match="trace"):
-        make_plan(trace=None)
+        mm.Plan.model_validate({**make_plan().to_dict(), "trace": None})  # JSON null: refused, as the schema says
     with pytest.raises(ValidationError, match="order_index"):
         mm.PlanStep(step_id=STEP_ID, description="x", status="pending", order_index="1")  # type: ignore[arg-type]
     with pytest.raises(ValidationError, match="unknown_field"):
         mm.PlanStep(step_id=STEP_ID, description="x", status="pending", unknown_field=1)  # type: ignore[call-arg]
 
 
-def test_assignment_is_validated_and_recorded() -> None:
+def test_none_in_keyword_arguments_means_not_given() -> None:
+    plan = make_plan(trace=None)
+    assert "trace" not in plan.model_fields_set
+    assert plan == make_plan()
+    step = mm.PlanStep(step_id=STEP_ID, description="x", status=mm.PlanStepStatus.pending, dependencies=None)
+    assert step.to_dict() == {"step_id": STEP_ID, "description": "x", "status": "pending"}
+
+
+def test_models_are_frozen_and_change_through_validated_copies() -> None:
     plan = make_plan()
+    with pytest.raises(ValidationError, match="frozen"):
+        plan.status = "proposed"  # type: ignore[misc]
+    with pytest.raises(ValidationError, match="frozen"):
+        plan.steps[0].agent_role = "builder"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        plan.steps.append(plan.steps[0])  # type: ignore[attr-defined]
     with pytest.raises(ValidationError):
-        plan.status = "finished"  # type: ignore[assignment]
-    plan.status = "proposed"  # type: ignore[assignment]
-    assert plan.status is mm.PlanStatus.proposed
-    step = plan.steps[0]
-    step.agent_role = "builder"
+        plan.model_copy(update={"status": "finished"})
+    proposed = plan.model_copy(update={"status": "proposed"})
+    assert proposed.status is mm.PlanStatus.proposed and plan.status is mm.PlanStatus.draft
+    step = plan.steps[0].model_copy(update={"agent_role": "builder"})
     assert step.to_dict()["agent_role"] == "builder"
 
 

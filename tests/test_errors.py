@@ -26,8 +26,8 @@ def test_pointers_codes_and_messages() -> None:
     assert set(found) == {"/steps/3/step_id", "/objective", "/steps/0/a~1b~0c"}
     assert found["/objective"] == {"pointer": "/objective", "code": "missing", "message": "Field required"}
     pattern = found["/steps/3/step_id"]
-    assert pattern["code"] == "string_pattern_mismatch"
-    assert "should match pattern" in pattern["message"] and "found \"XXXX" in pattern["message"]
+    assert pattern["code"] == "mplp_id"
+    assert "lowercase UUID version 4" in pattern["message"] and "found \"XXXX" in pattern["message"]
     assert "(102 characters)" in pattern["message"] and "X" * 60 not in pattern["message"]
 
 

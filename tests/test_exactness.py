@@ -202,7 +202,8 @@ def test_error_points_at_the_field() -> None:
         Plan.model_validate(document)
     (error,) = caught.value.errors()
     assert error["loc"] == ("steps", 3, "dependencies", 0)
-    assert error["type"] == "string_pattern_mismatch"
+    assert error["type"] == "mplp_id"
+    assert "str(value)" in error["msg"] and "new_id()" in error["msg"]
 
 
 def test_duplicate_items_error_names_both_positions() -> None:

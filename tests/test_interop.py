@@ -563,10 +563,10 @@ def test_cloudevent_data_null_is_a_payload_and_absent_content_type_means_json() 
 @pytest.mark.parametrize(
     ("given", "loc", "code"),
     [
-        ({**CLOUDEVENT, "id": "A234-1234-1234"}, ("id",), "string_pattern_mismatch"),
+        ({**CLOUDEVENT, "id": "A234-1234-1234"}, ("id",), "mplp_id"),
         ({**CLOUDEVENT, "type": "com.example.Some_Event"}, ("type",), "string_pattern_mismatch"),
         ({**CLOUDEVENT, "time": "yesterday"}, ("time",), "date_time"),
-        ({**CLOUDEVENT, "mplptraceid": "trace-1"}, ("mplptraceid",), "string_pattern_mismatch"),
+        ({**CLOUDEVENT, "mplptraceid": "trace-1"}, ("mplptraceid",), "mplp_id"),
         ({**CLOUDEVENT, "source": 5}, ("source",), "string_type"),
         ({key: value for key, value in CLOUDEVENT.items() if key != "id"}, ("id",), "missing"),
         (b'{"specversion": "1.0",', (), "json_invalid"),

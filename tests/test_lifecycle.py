@@ -23,13 +23,12 @@ def plan_in(status: str, step_status: str = "pending") -> mm.Plan:
 @pytest.mark.parametrize("start", list(PLAN_MOVES))
 @pytest.mark.parametrize("target", list(PLAN_MOVES))
 def test_plan_moves(start: str, target: str) -> None:
-    plan = plan_in(start, "completed" if start == "completed" else "pending")
+    step_status = "completed" if start == "completed" else "skipped" if target == "completed" else "pending"
+    plan = plan_in(start, step_status)
     if target in PLAN_MOVES[start]:
-        if target == "completed":
-            for step in plan.steps:
-                step.status = mm.PlanStepStatus.skipped
-        assert plan.transition(target) is plan
-        assert plan.status == target
+        moved = plan.transition(target)
+        assert moved.status == target and plan.status == start
+        assert moved.steps == plan.steps and moved.plan_id == plan.plan_id
     else:
         with pytest.raises(ValueError, match=f"cannot move from {start} to {target}"):
             plan.transition(mm.PlanStatus(target))
@@ -39,7 +38,7 @@ def test_plan_moves(start: str, target: str) -> None:
 def test_the_documented_plan_lifecycle() -> None:
     plan = plan_in("draft")
     for status in ("proposed", "draft", "proposed", "approved", "in_progress"):
-        plan.transition(status)
+        plan = plan.transition(status)
     assert plan.status is mm.PlanStatus.in_progress
     assert {state for state, moves in PLAN_MOVES.items() if "cancelled" in moves} == {
         "draft", "proposed", "approved", "in_progress"
@@ -78,9 +77,9 @@ def test_dialog_moves(start: str, target: str) -> None:
     del document["ended_at"]
     dialog = mm.Dialog.model_validate(document)
     if target in DIALOG_MOVES[start]:
-        dialog.transition(target)
-        assert dialog.status == target
-        assert (dialog.ended_at is not None) == (target in ("completed", "cancelled"))
+        moved = dialog.transition(target)
+        assert moved.status == target and dialog.status == start
+        assert (moved.ended_at is not None) == (target in ("completed", "cancelled"))
     else:
         with pytest.raises(ValueError, match=f"from {start} to {target}"):
             dialog.transition(target)
@@ -97,24 +96,41 @@ def test_inbox_moves_set_their_timestamps(start: str, target: str) -> None:
     message = mm.InboxMessage.model_validate(document)
     when = mm.Timestamp("2026-03-03T09:00:00Z")
     if target in INBOX_MOVES[start]:
-        assert message.transition(target, at=when) is message
-        assert message.status == target
-        assert getattr(message, stamp[target]) == when and message.updated_at == when
-        assert message.to_dict()[stamp[target]] == "2026-03-03T09:00:00Z"
+        moved = message.transition(target, at=when)
+        assert moved.status == target and message.status == start
+        assert getattr(moved, stamp[target]) == when and moved.updated_at == when
+        assert moved.to_dict()[stamp[target]] == "2026-03-03T09:00:00Z"
     else:
         with pytest.raises(ValueError, match=f"InboxMessage cannot move from {start} to {target}"):
             message.transition(target, at=when)
         assert message.to_dict() == mm.InboxMessage.model_validate(document).to_dict()
 
 
-def test_a_failed_assignment_leaves_the_old_value() -> None:
+def test_a_copy_that_breaks_a_rule_is_refused_and_the_original_stays() -> None:
     document = fixture(mm.InboxMessage)
     message = mm.InboxMessage.model_validate(document)
     with pytest.raises(ValidationError, match="acknowledged_at is not set"):
-        message.acknowledged_at = None
+        message.model_copy(update={"acknowledged_at": None})
+    with pytest.raises(ValidationError, match="acknowledged_at is not set"):
+        message.without("acknowledged_at")
     assert message.acknowledged_at == document["acknowledged_at"]
     del document["archived_at"]
     message = mm.InboxMessage.model_validate(document)
     with pytest.raises(ValidationError):
-        message.archived_at = mm.Timestamp("2020-01-01T00:00:00Z")  # before created_at
+        message.model_copy(update={"archived_at": mm.Timestamp("2020-01-01T00:00:00Z")})  # before created_at
     assert message.archived_at is None and "archived_at" not in message.to_dict()
+
+
+def test_transition_step_moves_one_step_and_checks_the_plan() -> None:
+    plan = plan_in("in_progress")
+    first, second = plan.steps[0], plan.steps[1]
+    assert second.dependencies and first.step_id in second.dependencies
+    with pytest.raises(ValidationError, match="dependency"):
+        plan.transition_step(second.step_id, "in_progress")  # its dependency is still pending
+    moved = plan.transition_step(first.step_id, "in_progress")
+    assert moved.steps[0].status is mm.PlanStepStatus.in_progress and moved.steps[1:] == plan.steps[1:]
+    assert plan.steps[0].status is mm.PlanStepStatus.pending
+    with pytest.raises(ValueError, match="PlanStep cannot move from pending to completed"):
+        plan.transition_step(first.step_id, "completed")
+    with pytest.raises(KeyError, match="no step"):
+        plan.transition_step("00000000-0000-4000-8000-000000000000", "in_progress")

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStatus, PlanStep, PlanStepStatus
     from mplp_models._parse import Payload, parse
     from mplp_models._semantic import RuleViolation
+    from mplp_models._skeletons import new_id
     from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
 
 __all__ = [
@@ -82,6 +83,7 @@ __all__ = [
     "Metadata",
     "MplpId",
     "MplpModel",
+    "new_id",
     "OpenAIChatMessage",
     "parse",
     "Payload",
@@ -128,6 +130,7 @@ _LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("Plan", "PlanStatus", "PlanStep", "PlanStepStatus"), _GENERATED + "mplp.v1_0.mplp_plan_schema"),
     **dict.fromkeys(("Payload", "parse"), "mplp_models._parse"),
     "RuleViolation": "mplp_models._semantic",
+    "new_id": "mplp_models._skeletons",
     **dict.fromkeys(("MAX_OPEN_DEPTH", "JsonObject", "Timestamp"), "mplp_models._types"),
 }
 

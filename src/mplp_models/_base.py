@@ -1,17 +1,20 @@
-"""The base class of every model: configuration and the JSON round trip they share."""
+"""The base class of every model: configuration, the JSON round trip, and pydantic's own API kept exact."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 import orjson
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, GetJsonSchemaHandler, ValidationError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, core_schema
 from typing_extensions import Self
 
 from mplp_models._canonical import dumps
 from mplp_models._decode import json_bytes, load_json, read_as_strictly
-from mplp_models._members import is_plain, model_members
+from mplp_models._members import given_members, is_plain, model_members, not_null_fields
 
 __all__ = ["SCHEMA_ONLY", "MplpModel"]
 
@@ -21,18 +24,45 @@ SCHEMA_ONLY: Mapping[str, Any] = {"mplp_models.semantic": False}
 _FAST_PATH = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 
 
-class MplpModel(BaseModel):
+def _model_schema(schema: Any) -> Any:
+    """The ``model`` core schema inside the validators that wrap it (a model's rules are one), or None."""
+    while schema["type"] in ("function-after", "function-before", "function-wrap", "definitions"):
+        schema = schema["schema"]
+    return schema if schema["type"] == "model" else None
+
+
+class MplpModel(BaseModel, frozen=True):
     """Base of every MPLP and Cortex model.
 
-    Unknown keys are refused unless the schema opens the object, assignments
-    are validated like input, and absent fields stay absent: ``to_dict`` and
-    ``to_json`` write exactly the fields that were given (explicit nulls
-    included) and nothing else.
+    A model instance is always a valid payload: it is validated when it is
+    made (JSON, a dict, keyword arguments, ``model_copy(update=...)``) and
+    frozen after, arrays included (tuples). Unknown keys are refused unless the
+    schema opens the object. Absent fields stay absent: every way out
+    (``to_json``, ``to_dict``, ``model_dump``, ``model_dump_json``) writes
+    exactly the fields that were given, explicit nulls included, and nothing else.
+
+    In keyword arguments, ``None`` for an optional field that the schema does
+    not allow to be ``null`` means "not given"; in JSON and in dicts, ``null``
+    there is refused, as the schema says.
     """
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(
-        extra="forbid", validate_assignment=True, allow_inf_nan=False, defer_build=True
-    )
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    def __init__(self, /, **data: Any) -> None:
+        """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem.
+
+        ``None`` for an optional field that may not be ``null`` leaves the field unset.
+        """
+        unset_by_none = not_null_fields(type(self))
+        if unset_by_none and None in data.values():
+            data = {name: value for name, value in data.items() if value is not None or name not in unset_by_none}
+        super().__init__(**data)
+
+    # Validation does not call this __init__ (pydantic would, with no context, for a custom one):
+    # it only reads keyword arguments, as RootModel's does.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]  # pyright: ignore[reportFunctionMemberAccess]
+
+    # --- JSON in ---
 
     @classmethod
     def from_json(cls, data: bytes | str, *, semantic: bool = True, allow_duplicate_keys: bool = False) -> Self:
@@ -45,20 +75,63 @@ class MplpModel(BaseModel):
         trusted input only: then the last of equal keys wins.
         """
         context = None if semantic else SCHEMA_ONLY
+        return cls._read_json(data, context=context, allow_duplicate_keys=allow_duplicate_keys)
+
+    @classmethod
+    def model_validate_json(
+        cls,
+        json_data: str | bytes | bytearray,
+        *,
+        strict: bool | None = None,
+        extra: Any = None,
+        context: Any | None = None,
+        by_alias: bool | None = None,
+        by_name: bool | None = None,
+    ) -> Self:
+        """The strict reading of ``from_json`` under pydantic's name: duplicate keys are refused too.
+
+        ``context=SCHEMA_ONLY`` skips the rules beyond the schema.
+        """
+        _check_extra(extra)
+        options = _options(strict=strict, by_alias=by_alias, by_name=by_name)
+        return cls._read_json(json_data, context=context, **options)
+
+    @classmethod
+    def model_validate(
+        cls,
+        obj: Any,
+        *,
+        strict: bool | None = None,
+        extra: Any = None,
+        from_attributes: bool | None = None,
+        context: Any | None = None,
+        by_alias: bool | None = None,
+        by_name: bool | None = None,
+    ) -> Self:
+        """Validate Python data (a dict read from JSON, say): ``null`` is refused where the schema refuses it."""
+        _check_extra(extra)
+        options = _options(strict=strict, from_attributes=from_attributes, by_alias=by_alias, by_name=by_name)
+        return super().model_validate(obj, context=context, **options)
+
+    @classmethod
+    def _read_json(cls, data: Any, *, context: Any, allow_duplicate_keys: bool = False, **options: Any) -> Self:
         raw = json_bytes(data, cls.__name__)
         # Fast path: pydantic reads the text itself, and the result is kept
         # when it is what the strict reading gives (see _decode). Otherwise,
         # and for every refusal, the strict reading decides and words the errors.
         if is_plain(cls):  # a class of the user's own may have defaults and validators the check cannot see
             try:
-                model = cls.model_validate_json(raw, context=context)
+                fast: Self = cls.__pydantic_validator__.validate_json(raw, context=context, **options)
             except ValidationError:
                 pass
             else:
-                if read_as_strictly(raw, model):
-                    return model
+                if read_as_strictly(raw, fast):
+                    return fast
         value = load_json(raw, cls.__name__, allow_duplicate_keys=allow_duplicate_keys)
-        return cls.model_validate(value, context=context)
+        strict: Self = super().model_validate(value, context=context, **options)
+        return strict
+
+    # --- JSON out ---
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-compatible Python values: the fields that were given, nulls included, and no others."""
@@ -68,7 +141,8 @@ class MplpModel(BaseModel):
         """The canonical JSON bytes (RFC 8785) of the model: stable for hashing, signing and diffing.
 
         Raises ``CanonicalJSONError`` for an integer beyond +/-(2**53 - 1) whose
-        canonical text would not read back as the same number.
+        canonical text would not read back as the same number, and for an open
+        object changed in place into something that is not JSON the model would read.
         """
         # Fast path: orjson writes the model itself, asking model_members for
         # each model's given fields (floats and open objects canonical). Field
@@ -83,3 +157,71 @@ class MplpModel(BaseModel):
             return orjson.dumps(self, default=model_members, option=_FAST_PATH)
         except orjson.JSONEncodeError:
             return dumps(self.to_dict())
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /) -> CoreSchema:
+        schema = handler(source)
+        model = _model_schema(schema)
+        if model is not None and any(not field.is_required() for field in cls.model_fields.values()):
+            # Every serialization (model_dump, model_dump_json, a TypeAdapter,
+            # FastAPI's responses) writes the given fields only, as to_json does:
+            # what pydantic writes, pydantic reads back. No return schema, so
+            # the JSON Schema of serialization stays the model's own.
+            model["serialization"] = core_schema.wrap_serializer_function_ser_schema(given_members)
+        return schema
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: CoreSchema, handler: GetJsonSchemaHandler, /) -> JsonSchemaValue:
+        json_schema = super().__get_pydantic_json_schema__(schema, handler)
+        # An optional field is absent when not given, never null by default:
+        # a `default: null` would tell clients to send what the schema refuses.
+        members: dict[str, dict[str, Any]] = handler.resolve_ref_schema(json_schema).get("properties", {})
+        for member in members.values():
+            member.pop("default", None)
+        return json_schema
+
+    # --- change: new validated instances ---
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy; with ``update``, a new model validated like construction (rules included).
+
+        Fields not given stay not given; ``None`` in ``update`` unsets an
+        optional field that may not be ``null`` (see ``without`` for the others).
+        """
+        if not update:
+            return super().model_copy(deep=deep)
+        values = {name: self.__dict__[name] for name in self.__pydantic_fields_set__}
+        if deep:
+            values = copy.deepcopy(values)
+        return type(self)(**{**values, **update})
+
+    def without(self, *fields: str) -> Self:
+        """A copy with the named optional fields not given (absent from the JSON), validated like construction."""
+        unknown = sorted(set(fields) - type(self).model_fields.keys())
+        if unknown:
+            raise ValueError(f"{type(self).__name__} has no field {', '.join(map(repr, unknown))}")
+        values = {name: self.__dict__[name] for name in self.__pydantic_fields_set__ if name not in fields}
+        return type(self)(**values)
+
+    # --- Python conveniences that agree with the JSON ---
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when the JSON is: the same values and the same fields given (absent is not ``null``)."""
+        equal = super().__eq__(other)
+        if equal is True and isinstance(other, BaseModel):
+            return self.__pydantic_fields_set__ == other.__pydantic_fields_set__
+        return equal
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        given = self.__pydantic_fields_set__
+        return ((name, value) for name, value in super().__repr_args__() if name in given)
+
+
+def _check_extra(extra: Any) -> None:
+    if extra not in (None, "forbid"):
+        raise ValueError(f"extra={extra!r}: the models take only the keys their schema allows")
+
+
+def _options(**options: Any) -> dict[str, Any]:
+    """The validation options that were given (pydantic 2.11 does not know every keyword)."""
+    return {name: value for name, value in options.items() if value is not None}

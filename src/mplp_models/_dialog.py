@@ -26,28 +26,28 @@ DIALOG_MOVES: dict[str, tuple[str, ...]] = {
 }
 
 
-class DialogBase(RuledModel):
+class DialogBase(RuledModel, frozen=True):
     """Behaviour of ``Dialog``: messages fall within its start and end; its lifecycle."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = DIALOG_MOVES
 
     if TYPE_CHECKING:
         status: DialogStatus
-        messages: list[DialogMessage]
+        messages: tuple[DialogMessage, ...]
         started_at: Timestamp | None
         ended_at: Timestamp | None
 
     def transition(self, to: DialogStatus | str) -> Self:
-        """Move the dialog to ``to`` and return it; a ``ValueError`` if the move is not legal.
+        """The dialog moved to ``to`` (a new dialog); a ``ValueError`` if the move is not legal.
 
         active -> paused | completed | cancelled; paused -> active | completed | cancelled.
         Completing or cancelling sets ``ended_at`` to now when it is not set.
         """
         target = self._check_move(to)
+        update: dict[str, Any] = {"status": target}
         if target.value in ("completed", "cancelled") and self.ended_at is None:
-            self.ended_at = Timestamp.now()
-        self.status = target
-        return self
+            update["ended_at"] = Timestamp.now()
+        return self.model_copy(update=update)
 
     def _violations(self) -> list[RuleViolation]:
         found: list[RuleViolation] = []

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["EventBase"]
 
 
-class EventBase(MplpModel):
+class EventBase(MplpModel, frozen=True):
     """Behaviour of ``Event``: conversion to and from CloudEvents v1.0 JSON."""
 
     if TYPE_CHECKING:

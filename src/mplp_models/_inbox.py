@@ -25,14 +25,14 @@ STAMP_OF_STATUS = {"read": "read_at", "acknowledged": "acknowledged_at", "archiv
 BROADCAST = "broadcast"
 
 
-class InboxMessageBase(RuledModel):
+class InboxMessageBase(RuledModel, frozen=True):
     """Behaviour of ``InboxMessage``: status timestamps, timeline and broadcast rules; its lifecycle."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = INBOX_MOVES
 
     if TYPE_CHECKING:
         status: InboxMessageStatus
-        recipient_ids: list[str]
+        recipient_ids: tuple[str, ...]
         created_at: Timestamp
         updated_at: Timestamp
         read_at: Timestamp | None
@@ -40,18 +40,14 @@ class InboxMessageBase(RuledModel):
         archived_at: Timestamp | None
 
     def transition(self, to: InboxMessageStatus | str, at: Timestamp | None = None) -> Self:
-        """Move the message to ``to`` and return it; a ``ValueError`` if the move is not legal.
+        """The message moved to ``to`` (a new message); a ``ValueError`` if the move is not legal.
 
         unread -> read -> acknowledged -> archived, and read -> archived. The
         move sets the matching ``*_at`` and ``updated_at`` to ``at`` (default: now).
         """
         target = self._check_move(to)
         moment = at if at is not None else Timestamp.now()
-        # Each assignment is validated with the rules, so the timestamps go first.
-        setattr(self, STAMP_OF_STATUS[target.value], moment)
-        self.updated_at = moment
-        self.status = target
-        return self
+        return self.model_copy(update={"status": target, "updated_at": moment, STAMP_OF_STATUS[target.value]: moment})
 
     def _violations(self) -> list[RuleViolation]:
         found: list[RuleViolation] = []

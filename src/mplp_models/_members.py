@@ -26,14 +26,16 @@ from __future__ import annotations
 import typing
 from itertools import repeat
 from operator import attrgetter, is_
-from typing import Any, Callable, NamedTuple
+from collections.abc import Sequence
+from typing import Any, Callable, NamedTuple, cast
 
 import orjson
 from pydantic import BaseModel
 
 from mplp_models._canonical import prepare
+from mplp_models._types import NotNull
 
-__all__ = ["is_plain", "model_members", "write_every_field"]
+__all__ = ["given_members", "is_plain", "model_members", "not_null_fields", "write_every_field"]
 
 _DICT = attrgetter("__dict__")
 _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
@@ -90,7 +92,42 @@ def _without_unset(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
     return members
 
 
-def _members_of_many(items: list[Any]) -> list[Any]:
+def given_members(model: BaseModel | None, handler: Callable[[Any], Any]) -> Any:
+    """pydantic's serialization of a model (``handler``) without the fields that were not given.
+
+    The wrap serializer of every model with optional fields: pydantic would
+    write an absent field as ``null``, which the schema refuses for most of them.
+    """
+    if model is None:
+        # An unset field that may not be null holds None; pydantic serializes
+        # it with the model's serializer before the parent drops it.
+        return None
+    members = handler(model)
+    given = model.__pydantic_fields_set__
+    fields = type(model).__pydantic_fields__
+    if len(given) < len(fields) and isinstance(members, dict):
+        written = cast(dict[str, Any], members)
+        for name in fields:
+            if name not in given:
+                written.pop(name, None)
+    return cast(Any, members)
+
+
+_NOT_NULL: dict[type, frozenset[str]] = {}
+
+
+def not_null_fields(kind: type) -> frozenset[str]:
+    """The optional fields of a model class that may not be ``null`` (marked ``NotNull``)."""
+    names = _NOT_NULL.get(kind)
+    if names is None:
+        fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
+        names = _NOT_NULL[kind] = frozenset(
+            name for name, field in fields.items() if any(marker is NotNull for marker in field.metadata)
+        )
+    return names
+
+
+def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     """The members of a list of models in bulk, when they are of one class and share their given fields; else the list.
 
     Items whose class has loose fields are left to ``model_members``, one by one.
@@ -186,8 +223,8 @@ def _admits_floats(annotation: Any) -> bool:
 
 
 def _holds_models(annotation: Any) -> bool:
-    """Whether the annotation is a list of models (or such a list or None)."""
-    if typing.get_origin(annotation) is list:
-        (item,) = typing.get_args(annotation)
+    """Whether the annotation is an array of models, ``tuple[Model, ...]`` (or such an array or None)."""
+    if typing.get_origin(annotation) in (list, tuple):
+        item = typing.get_args(annotation)[0]
         return isinstance(item, type) and issubclass(item, BaseModel)
     return any(_holds_models(argument) for argument in typing.get_args(annotation))

@@ -40,7 +40,7 @@ NOT_YET_RUNNING = ("draft", "proposed", "approved")  # a plan in one of these ha
 RAN = ("in_progress", "completed", "failed")  # a step in one of these is running or has run
 
 
-class PlanStepBase(LifecycleModel):
+class PlanStepBase(LifecycleModel, frozen=True):
     """Behaviour of ``PlanStep``: its lifecycle (its rules need the plan, so ``Plan`` checks them)."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = STEP_MOVES
@@ -48,37 +48,50 @@ class PlanStepBase(LifecycleModel):
     if TYPE_CHECKING:
         step_id: str
         status: PlanStepStatus
-        dependencies: list[str] | None
+        dependencies: tuple[str, ...] | None
         order_index: int | None
 
     def transition(self, to: PlanStepStatus | str) -> Self:
-        """Move the step to ``to`` and return it; a ``ValueError`` if the move is not legal.
+        """The step moved to ``to`` (a new step); a ``ValueError`` if the move is not legal.
 
         pending -> in_progress | blocked | skipped; blocked -> pending | in_progress | skipped;
         in_progress -> completed | failed | blocked; failed -> pending (a retry).
+        A step inside a plan moves with ``Plan.transition_step``, which checks the plan's rules too.
         """
-        self.status = self._check_move(to)
-        return self
+        return self.model_copy(update={"status": self._check_move(to)})
 
 
-class PlanBase(RuledModel):
+class PlanBase(RuledModel, frozen=True):
     """Behaviour of ``Plan``: step integrity and status rules, execution order, lifecycle."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = PLAN_MOVES
 
     if TYPE_CHECKING:
         status: PlanStatus
-        steps: list[PlanStep]
+        steps: tuple[PlanStep, ...]
 
     def transition(self, to: PlanStatus | str) -> Self:
-        """Move the plan to ``to`` and return it; a ``ValueError`` if the move is not legal.
+        """The plan moved to ``to`` (a new plan); a ``ValueError`` if the move is not legal.
 
         draft -> proposed; proposed -> approved | draft; approved -> in_progress;
         in_progress -> completed | failed; any open state -> cancelled. The status
-        rules still apply: a plan with a pending step cannot become completed.
+        rules still apply (a ``ValidationError``): a plan with a pending step cannot become completed.
         """
-        self.status = self._check_move(to)
-        return self
+        return self.model_copy(update={"status": self._check_move(to)})
+
+    def transition_step(self, step_id: str, to: PlanStepStatus | str) -> Self:
+        """The plan with step ``step_id`` moved to ``to`` (a new plan).
+
+        A ``KeyError`` if no step has that id, a ``ValueError`` if the step's move
+        is not legal, and a ``ValidationError`` if the plan would break a rule
+        (a step started before its dependencies are done, say).
+        """
+        position = _first_positions(list(map(_STEP_ID, self.steps))).get(step_id)
+        if position is None:
+            raise KeyError(f"the plan has no step {step_id!r}")
+        moved = self.steps[position].transition(to)
+        steps = (*self.steps[:position], moved, *self.steps[position + 1 :])
+        return self.model_copy(update={"steps": steps})
 
     def topological_order(self) -> list[PlanStep]:
         """The steps in an order that runs every dependency first.
@@ -152,7 +165,7 @@ _STARTED = frozenset(STARTED)
 _UNFINISHED = frozenset(STEP_MOVES) - _DONE
 
 
-def _graph(steps: list[PlanStep]) -> tuple[list[str], list[Sequence[str]]]:
+def _graph(steps: Sequence[PlanStep]) -> tuple[list[str], list[Sequence[str]]]:
     """The step ids, and the dependencies of each step (empty when it has none)."""
     return list(map(_STEP_ID, steps)), [dependencies or () for dependencies in map(_DEPENDENCIES, steps)]
 

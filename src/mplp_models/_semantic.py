@@ -45,7 +45,7 @@ def _error_details(violation: RuleViolation, value: object) -> InitErrorDetails:
     return {"type": error, "loc": violation.loc, "input": value}
 
 
-class LifecycleModel(MplpModel):
+class LifecycleModel(MplpModel, frozen=True):
     """A model with a lifecycle of states and the legal moves between them."""
 
     # state value -> the states it may move to; set by each model
@@ -72,7 +72,7 @@ class LifecycleModel(MplpModel):
             )
         return target
 
-class RuledModel(LifecycleModel):
+class RuledModel(LifecycleModel, frozen=True):
     """A model with rules beyond its schema, checked on every validation, and a lifecycle."""
 
     def check(self) -> list[RuleViolation]:
@@ -91,23 +91,6 @@ class RuledModel(LifecycleModel):
             errors = [_error_details(violation, _value_at(self, violation.loc)) for violation in violations]
             raise ValidationError.from_exception_data(type(self).__name__, errors)
         return self
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        # A rule that fails after an assignment would leave the new value in
-        # place (Pydantic sets it before the model's rules run): put the old back.
-        fields = type(self).model_fields
-        if name not in fields:
-            super().__setattr__(name, value)
-            return
-        old = self.__dict__.get(name)
-        was_set = name in self.model_fields_set
-        try:
-            super().__setattr__(name, value)
-        except ValidationError:
-            vars(self)[name] = old
-            if not was_set:
-                self.model_fields_set.discard(name)
-            raise
 
 
 def _value_at(model: object, loc: tuple[str | int, ...]) -> object:

@@ -16,7 +16,7 @@ PROTOCOL_VERSION = "1.0.0"
 
 
 def new_id() -> str:
-    """A fresh id: a UUID version 4, lowercase and hyphenated (the MplpId form)."""
+    """A fresh MPLP id: a random UUID version 4 as lowercase, hyphenated text (the ``MplpId`` form)."""
     return str(uuid.uuid4())
 
 

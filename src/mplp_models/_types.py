@@ -11,6 +11,7 @@ The codegen maps schema keywords onto these names (see ``codegen/generate.py``).
 
 from __future__ import annotations
 
+import enum
 import functools
 import math
 import re
@@ -18,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta, timezone
 from typing import Annotated, Any, Literal, cast
 
-from pydantic import BeforeValidator, GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue, ValidationInfo
+from pydantic import BeforeValidator, GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, PydanticKnownError, core_schema
 
@@ -26,6 +27,8 @@ from mplp_models._canonical import encodable, short_repr
 
 __all__ = [
     "ConstOne",
+    "MplpIdText",
+    "StatusEnum",
     "JsonInt",
     "JsonIntMin0",
     "JsonNumber",
@@ -48,14 +51,15 @@ keeps every schema's open objects well inside it and gives a ``ValidationError``
 """
 
 
-def _check_open_object(value: Any, info: ValidationInfo) -> Any:
+def _check_open_object(value: Any) -> Any:
     """Depth within MAX_OPEN_DEPTH, and text that UTF-8 can carry (a lone surrogate has no JSON form).
 
-    Read from JSON text, numbers must be finite too: pydantic's JSON parser
-    takes ``NaN``, ``Infinity`` and ``1e400`` into an open object, which strict
-    JSON does not (in Python input, the value schema refuses them itself).
+    Numbers must be finite, in every mode: pydantic's JSON parser takes
+    ``NaN``, ``Infinity`` and ``1e400`` into an open object, which strict JSON
+    does not, and in Python input the value schema refuses them only where the
+    model's own config applies (not in a ``TypeAdapter`` that builds the model's
+    schema first). Checked here, the answer does not depend on build order.
     """
-    finite = info.mode == "json"
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
@@ -63,8 +67,9 @@ def _check_open_object(value: Any, info: ValidationInfo) -> Any:
             raise PydanticCustomError(
                 "json_too_deep", "Open object nests deeper than {limit} levels", {"limit": MAX_OPEN_DEPTH}
             )
-        if finite and not _finite_numbers(node):
-            raise PydanticKnownError("finite_number")
+        bad = _non_finite(node)
+        if bad is not None:
+            return NonFinite.of(bad)  # refused by _refuse_non_finite, which quotes this, not the object
         for text in _texts(node):
             if not text.isascii() and not encodable(text):
                 raise PydanticCustomError("string_unicode", "Input should be a valid string: a lone surrogate has no UTF-8 form")
@@ -78,9 +83,38 @@ def _texts(node: Any) -> list[str]:
     return [item for item in items if isinstance(item, str)]
 
 
-def _finite_numbers(node: Any) -> bool:
+def _non_finite(node: Any) -> float | None:
+    """The first NaN or infinity directly inside an object or array, or None."""
     values = cast(Iterable[Any], node.values() if isinstance(node, dict) else node if isinstance(node, list) else ())
-    return all(math.isfinite(item) for item in values if type(item) is float)
+    return next((item for item in values if type(item) is float and not math.isfinite(item)), None)
+
+
+class NonFinite(str):
+    """What an error quotes for a NaN or an infinity: its JSON-style name, as text.
+
+    An error's ``input`` is what the failing step was given. A NaN there
+    cannot be written as JSON, and FastAPI's default error handler answers 500
+    instead of 422 when it tries; this text can be written.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, value: float) -> NonFinite:
+        return cls("NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity")
+
+
+def _refuse_non_finite(value: Any) -> Any:
+    if type(value) is NonFinite:
+        raise PydanticKnownError("finite_number")
+    return value
+
+
+def _screen_number(value: Any) -> Any:
+    """A NaN or an infinity as ``NonFinite`` text, which the number's own check then refuses; anything else as it is."""
+    if type(value) is float and not math.isfinite(value):
+        return NonFinite.of(value)
+    return value
 
 
 def _children(node: Any) -> list[Any]:
@@ -89,7 +123,8 @@ def _children(node: Any) -> list[Any]:
     return [child for child in values if isinstance(child, (dict, list))]
 
 
-JsonObject = Annotated[dict[str, JsonValue], BeforeValidator(_check_open_object)]
+# Before-validators run last-listed first: the check, then the refusal of what it marked.
+JsonObject = Annotated[dict[str, JsonValue], BeforeValidator(_refuse_non_finite), BeforeValidator(_check_open_object)]
 """An open JSON object: every key and nested value is kept as given (nesting up to ``MAX_OPEN_DEPTH``)."""
 
 # RFC 3339 section 5.6 `date-time`, with real calendar dates (leap years
@@ -209,13 +244,56 @@ class Timestamp(str):
         text = core_schema.custom_error_schema(
             core_schema.str_schema(strict=True, pattern=DATE_TIME_PATTERN),
             custom_error_type="date_time",
-            custom_error_message="Input should be an RFC 3339 date-time such as 2026-01-02T03:04:05Z",
+            custom_error_message=(
+                "Input should be an RFC 3339 date-time text such as 2026-01-02T03:04:05Z"
+                " (for a datetime, pass Timestamp.from_datetime(value))"
+            ),
         )
         return core_schema.no_info_after_validator_function(_as_timestamp, text)
 
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         return {"type": "string", "format": "date-time"}
+
+
+UUID4_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
+
+
+class _MplpIdSchema:
+    """An MPLP id: lowercase, hyphenated UUID version 4 text, checked in the core schema.
+
+    One error for every wrong input, naming what to do with a ``uuid.UUID``
+    (the usual mistake in Python), at no cost per value.
+    """
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.custom_error_schema(
+            core_schema.str_schema(strict=True, pattern=UUID4_PATTERN),
+            custom_error_type="mplp_id",
+            custom_error_message=(
+                "Input should be an MPLP id, lowercase UUID version 4 text such as"
+                " 3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11 (for a uuid.UUID, pass str(value);"
+                " mplp_models.new_id() makes a fresh one)"
+            ),
+        )
+
+    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return {"type": "string", "pattern": UUID4_PATTERN}
+
+
+MplpIdText = Annotated[str, _MplpIdSchema()]
+"""The ``MplpId`` string type (the codegen maps the UUID version 4 pattern onto it)."""
+
+
+class StatusEnum(str, enum.Enum):
+    """Base of the str-valued enums: ``str()``, f-strings and ``format`` give the value on every Python.
+
+    Python 3.12 changed what ``format()`` of a mixed-in enum gives (the member's
+    name); the value is what a payload holds, so that is what they render.
+    """
+
+    __str__ = str.__str__
+    __format__ = str.__format__  # type: ignore[assignment]  # the same call, typed by str rather than Enum
 
 
 def earliest_and_latest(stamps: Sequence[Timestamp]) -> tuple[Timestamp, Timestamp]:
@@ -274,7 +352,12 @@ class _NumericSchema:
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         steps = [self._type_schema(), *(_bound(name, value) for name, value in self.bounds.items())]
-        return steps[0] if len(steps) == 1 else core_schema.chain_schema(steps)
+        checked = steps[0] if len(steps) == 1 else core_schema.chain_schema(steps)
+        # Python input may hold a NaN (json.loads reads one); JSON text reaches
+        # a float only through the parser, whose NaN the type refuses with no
+        # Python call. The screen makes the error quote text, not the NaN.
+        screened = core_schema.chain_schema([core_schema.no_info_plain_validator_function(_screen_number), checked])
+        return core_schema.json_or_python_schema(json_schema=checked, python_schema=screened)
 
     def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         return {"type": self._json_type(), **{_BOUND_KEYWORDS[name]: value for name, value in self.bounds.items()}}
@@ -379,6 +462,11 @@ class _UniqueItems:
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         return core_schema.no_info_after_validator_function(_check_unique, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        json_schema = handler(schema)
+        json_schema["uniqueItems"] = True
+        return json_schema
 
     def __repr__(self) -> str:
         return "UniqueItems"

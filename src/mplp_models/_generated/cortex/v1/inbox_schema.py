@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._inbox import InboxMessageBase
-from mplp_models._types import ConstOne, NotNull, Timestamp, UniqueItems
+from mplp_models._types import ConstOne, NotNull, StatusEnum, Timestamp, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 from typing_extensions import TypeAliasType
 
@@ -20,7 +19,7 @@ DecisionId = TypeAliasType(
 HandoffId = TypeAliasType("HandoffId", Annotated[StrictStr, Field(min_length=1)])
 
 
-class InboxMessage(InboxMessageBase):
+class InboxMessage(InboxMessageBase, frozen=True):
     """
     Mode-agnostic inbox message schema. Used by both code and general mode for inter-agent communication. Reuses the v1 inbox-message schema minimal subset.
     """
@@ -29,87 +28,148 @@ class InboxMessage(InboxMessageBase):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    schema_version: ConstOne
+    schema_version: Annotated[
+        ConstOne, Field(description="Version of the inbox message schema; always 1.")
+    ]
     """
     Version of the inbox message schema; always 1.
     """
-    message_id: Annotated[StrictStr, Field(pattern="^IM-[A-Za-z0-9][A-Za-z0-9._-]*$")]
+    message_id: Annotated[
+        Annotated[StrictStr, Field(pattern="^IM-[A-Za-z0-9][A-Za-z0-9._-]*$")],
+        Field(description="Stable inbox message id, prefix IM-."),
+    ]
     """
     Stable inbox message id, prefix IM-.
     """
-    type: InboxMessageType
+    type: Annotated[
+        InboxMessageType,
+        Field(
+            description="Message semantic type. decision_request requires a downstream decision record; handoff requires a handoff record."
+        ),
+    ]
     """
     Message semantic type. decision_request requires a downstream decision record; handoff requires a handoff record.
     """
-    status: InboxMessageStatus
+    status: Annotated[
+        InboxMessageStatus, Field(description="Recipient-side lifecycle.")
+    ]
     """
     Recipient-side lifecycle.
     """
-    sender_id: Annotated[StrictStr, Field(min_length=1)]
+    sender_id: Annotated[
+        Annotated[StrictStr, Field(min_length=1)],
+        Field(description="Agent or human id that created the message."),
+    ]
     """
     Agent or human id that created the message.
     """
     recipient_ids: Annotated[
-        Annotated[list[RecipientId], Field(min_length=1)], UniqueItems
+        Annotated[tuple[RecipientId, ...], Field(min_length=1)],
+        UniqueItems,
+        Field(
+            description="Direct recipients. Use wildcard \u0027broadcast\u0027 for fan-out."
+        ),
     ]
     """
     Direct recipients. Use wildcard 'broadcast' for fan-out.
     """
-    subject: Annotated[StrictStr, Field(max_length=200, min_length=1)]
+    subject: Annotated[
+        Annotated[StrictStr, Field(max_length=200, min_length=1)],
+        Field(description="One-line summary."),
+    ]
     """
     One-line summary.
     """
-    body: Annotated[StrictStr, Field(max_length=4000)]
+    body: Annotated[
+        Annotated[StrictStr, Field(max_length=4000)],
+        Field(
+            description="Concise message text. Large content belongs in artifacts and should be referenced via task_ids/artifact_refs."
+        ),
+    ]
     """
     Concise message text. Large content belongs in artifacts and should be referenced via task_ids/artifact_refs.
     """
-    task_id: StrictStr | None = None
+    task_id: Annotated[
+        StrictStr | None, Field(description="Optional primary task binding.")
+    ] = None
     """
     Optional primary task binding.
     """
-    mission_id: StrictStr | None = None
+    mission_id: Annotated[
+        StrictStr | None, Field(description="Optional primary mission binding.")
+    ] = None
     """
     Optional primary mission binding.
     """
-    related_decision_ids: Annotated[list[DecisionId] | None, NotNull, UniqueItems] = (
-        None
-    )
+    related_decision_ids: Annotated[
+        tuple[DecisionId, ...] | None,
+        NotNull,
+        UniqueItems,
+        Field(
+            description="Decision records this message relates to (ids prefixed D-); none twice."
+        ),
+    ] = None
     """
     Decision records this message relates to (ids prefixed D-); none twice.
     """
-    related_waitpoint_ids: Annotated[list[WaitpointId] | None, NotNull, UniqueItems] = (
-        None
-    )
+    related_waitpoint_ids: Annotated[
+        tuple[WaitpointId, ...] | None,
+        NotNull,
+        UniqueItems,
+        Field(
+            description="Waitpoints this message relates to (ids prefixed WP-); none twice."
+        ),
+    ] = None
     """
     Waitpoints this message relates to (ids prefixed WP-); none twice.
     """
-    related_handoff_ids: Annotated[list[HandoffId] | None, NotNull, UniqueItems] = None
+    related_handoff_ids: Annotated[
+        tuple[HandoffId, ...] | None,
+        NotNull,
+        UniqueItems,
+        Field(description="Handoff records this message relates to; none twice."),
+    ] = None
     """
     Handoff records this message relates to; none twice.
     """
-    created_at: Timestamp
+    created_at: Annotated[
+        Timestamp,
+        Field(description="When the message was created (RFC 3339 date-time)."),
+    ]
     """
     When the message was created (RFC 3339 date-time).
     """
-    updated_at: Timestamp
+    updated_at: Annotated[
+        Timestamp,
+        Field(description="When the message last changed (RFC 3339 date-time)."),
+    ]
     """
     When the message last changed (RFC 3339 date-time).
     """
-    read_at: Timestamp | None = None
+    read_at: Annotated[
+        Timestamp | None,
+        Field(description="When the recipient read the message, or null."),
+    ] = None
     """
     When the recipient read the message, or null.
     """
-    acknowledged_at: Timestamp | None = None
+    acknowledged_at: Annotated[
+        Timestamp | None,
+        Field(description="When the recipient acknowledged the message, or null."),
+    ] = None
     """
     When the recipient acknowledged the message, or null.
     """
-    archived_at: Timestamp | None = None
+    archived_at: Annotated[
+        Timestamp | None,
+        Field(description="When the recipient archived the message, or null."),
+    ] = None
     """
     When the recipient archived the message, or null.
     """
 
 
-class InboxMessageStatus(str, Enum):
+class InboxMessageStatus(StatusEnum):
     """
     Recipient-side lifecycle.
     """
@@ -120,7 +180,7 @@ class InboxMessageStatus(str, Enum):
     archived = "archived"
 
 
-class InboxMessageType(str, Enum):
+class InboxMessageType(StatusEnum):
     """
     Message semantic type. decision_request requires a downstream decision record; handoff requires a handoff record.
     """

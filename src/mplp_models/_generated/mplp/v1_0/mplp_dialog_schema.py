@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._dialog import DialogBase
-from mplp_models._types import NotNull, Timestamp, UniqueItems
-from pydantic import ConfigDict, StrictBool, StrictStr
+from mplp_models._types import NotNull, StatusEnum, Timestamp, UniqueItems
+from pydantic import ConfigDict, Field, StrictBool, StrictStr
 
 from .common import (
     common_types_schema,
@@ -20,7 +19,7 @@ from .common import (
 )
 
 
-class Dialog(DialogBase):
+class Dialog(DialogBase, frozen=True):
     """
     Dialog Module Core Protocol: Describes the dialog interaction semantics in multi-agent systems, adopting Minimal Protocol Format aligned with OpenAI/Anthropic standards.
     """
@@ -29,53 +28,99 @@ class Dialog(DialogBase):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    meta: metadata_schema.Metadata
+    meta: Annotated[
+        metadata_schema.Metadata,
+        Field(description="[PROTOCOL-CORE] MPLP protocol and schema metadata."),
+    ]
     """
     [PROTOCOL-CORE] MPLP protocol and schema metadata.
     """
-    governance: Annotated[DialogGovernance | None, NotNull] = None
+    governance: Annotated[
+        DialogGovernance | None,
+        NotNull,
+        Field(
+            description="[PROTOCOL-CORE] Governance metadata for lifecycle management, truth domain authority, and locking status."
+        ),
+    ] = None
     """
     [PROTOCOL-CORE] Governance metadata for lifecycle management, truth domain authority, and locking status.
     """
-    dialog_id: identifiers_schema.MplpId
+    dialog_id: Annotated[
+        identifiers_schema.MplpId,
+        Field(description="[PROTOCOL-CORE] Global unique identifier for the Dialog."),
+    ]
     """
     [PROTOCOL-CORE] Global unique identifier for the Dialog.
     """
-    context_id: identifiers_schema.MplpId
+    context_id: Annotated[
+        identifiers_schema.MplpId,
+        Field(description="[PROTOCOL-CORE] Associated Context ID."),
+    ]
     """
     [PROTOCOL-CORE] Associated Context ID.
     """
-    thread_id: Annotated[identifiers_schema.MplpId | None, NotNull] = None
+    thread_id: Annotated[
+        identifiers_schema.MplpId | None,
+        NotNull,
+        Field(
+            description="[PROTOCOL-CORE] Dialog thread ID (for multi-turn dialog grouping)."
+        ),
+    ] = None
     """
     [PROTOCOL-CORE] Dialog thread ID (for multi-turn dialog grouping).
     """
-    status: DialogStatus
+    status: Annotated[DialogStatus, Field(description="[PROTOCOL-CORE] Dialog status.")]
     """
     [PROTOCOL-CORE] Dialog status.
     """
-    messages: list[DialogMessage]
+    messages: Annotated[
+        tuple[DialogMessage, ...],
+        Field(
+            description="[PROTOCOL-CORE] Dialog message list (Minimal Protocol Format)."
+        ),
+    ]
     """
     [PROTOCOL-CORE] Dialog message list (Minimal Protocol Format).
     """
-    started_at: Annotated[Timestamp | None, NotNull] = None
+    started_at: Annotated[
+        Timestamp | None,
+        NotNull,
+        Field(description="[PROTOCOL-CORE] Dialog start time (ISO 8601)."),
+    ] = None
     """
     [PROTOCOL-CORE] Dialog start time (ISO 8601).
     """
-    ended_at: Annotated[Timestamp | None, NotNull] = None
+    ended_at: Annotated[
+        Timestamp | None,
+        NotNull,
+        Field(description="[PROTOCOL-CORE] Dialog end time (ISO 8601)."),
+    ] = None
     """
     [PROTOCOL-CORE] Dialog end time (ISO 8601).
     """
-    trace: Annotated[trace_base_schema.TraceBase | None, NotNull] = None
+    trace: Annotated[
+        trace_base_schema.TraceBase | None,
+        NotNull,
+        Field(
+            description="[PROTOCOL-CORE] Audit trace reference associated with this dialog."
+        ),
+    ] = None
     """
     [PROTOCOL-CORE] Audit trace reference associated with this dialog.
     """
-    events: Annotated[list[events_schema.Event] | None, NotNull] = None
+    events: Annotated[
+        tuple[events_schema.Event, ...] | None,
+        NotNull,
+        Field(
+            description="[PROTOCOL-CORE] List of key events directly related to this dialog."
+        ),
+    ] = None
     """
     [PROTOCOL-CORE] List of key events directly related to this dialog.
     """
 
 
-class DialogGovernance(MplpModel):
+class DialogGovernance(MplpModel, frozen=True):
     """
     [PROTOCOL-CORE] Governance metadata for lifecycle management, truth domain authority, and locking status.
     """
@@ -83,25 +128,49 @@ class DialogGovernance(MplpModel):
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
     )
-    lifecyclePhase: Annotated[StrictStr | None, NotNull] = None
+    lifecyclePhase: Annotated[
+        StrictStr | None,
+        NotNull,
+        Field(
+            description="Current phase in the lifecycle fence (e.g., \u0027design\u0027, \u0027implementation\u0027, \u0027review\u0027)."
+        ),
+    ] = None
     """
     Current phase in the lifecycle fence (e.g., 'design', 'implementation', 'review').
     """
-    truthDomain: Annotated[StrictStr | None, NotNull] = None
+    truthDomain: Annotated[
+        StrictStr | None,
+        NotNull,
+        Field(
+            description="The truth domain this object belongs to (e.g., \u0027requirements\u0027, \u0027architecture\u0027)."
+        ),
+    ] = None
     """
     The truth domain this object belongs to (e.g., 'requirements', 'architecture').
     """
-    locked: Annotated[StrictBool | None, NotNull] = None
+    locked: Annotated[
+        StrictBool | None,
+        NotNull,
+        Field(
+            description="If true, this object cannot be modified except by specific governance overrides."
+        ),
+    ] = None
     """
     If true, this object cannot be modified except by specific governance overrides.
     """
-    lastConfirmRef: Annotated[common_types_schema.Ref | None, NotNull] = None
+    lastConfirmRef: Annotated[
+        common_types_schema.Ref | None,
+        NotNull,
+        Field(
+            description="Reference to the last Confirm decision that validated this state."
+        ),
+    ] = None
     """
     Reference to the last Confirm decision that validated this state.
     """
 
 
-class DialogMessage(MplpModel):
+class DialogMessage(MplpModel, frozen=True):
     """
     Minimal Protocol Format - Aligned with OpenAI/Anthropic standards
     """
@@ -110,25 +179,31 @@ class DialogMessage(MplpModel):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    role: DialogMessageRole
+    role: Annotated[DialogMessageRole, Field(description="Message sender role.")]
     """
     Message sender role.
     """
-    content: StrictStr
+    content: Annotated[StrictStr, Field(description="Message content (plain text).")]
     """
     Message content (plain text).
     """
-    timestamp: Timestamp
+    timestamp: Annotated[Timestamp, Field(description="Message timestamp (ISO 8601).")]
     """
     Message timestamp (ISO 8601).
     """
-    event: Annotated[events_schema.Event | None, NotNull] = None
+    event: Annotated[
+        events_schema.Event | None,
+        NotNull,
+        Field(
+            description="Optional L1 Event reference (for deep integration with Trace module)."
+        ),
+    ] = None
     """
     Optional L1 Event reference (for deep integration with Trace module).
     """
 
 
-class DialogMessageRole(str, Enum):
+class DialogMessageRole(StatusEnum):
     """
     Message sender role.
     """
@@ -139,7 +214,7 @@ class DialogMessageRole(str, Enum):
     agent = "agent"
 
 
-class DialogStatus(str, Enum):
+class DialogStatus(StatusEnum):
     """
     [PROTOCOL-CORE] Dialog status.
     """

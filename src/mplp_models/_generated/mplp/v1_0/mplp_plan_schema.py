@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Annotated, ClassVar
 
 from mplp_models._plan import PlanBase, PlanStepBase
-from mplp_models._types import JsonIntMin0, NotNull, UniqueItems
+from mplp_models._types import JsonIntMin0, NotNull, StatusEnum, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
 from .common import (
@@ -18,7 +17,7 @@ from .common import (
 )
 
 
-class Plan(PlanBase):
+class Plan(PlanBase, frozen=True):
     """
     Plan Module Core Protocol: Describes the plan objects and their lifecycle minimal required semantics (Core Profile) in multi-agent collaboration.
     """
@@ -26,45 +25,88 @@ class Plan(PlanBase):
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
     )
-    meta: metadata_schema.Metadata
+    meta: Annotated[
+        metadata_schema.Metadata,
+        Field(
+            description="[PROTOCOL-CORE] MPLP protocol schema metadata (version, source, cross-cutting tags, etc.)."
+        ),
+    ]
     """
     [PROTOCOL-CORE] MPLP protocol schema metadata (version, source, cross-cutting tags, etc.).
     """
-    plan_id: identifiers_schema.MplpId
+    plan_id: Annotated[
+        identifiers_schema.MplpId,
+        Field(description="[PROTOCOL-CORE] Global unique identifier for the Plan."),
+    ]
     """
     [PROTOCOL-CORE] Global unique identifier for the Plan.
     """
-    context_id: identifiers_schema.MplpId
+    context_id: Annotated[
+        identifiers_schema.MplpId,
+        Field(
+            description="[PROTOCOL-CORE] Identifier of the Context this Plan belongs to."
+        ),
+    ]
     """
     [PROTOCOL-CORE] Identifier of the Context this Plan belongs to.
     """
-    title: Annotated[StrictStr, Field(min_length=1)]
+    title: Annotated[
+        Annotated[StrictStr, Field(min_length=1)],
+        Field(
+            description="[PROTOCOL-CORE] Plan title (brief description for humans and Agents)."
+        ),
+    ]
     """
     [PROTOCOL-CORE] Plan title (brief description for humans and Agents).
     """
-    objective: Annotated[StrictStr, Field(min_length=1)]
+    objective: Annotated[
+        Annotated[StrictStr, Field(min_length=1)],
+        Field(
+            description="[PROTOCOL-CORE] Description of the objective to be achieved by the Plan."
+        ),
+    ]
     """
     [PROTOCOL-CORE] Description of the objective to be achieved by the Plan.
     """
-    status: PlanStatus
+    status: Annotated[
+        PlanStatus,
+        Field(description="[PROTOCOL-CORE] Status of the Plan in its lifecycle."),
+    ]
     """
     [PROTOCOL-CORE] Status of the Plan in its lifecycle.
     """
-    steps: Annotated[list[PlanStep], Field(min_length=1)]
+    steps: Annotated[
+        Annotated[tuple[PlanStep, ...], Field(min_length=1)],
+        Field(
+            description="[PROTOCOL-CORE] List of core steps decomposed from the Plan."
+        ),
+    ]
     """
     [PROTOCOL-CORE] List of core steps decomposed from the Plan.
     """
-    trace: Annotated[trace_base_schema.TraceBase | None, NotNull] = None
+    trace: Annotated[
+        trace_base_schema.TraceBase | None,
+        NotNull,
+        Field(
+            description="[PROTOCOL-CORE] Main execution trace reference associated with this Plan."
+        ),
+    ] = None
     """
     [PROTOCOL-CORE] Main execution trace reference associated with this Plan.
     """
-    events: Annotated[list[events_schema.Event] | None, NotNull] = None
+    events: Annotated[
+        tuple[events_schema.Event, ...] | None,
+        NotNull,
+        Field(
+            description="[PROTOCOL-CORE] List of key events directly associated with this Plan (changes, approvals, status transitions, etc.)."
+        ),
+    ] = None
     """
     [PROTOCOL-CORE] List of key events directly associated with this Plan (changes, approvals, status transitions, etc.).
     """
 
 
-class PlanStatus(str, Enum):
+class PlanStatus(StatusEnum):
     """
     [PROTOCOL-CORE] Status of the Plan in its lifecycle.
     """
@@ -78,7 +120,7 @@ class PlanStatus(str, Enum):
     failed = "failed"
 
 
-class PlanStep(PlanStepBase):
+class PlanStep(PlanStepBase, frozen=True):
     """
     [PROTOCOL-CORE] Minimal required semantics for a plan step (excluding execution engine, scheduling policy implementation details).
     """
@@ -87,33 +129,61 @@ class PlanStep(PlanStepBase):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    step_id: identifiers_schema.MplpId
+    step_id: Annotated[
+        identifiers_schema.MplpId,
+        Field(description="[PROTOCOL-CORE] Global unique identifier for the step."),
+    ]
     """
     [PROTOCOL-CORE] Global unique identifier for the step.
     """
-    description: Annotated[StrictStr, Field(min_length=1)]
+    description: Annotated[
+        Annotated[StrictStr, Field(min_length=1)],
+        Field(
+            description="[PROTOCOL-CORE] Content of the work to be completed in the step."
+        ),
+    ]
     """
     [PROTOCOL-CORE] Content of the work to be completed in the step.
     """
-    status: PlanStepStatus
+    status: Annotated[
+        PlanStepStatus, Field(description="[PROTOCOL-CORE] Current status of the step.")
+    ]
     """
     [PROTOCOL-CORE] Current status of the step.
     """
-    dependencies: Annotated[list[identifiers_schema.MplpId] | None, NotNull] = None
+    dependencies: Annotated[
+        tuple[identifiers_schema.MplpId, ...] | None,
+        NotNull,
+        Field(
+            description="[PROTOCOL-CORE] List of other step IDs that this step depends on."
+        ),
+    ] = None
     """
     [PROTOCOL-CORE] List of other step IDs that this step depends on.
     """
-    agent_role: Annotated[StrictStr | None, NotNull] = None
+    agent_role: Annotated[
+        StrictStr | None,
+        NotNull,
+        Field(
+            description="[PROTOCOL-CORE] Identifier of the role responsible for this step (should correspond to role_id in Role module)."
+        ),
+    ] = None
     """
     [PROTOCOL-CORE] Identifier of the role responsible for this step (should correspond to role_id in Role module).
     """
-    order_index: Annotated[JsonIntMin0 | None, NotNull] = None
+    order_index: Annotated[
+        JsonIntMin0 | None,
+        NotNull,
+        Field(
+            description="[PROTOCOL-CORE] Sort index in the current Plan, used for defining execution order or display order."
+        ),
+    ] = None
     """
     [PROTOCOL-CORE] Sort index in the current Plan, used for defining execution order or display order.
     """
 
 
-class PlanStepStatus(str, Enum):
+class PlanStepStatus(StatusEnum):
     """
     [PROTOCOL-CORE] Current status of the step.
     """

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Annotated, Any, ClassVar
 
 from mplp_models._base import MplpModel
-from mplp_models._types import NotNull, UniqueItems
+from mplp_models._types import NotNull, StatusEnum, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 from typing_extensions import TypeAliasType
 
@@ -27,7 +26,7 @@ Type definitions shared by the MPLP modules.
 """
 
 
-class Ref(MplpModel):
+class Ref(MplpModel, frozen=True):
     """
     A typed pointer to another MPLP object: its id and the module it belongs to.
     """
@@ -35,21 +34,25 @@ class Ref(MplpModel):
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
     )
-    id: CommonMplpId
+    id: Annotated[CommonMplpId, Field(description="Id of the object referred to.")]
     """
     Id of the object referred to.
     """
-    module: RefModule
+    module: Annotated[RefModule, Field(description="Module of the object referred to.")]
     """
     Module of the object referred to.
     """
-    description: Annotated[StrictStr | None, NotNull] = None
+    description: Annotated[
+        StrictStr | None,
+        NotNull,
+        Field(description="What the reference stands for, in words."),
+    ] = None
     """
     What the reference stands for, in words.
     """
 
 
-class RefModule(str, Enum):
+class RefModule(StatusEnum):
     """
     Module of the object referred to.
     """

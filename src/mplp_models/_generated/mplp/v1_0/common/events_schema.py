@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 from mplp_models._event import EventBase
-from mplp_models._types import JsonObject, NotNull, Timestamp, UniqueItems
+from mplp_models._types import JsonObject, NotNull, StatusEnum, Timestamp, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
 from . import identifiers_schema
 
 
-class Event(EventBase):
+class Event(EventBase, frozen=True):
     """
     An event emitted by an MPLP module, after the core fields of CloudEvents v1.0: id, type, source and time.
     """
@@ -21,29 +21,45 @@ class Event(EventBase):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    event_id: identifiers_schema.MplpId
+    event_id: Annotated[
+        identifiers_schema.MplpId, Field(description="Unique id of the event.")
+    ]
     """
     Unique id of the event.
     """
     event_type: Annotated[
-        StrictStr, Field(pattern="^[a-z][a-z0-9]*(?:\\.[a-z][a-z0-9]*)*$")
+        Annotated[StrictStr, Field(pattern="^[a-z][a-z0-9]*(?:\\.[a-z][a-z0-9]*)*$")],
+        Field(description="Dot-separated, lowercase event type, such as plan.created."),
     ]
     """
     Dot-separated, lowercase event type, such as plan.created.
     """
-    source: StrictStr
+    source: Annotated[
+        StrictStr,
+        Field(
+            description="Module or component that emitted the event, such as plan or runtime.ael."
+        ),
+    ]
     """
     Module or component that emitted the event, such as plan or runtime.ael.
     """
-    timestamp: Timestamp
+    timestamp: Annotated[
+        Timestamp, Field(description="When the event happened (RFC 3339 date-time).")
+    ]
     """
     When the event happened (RFC 3339 date-time).
     """
-    trace_id: Annotated[identifiers_schema.MplpId | None, NotNull] = None
+    trace_id: Annotated[
+        identifiers_schema.MplpId | None,
+        NotNull,
+        Field(description="Trace the event belongs to."),
+    ] = None
     """
     Trace the event belongs to.
     """
-    data: JsonObject | None = None
+    data: Annotated[
+        JsonObject | None, Field(description="Event payload: any JSON object, or null.")
+    ] = None
     """
     Event payload: any JSON object, or null.
     """

@@ -6,20 +6,11 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
-from mplp_models._types import NotNull, UniqueItems
-from pydantic import Field, StrictStr
+from mplp_models._types import MplpIdText, NotNull, StatusEnum, UniqueItems
+from pydantic import Field
 from typing_extensions import TypeAliasType
 
-MplpId = TypeAliasType(
-    "MplpId",
-    Annotated[
-        StrictStr,
-        Field(
-            pattern="^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$",
-            title="MPLP Identifier",
-        ),
-    ],
-)
+MplpId = TypeAliasType("MplpId", Annotated[MplpIdText, Field(title="MPLP Identifier")])
 """
 Identifier of an MPLP object: a lowercase UUID version 4 in its hyphenated form.
 """

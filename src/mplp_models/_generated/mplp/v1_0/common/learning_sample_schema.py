@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
@@ -13,15 +12,16 @@ from mplp_models._types import (
     JsonNumberMin0Max5,
     JsonObject,
     NotNull,
+    StatusEnum,
     Timestamp,
     UniqueItems,
 )
-from pydantic import ConfigDict, StrictBool, StrictStr
+from pydantic import ConfigDict, Field, StrictBool, StrictStr
 
 from . import identifiers_schema
 
 
-class AgentTokenUsage(MplpModel):
+class AgentTokenUsage(MplpModel, frozen=True):
     """
     Tokens consumed by one agent.
     """
@@ -30,21 +30,23 @@ class AgentTokenUsage(MplpModel):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    agent_id: StrictStr
+    agent_id: Annotated[StrictStr, Field(description="The agent.")]
     """
     The agent.
     """
-    role: Annotated[StrictStr | None, NotNull] = None
+    role: Annotated[
+        StrictStr | None, NotNull, Field(description="The agent\u0027s role.")
+    ] = None
     """
     The agent's role.
     """
-    tokens: JsonNumberMin0
+    tokens: Annotated[JsonNumberMin0, Field(description="Tokens it consumed.")]
     """
     Tokens it consumed.
     """
 
 
-class ErrorInfo(MplpModel):
+class ErrorInfo(MplpModel, frozen=True):
     """
     What went wrong, when the action failed.
     """
@@ -52,21 +54,27 @@ class ErrorInfo(MplpModel):
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
     )
-    error_code: Annotated[StrictStr | None, NotNull] = None
+    error_code: Annotated[
+        StrictStr | None, NotNull, Field(description="Machine-readable error code.")
+    ] = None
     """
     Machine-readable error code.
     """
-    error_message: Annotated[StrictStr | None, NotNull] = None
+    error_message: Annotated[
+        StrictStr | None, NotNull, Field(description="Human-readable error message.")
+    ] = None
     """
     Human-readable error message.
     """
-    stack_trace: Annotated[StrictStr | None, NotNull] = None
+    stack_trace: Annotated[
+        StrictStr | None, NotNull, Field(description="Stack trace, if any.")
+    ] = None
     """
     Stack trace, if any.
     """
 
 
-class FeedbackDecision(str, Enum):
+class FeedbackDecision(StatusEnum):
     """
     The verdict.
     """
@@ -77,7 +85,7 @@ class FeedbackDecision(str, Enum):
     unknown = "unknown"
 
 
-class LearningSample(MplpModel):
+class LearningSample(MplpModel, frozen=True):
     """
     One learning sample recorded by an MPLP runtime: what was intended, what was done, how it went and what it cost.
     """
@@ -86,81 +94,142 @@ class LearningSample(MplpModel):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    sample_id: identifiers_schema.MplpId
+    sample_id: Annotated[
+        identifiers_schema.MplpId, Field(description="Unique id of the sample.")
+    ]
     """
     Unique id of the sample.
     """
-    project_id: StrictStr
+    project_id: Annotated[
+        StrictStr, Field(description="Project the sample belongs to.")
+    ]
     """
     Project the sample belongs to.
     """
-    intent_before: Annotated[JsonObject | None, NotNull] = None
+    intent_before: Annotated[
+        JsonObject | None,
+        NotNull,
+        Field(description="The intent as it stood before the action."),
+    ] = None
     """
     The intent as it stood before the action.
     """
-    plan: Annotated[JsonObject | None, NotNull] = None
+    plan: Annotated[
+        JsonObject | None, NotNull, Field(description="The plan that was followed.")
+    ] = None
     """
     The plan that was followed.
     """
-    delta_intents: Annotated[list[JsonObject] | None, NotNull] = None
+    delta_intents: Annotated[
+        tuple[JsonObject, ...] | None,
+        NotNull,
+        Field(description="Intent changes proposed or applied."),
+    ] = None
     """
     Intent changes proposed or applied.
     """
-    graph_before: Annotated[JsonObject | None, NotNull] = None
+    graph_before: Annotated[
+        JsonObject | None,
+        NotNull,
+        Field(description="Knowledge graph, or a summary of it, before the change."),
+    ] = None
     """
     Knowledge graph, or a summary of it, before the change.
     """
-    graph_after: Annotated[JsonObject | None, NotNull] = None
+    graph_after: Annotated[
+        JsonObject | None,
+        NotNull,
+        Field(description="Knowledge graph, or a summary of it, after the change."),
+    ] = None
     """
     Knowledge graph, or a summary of it, after the change.
     """
-    pipeline_path: Annotated[list[StrictStr] | None, NotNull] = None
+    pipeline_path: Annotated[
+        tuple[StrictStr, ...] | None,
+        NotNull,
+        Field(description="Pipeline stages passed through, in order."),
+    ] = None
     """
     Pipeline stages passed through, in order.
     """
-    success_flag: StrictBool
+    success_flag: Annotated[
+        StrictBool, Field(description="Whether the action succeeded.")
+    ]
     """
     Whether the action succeeded.
     """
-    error_info: Annotated[ErrorInfo | None, NotNull] = None
+    error_info: Annotated[
+        ErrorInfo | None,
+        NotNull,
+        Field(description="What went wrong, when the action failed."),
+    ] = None
     """
     What went wrong, when the action failed.
     """
-    token_usage: Annotated[TokenUsage | None, NotNull] = None
+    token_usage: Annotated[
+        TokenUsage | None, NotNull, Field(description="LLM tokens consumed.")
+    ] = None
     """
     LLM tokens consumed.
     """
-    execution_time_ms: Annotated[JsonNumberMin0 | None, NotNull] = None
+    execution_time_ms: Annotated[
+        JsonNumberMin0 | None,
+        NotNull,
+        Field(description="How long the action took, in milliseconds."),
+    ] = None
     """
     How long the action took, in milliseconds.
     """
-    impact_score: Annotated[JsonNumberMin0Max1 | None, NotNull] = None
+    impact_score: Annotated[
+        JsonNumberMin0Max1 | None,
+        NotNull,
+        Field(description="Impact of the action, from 0 to 1."),
+    ] = None
     """
     Impact of the action, from 0 to 1.
     """
-    user_feedback: Annotated[UserFeedback | None, NotNull] = None
+    user_feedback: Annotated[
+        UserFeedback | None,
+        NotNull,
+        Field(description="A person\u0027s verdict on the result."),
+    ] = None
     """
     A person's verdict on the result.
     """
-    governance_decisions: Annotated[list[JsonObject] | None, NotNull] = None
+    governance_decisions: Annotated[
+        tuple[JsonObject, ...] | None,
+        NotNull,
+        Field(description="Governance rules evaluated during the action."),
+    ] = None
     """
     Governance rules evaluated during the action.
     """
-    timestamps: LearningSampleTimestamps
+    timestamps: Annotated[
+        LearningSampleTimestamps,
+        Field(description="When the action started and completed."),
+    ]
     """
     When the action started and completed.
     """
-    metadata: Annotated[JsonObject | None, NotNull] = None
+    metadata: Annotated[
+        JsonObject | None, NotNull, Field(description="Free-form metadata.")
+    ] = None
     """
     Free-form metadata.
     """
-    vendor_extensions: Annotated[JsonObject | None, NotNull] = None
+    vendor_extensions: Annotated[
+        JsonObject | None,
+        NotNull,
+        Field(
+            description="Vendor-specific extensions; they must not clash with the protocol\u0027s own fields."
+        ),
+    ] = None
     """
     Vendor-specific extensions; they must not clash with the protocol's own fields.
     """
 
 
-class LearningSampleTimestamps(MplpModel):
+class LearningSampleTimestamps(MplpModel, frozen=True):
     """
     When the action started and completed.
     """
@@ -169,17 +238,23 @@ class LearningSampleTimestamps(MplpModel):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    started_at: Timestamp
+    started_at: Annotated[
+        Timestamp, Field(description="When the action started (RFC 3339 date-time).")
+    ]
     """
     When the action started (RFC 3339 date-time).
     """
-    completed_at: Annotated[Timestamp | None, NotNull] = None
+    completed_at: Annotated[
+        Timestamp | None,
+        NotNull,
+        Field(description="When the action completed (RFC 3339 date-time)."),
+    ] = None
     """
     When the action completed (RFC 3339 date-time).
     """
 
 
-class TokenUsage(MplpModel):
+class TokenUsage(MplpModel, frozen=True):
     """
     LLM tokens consumed.
     """
@@ -188,25 +263,33 @@ class TokenUsage(MplpModel):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    total_tokens: Annotated[JsonNumberMin0 | None, NotNull] = None
+    total_tokens: Annotated[
+        JsonNumberMin0 | None, NotNull, Field(description="Tokens in all.")
+    ] = None
     """
     Tokens in all.
     """
-    prompt_tokens: Annotated[JsonNumberMin0 | None, NotNull] = None
+    prompt_tokens: Annotated[
+        JsonNumberMin0 | None, NotNull, Field(description="Tokens in prompts.")
+    ] = None
     """
     Tokens in prompts.
     """
-    completion_tokens: Annotated[JsonNumberMin0 | None, NotNull] = None
+    completion_tokens: Annotated[
+        JsonNumberMin0 | None, NotNull, Field(description="Tokens in completions.")
+    ] = None
     """
     Tokens in completions.
     """
-    by_agent: Annotated[list[AgentTokenUsage] | None, NotNull] = None
+    by_agent: Annotated[
+        tuple[AgentTokenUsage, ...] | None, NotNull, Field(description="Tokens per agent.")
+    ] = None
     """
     Tokens per agent.
     """
 
 
-class UserFeedback(MplpModel):
+class UserFeedback(MplpModel, frozen=True):
     """
     A person's verdict on the result.
     """
@@ -215,15 +298,21 @@ class UserFeedback(MplpModel):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    decision: Annotated[FeedbackDecision | None, NotNull] = None
+    decision: Annotated[
+        FeedbackDecision | None, NotNull, Field(description="The verdict.")
+    ] = None
     """
     The verdict.
     """
-    comment: Annotated[StrictStr | None, NotNull] = None
+    comment: Annotated[
+        StrictStr | None, NotNull, Field(description="Free-text comment.")
+    ] = None
     """
     Free-text comment.
     """
-    rating: Annotated[JsonNumberMin0Max5 | None, NotNull] = None
+    rating: Annotated[
+        JsonNumberMin0Max5 | None, NotNull, Field(description="Rating from 0 to 5.")
+    ] = None
     """
     Rating from 0 to 5.
     """

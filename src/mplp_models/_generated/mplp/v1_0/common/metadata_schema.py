@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
-from mplp_models._types import NotNull, Timestamp, UniqueItems
+from mplp_models._types import NotNull, StatusEnum, Timestamp, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
 
-class CrossCuttingConcern(str, Enum):
+class CrossCuttingConcern(StatusEnum):
     coordination = "coordination"
     error_handling = "error-handling"
     event_bus = "event-bus"
@@ -25,7 +24,7 @@ class CrossCuttingConcern(str, Enum):
     transaction = "transaction"
 
 
-class Metadata(MplpModel):
+class Metadata(MplpModel, frozen=True):
     """
     Protocol metadata carried by every top-level MPLP object: versions, authorship, tags and the cross-cutting concerns it takes part in.
     """
@@ -34,37 +33,69 @@ class Metadata(MplpModel):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    protocol_version: Annotated[StrictStr, Field(pattern="^[0-9]+\\.[0-9]+\\.[0-9]+$")]
+    protocol_version: Annotated[
+        Annotated[StrictStr, Field(pattern="^[0-9]+\\.[0-9]+\\.[0-9]+$")],
+        Field(description="Version of the MPLP protocol, as MAJOR.MINOR.PATCH."),
+    ]
     """
     Version of the MPLP protocol, as MAJOR.MINOR.PATCH.
     """
-    schema_version: Annotated[StrictStr, Field(pattern="^[0-9]+\\.[0-9]+\\.[0-9]+$")]
+    schema_version: Annotated[
+        Annotated[StrictStr, Field(pattern="^[0-9]+\\.[0-9]+\\.[0-9]+$")],
+        Field(
+            description="Version of the schema the object follows, as MAJOR.MINOR.PATCH."
+        ),
+    ]
     """
     Version of the schema the object follows, as MAJOR.MINOR.PATCH.
     """
-    created_at: Annotated[Timestamp | None, NotNull] = None
+    created_at: Annotated[
+        Timestamp | None,
+        NotNull,
+        Field(description="When the object was created (RFC 3339 date-time)."),
+    ] = None
     """
     When the object was created (RFC 3339 date-time).
     """
-    created_by: Annotated[StrictStr | None, NotNull] = None
+    created_by: Annotated[
+        StrictStr | None,
+        NotNull,
+        Field(description="Who created the object: a user, agent or system id."),
+    ] = None
     """
     Who created the object: a user, agent or system id.
     """
-    updated_at: Annotated[Timestamp | None, NotNull] = None
+    updated_at: Annotated[
+        Timestamp | None,
+        NotNull,
+        Field(description="When the object was last changed (RFC 3339 date-time)."),
+    ] = None
     """
     When the object was last changed (RFC 3339 date-time).
     """
-    updated_by: Annotated[StrictStr | None, NotNull] = None
+    updated_by: Annotated[
+        StrictStr | None, NotNull, Field(description="Who last changed the object.")
+    ] = None
     """
     Who last changed the object.
     """
-    tags: Annotated[list[StrictStr] | None, NotNull, UniqueItems] = None
+    tags: Annotated[
+        tuple[StrictStr, ...] | None,
+        NotNull,
+        UniqueItems,
+        Field(description="Free-form labels for search and grouping; no label twice."),
+    ] = None
     """
     Free-form labels for search and grouping; no label twice.
     """
-    cross_cutting: Annotated[list[CrossCuttingConcern] | None, NotNull, UniqueItems] = (
-        None
-    )
+    cross_cutting: Annotated[
+        tuple[CrossCuttingConcern, ...] | None,
+        NotNull,
+        UniqueItems,
+        Field(
+            description="Cross-cutting concerns of the governance plane that apply to the object; none twice."
+        ),
+    ] = None
     """
     Cross-cutting concerns of the governance plane that apply to the object; none twice.
     """

@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
-from mplp_models._types import JsonObject, NotNull, UniqueItems
-from pydantic import ConfigDict
+from mplp_models._types import JsonObject, NotNull, StatusEnum, UniqueItems
+from pydantic import ConfigDict, Field
 
 from . import identifiers_schema
 
 
-class TraceBase(MplpModel):
+class TraceBase(MplpModel, frozen=True):
     """
     Trace context of an MPLP object, after W3C Trace Context: the trace and span it belongs to and their parentage.
     """
@@ -21,23 +21,43 @@ class TraceBase(MplpModel):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    trace_id: identifiers_schema.MplpId
+    trace_id: Annotated[
+        identifiers_schema.MplpId,
+        Field(
+            description="The whole execution chain; every span of one chain shares it."
+        ),
+    ]
     """
     The whole execution chain; every span of one chain shares it.
     """
-    span_id: identifiers_schema.MplpId
+    span_id: Annotated[
+        identifiers_schema.MplpId,
+        Field(description="This operation or step within the chain."),
+    ]
     """
     This operation or step within the chain.
     """
-    parent_span_id: Annotated[identifiers_schema.MplpId | None, NotNull] = None
+    parent_span_id: Annotated[
+        identifiers_schema.MplpId | None,
+        NotNull,
+        Field(description="The span that started this one; absent for a root span."),
+    ] = None
     """
     The span that started this one; absent for a root span.
     """
-    context_id: Annotated[identifiers_schema.MplpId | None, NotNull] = None
+    context_id: Annotated[
+        identifiers_schema.MplpId | None,
+        NotNull,
+        Field(description="The Context the trace belongs to."),
+    ] = None
     """
     The Context the trace belongs to.
     """
-    attributes: Annotated[JsonObject | None, NotNull] = None
+    attributes: Annotated[
+        JsonObject | None,
+        NotNull,
+        Field(description="Free-form key-value attributes of the span."),
+    ] = None
     """
     Free-form key-value attributes of the span.
     """
