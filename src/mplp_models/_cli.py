@@ -103,9 +103,18 @@ def _add_canonicalize(add: _AddParser) -> None:
 
 
 def _add_schema(add: _AddParser) -> None:
-    command = _command(add, "schema", "Write the frozen JSON Schema (draft-07) of a model to stdout.")
+    command = _command(add, "schema", "Write the frozen JSON Schema (draft-07) of a model to stdout.", (
+        "The file is written byte for byte; its $refs name other files of the set. With\n"
+        "--bundle, one self-contained draft-07 schema is written instead: every file it\n"
+        "refers to is copied under its $defs and each $ref points there, so that any\n"
+        "validator can use it alone, offline:\n\n"
+        "  mplp-models schema Plan --bundle > plan.bundle.json\n"
+        "  check-jsonschema --schemafile plan.bundle.json plan.json\n\n"
+    ))  # fmt: skip
     command.add_argument("name", nargs="?", metavar="NAME", help="a model name, e.g. Plan (see --list)")
     command.add_argument("--list", action="store_true", help="list the names, schema files and $ids")
+    command.add_argument("--bundle", action="store_true",
+                         help="one self-contained schema: the files it refers to inlined under $defs")  # fmt: skip
     command.set_defaults(run=_schema)
 
 
@@ -193,6 +202,9 @@ def _first_difference(left: bytes, right: bytes) -> int:
 def _schema(args: argparse.Namespace) -> int:
     from mplp_models._schemas import SCHEMA_FILES, schema_bytes, schema_name
 
+    if args.list and args.bundle:
+        _error("schema: --bundle writes the schema of one NAME; it does not go with --list")
+        return EXIT_USAGE
     if args.list:
         for name, path in SCHEMA_FILES.items():
             print(f"{name:<15} {path:<46} {json.loads(schema_bytes(name)).get('$id', '')}")
@@ -205,7 +217,21 @@ def _schema(args: argparse.Namespace) -> int:
     except LookupError as error:
         _error(f"schema: {error.args[0]}")
         return EXIT_USAGE
-    sys.stdout.buffer.write(schema_bytes(name))
+    if not args.bundle:
+        sys.stdout.buffer.write(schema_bytes(name))
+        return EXIT_OK
+    return _bundle(name)
+
+
+def _bundle(name: str) -> int:
+    from mplp_models._bundle import BundleError, bundle_bytes
+
+    try:
+        output = bundle_bytes(name)
+    except BundleError as error:
+        _error(f"schema --bundle {name}: {error}")
+        return EXIT_USAGE
+    sys.stdout.buffer.write(output)
     return EXIT_OK
 
 
