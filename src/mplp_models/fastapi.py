@@ -1,0 +1,154 @@
+r"""`StrictJSONRoute`: FastAPI routes that read JSON request bodies as strictly as `from_json` does.
+
+Needs FastAPI (`pip install 'mplp-models[fastapi]'`); importing `mplp_models`
+itself never imports it.
+
+```python
+from fastapi import APIRouter, FastAPI
+
+import mplp_models as mm
+from mplp_models.fastapi import StrictJSONRoute
+
+router = APIRouter(route_class=StrictJSONRoute)
+
+
+@router.post("/plans")
+def submit(plan: mm.Plan) -> None: ...
+
+
+app = FastAPI()
+app.include_router(router)
+```
+
+A plain FastAPI route reads a JSON body with the standard library, which keeps
+the last of two equal keys and reads `NaN` and `Infinity`; on this route the
+body is read as `from_json` reads it: invalid UTF-8, duplicate keys, `NaN`,
+`Infinity`, numbers beyond a double and nesting deeper than `MAX_DEPTH` are
+refused, and integers of any size are kept exact. FastAPI then validates the
+values as usual, which for a body declared as a model (`plan: Plan`, a
+`list[Plan]`, an embedded `Body(embed=True)`) gives what `from_json` gives:
+the same model, with the same fields given, and the same errors, rule
+violations included. Every JSON body the route reads is read this way, whatever
+its declared type; a form body is FastAPI's own.
+
+Every refusal is FastAPI's usual 422 answer, `{"detail": [...]}`, whose entries
+keep FastAPI's keys (`type`, `loc`, `msg`, `input`, and `ctx` where pydantic
+gives one) and add `pointer`: the RFC 6901 JSON Pointer of the value in the
+body, as `errors_as_json` writes it. A text that is not strict JSON is refused
+as a whole (`"pointer": ""`, `"loc": ["body"]`, and as `input` its first 40
+characters), but for a duplicate key, which is located. For
+`{"event_id": "a", "event_id": "b"}` sent to a route that takes an `Event`:
+
+```json
+{"detail": [{"type": "json_duplicate_key", "loc": ["body", "event_id"],
+             "msg": "Duplicate key 'event_id' in one object",
+             "input": "{\"event_id\": \"a\", \"event_id\": \"b\"}", "pointer": "/event_id"}]}
+```
+
+Entries about something other than the body (a query parameter, a header)
+get no pointer, nor does a body that was not read as JSON (sent with another
+content type). The OpenAPI document is FastAPI's own: the class changes how a
+body is read, not what it is declared to be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any, cast
+
+try:
+    from fastapi import Request, Response
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.routing import APIRoute
+except ImportError:  # pragma: no cover - depends on the environment
+    # Raised while handling the original error, which stays attached as its context.
+    raise ImportError(
+        "mplp_models.fastapi needs FastAPI; install it with: pip install 'mplp-models[fastapi]'",
+        name="fastapi",
+    )
+from pydantic import ValidationError
+
+from mplp_models._decode import load_json
+from mplp_models._errors import Quoted, errors_as_json, pointer
+
+__all__ = ["StrictJSONRoute"]
+
+_Handler = Callable[[Request], Coroutine[Any, Any, Response]]
+_NOT_READ = object()
+
+
+class StrictJSONRoute(APIRoute):
+    """An `APIRoute` whose JSON request body is read as `MplpModel.from_json` reads it.
+
+    Use it as `APIRouter(route_class=StrictJSONRoute)`. A body that is not
+    strict JSON, or whose values the declared model refuses, is answered with
+    FastAPI's 422, each entry with a `pointer` into the body.
+    """
+
+    def get_route_handler(self) -> _Handler:
+        handler = super().get_route_handler()
+
+        async def strict_handler(request: Request) -> Response:
+            # FastAPI reads a JSON body through `request.json()` (and validates
+            # what it returns): the request it is handed reads strictly.
+            strict = _StrictRequest(request.scope, request.receive)
+            try:
+                return await handler(strict)
+            except RequestValidationError as error:
+                if strict.json_read:
+                    _point_into_body(error)
+                raise
+            except Exception:
+                # FastAPI answers an exception while reading the body as a 400:
+                # the refusal, kept when the body was read, is the real answer.
+                if strict.refusal is None:
+                    raise
+                raise _refused(strict.refusal, strict.raw) from strict.refusal
+
+        return strict_handler
+
+
+class _StrictRequest(Request):
+    """A request whose `json()` is the strict reading; a refusal is kept for the route to answer."""
+
+    refusal: ValidationError | None = None
+    raw: bytes = b""
+    _value: Any = _NOT_READ
+
+    @property
+    def json_read(self) -> bool:
+        return self._value is not _NOT_READ
+
+    async def json(self) -> Any:
+        if self._value is _NOT_READ:
+            self.raw = await self.body()
+            try:
+                self._value = load_json(self.raw, "request body")
+            except ValidationError as error:
+                self.refusal = error
+                raise
+        return self._value
+
+
+def _refused(error: ValidationError, body: bytes) -> RequestValidationError:
+    """FastAPI's error for a body that is not strict JSON: the entries of `error`, located in the body."""
+    entries = [
+        {**entry, "loc": ("body", *entry["loc"]), "input": _shown(entry["input"]), "pointer": found["pointer"]}
+        for entry, found in zip(error.errors(include_url=False), errors_as_json(error))
+    ]
+    return RequestValidationError(entries, body=body)
+
+
+def _shown(value: Any) -> Any:
+    # A text that never became JSON values is quoted by its start: it may be megabytes, or not UTF-8.
+    return value.text if isinstance(value, Quoted) else value
+
+
+def _point_into_body(error: RequestValidationError) -> None:
+    """Adds the JSON Pointer of each entry located in the body (FastAPI's `loc` is `("body", *path)`)."""
+    # In place: the exception keeps what FastAPI gave it (the body, the endpoint's context).
+    for entry in error.errors():
+        if isinstance(entry, dict):  # an error raised by the app's own code may hold anything
+            loc = tuple(cast("dict[str, Any]", entry).get("loc", ()))
+            if loc[:1] == ("body",):
+                entry["pointer"] = pointer(loc[1:])

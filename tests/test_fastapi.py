@@ -1,0 +1,284 @@
+"""mplp_models.fastapi: a StrictJSONRoute reads a body as from_json does, through a test client and a real server.
+
+Every route of the apps here hands the model it received to a list, so a test
+can compare it with what ``from_json`` reads from the same bytes.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Annotated, Any, NamedTuple
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx2")  # starlette's test client; on httpx it warns
+
+from fastapi import APIRouter, Body, FastAPI, HTTPException  # noqa: E402
+from fastapi.routing import APIRoute  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
+import httpx2  # noqa: E402
+from pydantic import ValidationError  # noqa: E402
+
+import mplp_models as mm  # noqa: E402
+from conftest import FIXTURE_OF, PAYLOADS, ROOT  # noqa: E402
+from mplp_models.fastapi import StrictJSONRoute  # noqa: E402
+
+PLAN = (PAYLOADS / "plan.json").read_bytes()
+PATH_OF = {model: f"/{model.__name__.lower()}" for model in FIXTURE_OF}
+JSON = {"content-type": "application/json"}
+
+
+def edit(raw: bytes, old: bytes, new: bytes) -> bytes:
+    """``raw`` with its one ``old`` replaced: a test's edit that silently missed would prove nothing."""
+    assert raw.count(old) == 1, old
+    return raw.replace(old, new)
+
+
+# --- the app ---
+
+
+def receiver(annotation: Any, received: list[Any]) -> Callable[..., None]:
+    """An endpoint whose one body parameter is declared as ``annotation``; it keeps what it gets."""
+
+    def receive(payload: Any) -> None:
+        received.append(payload)
+
+    receive.__annotations__ = {"payload": annotation, "return": None}  # what FastAPI reads the body as
+    return receive
+
+
+def refuse_every_plan(plan: mm.Plan) -> None:
+    raise HTTPException(status_code=409, detail=f"plan {plan.plan_id} already exists")
+
+
+def make_app(route_class: type[APIRoute] = StrictJSONRoute) -> tuple[FastAPI, list[Any]]:
+    received: list[Any] = []
+    router = APIRouter(route_class=route_class)
+    bodies: dict[str, Any] = {
+        **{PATH_OF[model]: model for model in FIXTURE_OF},
+        "/plans": list[mm.Plan],
+        "/embedded": Annotated[mm.Plan, Body(embed=True)],
+    }
+    for path, annotation in bodies.items():
+        router.add_api_route(path, receiver(annotation, received), methods=["POST"], status_code=204, name=path[1:])
+    router.add_api_route("/conflict", refuse_every_plan, methods=["POST"])
+    app = FastAPI()
+    app.include_router(router)
+    return app, received
+
+
+@pytest.fixture
+def app() -> tuple[TestClient, list[Any]]:
+    app, received = make_app()
+    return TestClient(app), received
+
+
+# --- bodies that are read ---
+
+
+@pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
+def test_a_valid_payload_reaches_the_endpoint_as_from_json_reads_it(
+    model: type[mm.MplpModel], app: tuple[TestClient, list[Any]]
+) -> None:
+    client, received = app
+    raw = (PAYLOADS / FIXTURE_OF[model]).read_bytes()
+    response = client.post(PATH_OF[model], content=raw, headers=JSON)
+    assert response.status_code == 204, response.text
+    [got] = received
+    assert type(got) is model
+    assert got == model.from_json(raw)
+    assert got.to_json() == model.from_json(raw).to_json()  # the same fields given, no others
+
+
+def test_a_list_of_models_is_read_strictly_too(app: tuple[TestClient, list[Any]]) -> None:
+    client, received = app
+    response = client.post("/plans", content=b"[" + PLAN + b"," + PLAN + b"]", headers=JSON)
+    assert response.status_code == 204, response.text
+    assert received == [[mm.Plan.from_json(PLAN)] * 2]
+    duplicate = edit(PLAN, b'"agent_role": "builder",', b'"agent_role": "builder", "agent_role": "x",')
+    response = client.post("/plans", content=b"[" + PLAN + b"," + duplicate + b"]", headers=JSON)
+    assert response.status_code == 422
+    assert [entry["pointer"] for entry in response.json()["detail"]] == ["/1/steps/1/agent_role"]
+
+
+def test_integers_beyond_64_bits_stay_exact(app: tuple[TestClient, list[Any]]) -> None:
+    client, received = app
+    big = 2**100 + 1  # a double would round it
+    response = client.post("/plan", content=edit(PLAN, b'"retries": 0', f'"retries": {big}'.encode()), headers=JSON)
+    assert response.status_code == 204, response.text
+    assert received[0].trace.attributes["retries"] == big
+
+
+# --- bodies that are refused ---
+
+
+class Refusal(NamedTuple):
+    body: bytes
+    codes: list[str]
+    pointers: list[str]
+
+
+REFUSALS = {
+    "duplicate key": Refusal(
+        edit(PLAN, b'"agent_role": "builder",', b'"agent_role": "builder", "agent_role": "x",'),
+        ["json_duplicate_key"],
+        ["/steps/1/agent_role"],
+    ),
+    "NaN in trace.attributes": Refusal(edit(PLAN, b'"ratio": 0.5', b'"ratio": NaN'), ["json_invalid"], [""]),
+    "Infinity in an event's data": Refusal(
+        edit(PLAN, b'"to": "in_progress"}', b'"to": "in_progress", "weight": -Infinity}'), ["json_invalid"], [""]
+    ),
+    "invalid UTF-8": Refusal(edit(PLAN, b"Ship the 2.0", b"Ship the \xff 2.0"), ["json_invalid"], [""]),
+    "schema": Refusal(
+        edit(PLAN, b'"status": "pending",\n      "dependencies": ["a1000000-0000-4000-8000-000000000001"]',
+             b'"status": "paused",\n      "dependencies": ["a1000000-0000-4000-8000-000000000001"]'),
+        ["enum"],
+        ["/steps/3/status"],
+    ),
+    "broken rules": Refusal(
+        (PAYLOADS / "invalid" / "plan-cycle.json").read_bytes(),
+        ["unknown_dependency", "dependency_cycle"],
+        ["/steps/3/dependencies/0", "/steps/0/dependencies/0"],
+    ),
+}
+
+
+def assert_refused_as_from_json_refuses(response: Any, refusal: Refusal, prefix: tuple[str, ...] = ()) -> None:
+    """A 422 in FastAPI's shape whose entries are from_json's errors, each with its pointer into the body."""
+    assert response.status_code == 422, response.text
+    detail = response.json()["detail"]
+    with pytest.raises(ValidationError) as caught:
+        mm.Plan.from_json(refusal.body)
+    expected = caught.value.errors(include_url=False)
+    assert [entry["type"] for entry in detail] == refusal.codes == [entry["type"] for entry in expected]
+    assert [entry["pointer"] for entry in detail] == [
+        "".join(f"/{part}" for part in prefix) + pointer for pointer in refusal.pointers
+    ]
+    assert [entry["loc"] for entry in detail] == [["body", *prefix, *entry["loc"]] for entry in expected]
+    assert [entry["msg"] for entry in detail] == [entry["msg"] for entry in expected]
+    assert all({"type", "loc", "msg", "input", "pointer"} <= entry.keys() for entry in detail)
+
+
+@pytest.mark.parametrize("refusal", REFUSALS.values(), ids=REFUSALS.keys())
+def test_a_refused_body_is_a_422_with_pointers(refusal: Refusal, app: tuple[TestClient, list[Any]]) -> None:
+    client, received = app
+    assert_refused_as_from_json_refuses(client.post("/plan", content=refusal.body, headers=JSON), refusal)
+    assert received == []
+
+
+def test_an_embedded_body_is_pointed_at_below_its_key(app: tuple[TestClient, list[Any]]) -> None:
+    client, received = app
+    refusal = REFUSALS["broken rules"]
+    response = client.post("/embedded", content=b'{"payload": ' + refusal.body + b"}", headers=JSON)
+    assert_refused_as_from_json_refuses(response, refusal, prefix=("payload",))
+    response = client.post("/embedded", content=b'{"payload": ' + PLAN + b"}", headers=JSON)
+    assert response.status_code == 204, response.text
+    assert received == [mm.Plan.from_json(PLAN)]
+
+
+def test_a_refused_text_is_quoted_by_its_start(app: tuple[TestClient, list[Any]]) -> None:
+    client, _ = app
+    response = client.post("/plan", content=REFUSALS["invalid UTF-8"].body, headers=JSON)
+    [entry] = response.json()["detail"]
+    assert entry["input"] == PLAN[:40].decode()
+
+
+def test_a_body_not_sent_as_json_is_fastapis_own(app: tuple[TestClient, list[Any]]) -> None:
+    client, received = app
+    response = client.post("/plan", content=PLAN, headers={"content-type": "text/plain"})
+    assert response.status_code == 422
+    assert all("pointer" not in entry for entry in response.json()["detail"])  # no JSON was read to point into
+    assert received == []
+
+
+def test_the_endpoints_own_errors_pass_unchanged(app: tuple[TestClient, list[Any]]) -> None:
+    client, _ = app
+    response = client.post("/conflict", content=PLAN, headers=JSON)
+    assert response.status_code == 409
+    assert response.json() == {"detail": "plan 3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11 already exists"}
+
+
+def test_a_plain_route_takes_what_the_strict_one_refuses() -> None:
+    # The refusals above are the route class's doing: FastAPI's own reading keeps the last key.
+    plain, received = make_app(APIRoute)
+    response = TestClient(plain).post("/plan", content=REFUSALS["duplicate key"].body, headers=JSON)
+    assert response.status_code == 204, response.text
+    assert received[0].steps[1].agent_role == "x"
+
+
+# --- what the app says of itself ---
+
+
+def test_the_openapi_document_is_fastapis_own() -> None:
+    strict, _ = make_app()
+    plain, _ = make_app(APIRoute)
+    document = strict.openapi()
+    assert document == plain.openapi()
+    assert document["paths"]["/plan"]["post"]["requestBody"] == {
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Plan"}}},
+        "required": True,
+    }
+
+
+def test_without_fastapi_the_import_error_says_what_to_install() -> None:
+    code = (
+        "import sys\nsys.modules['fastapi'] = None  # as if it were not installed\n"
+        "try:\n    import mplp_models.fastapi\n"
+        "except ImportError as error:\n    print(error.name, '|', error)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("fastapi |")
+    assert "pip install 'mplp-models[fastapi]'" in result.stdout
+
+
+# --- a real server ---
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, list[Any]]]:
+    """The strict app served by uvicorn on a free port of 127.0.0.1, in a thread, for this module's tests."""
+    uvicorn = pytest.importorskip("uvicorn")
+    app, received = make_app()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))  # bound here, so no other process can take the port before uvicorn listens
+    config = uvicorn.Config(app, lifespan="off", ws="none", http="h11", log_config=None, access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started and thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert server.started, "uvicorn did not start within 10 seconds"
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}", received
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+    assert not thread.is_alive(), "uvicorn did not stop within 10 seconds"
+
+
+def post(server: tuple[str, list[Any]], path: str, body: bytes) -> Any:
+    """The server's answer to ``body``; what the server received before is forgotten."""
+    url, received = server
+    received.clear()
+    return httpx2.post(url + path, content=body, headers=JSON, timeout=10)
+
+
+def test_a_real_server_hands_on_the_model_from_json_reads(server: tuple[str, list[Any]]) -> None:
+    response = post(server, "/plan", PLAN)
+    assert response.status_code == 204, response.text
+    assert server[1] == [mm.Plan.from_json(PLAN)]
+
+
+@pytest.mark.parametrize("refusal", REFUSALS.values(), ids=REFUSALS.keys())
+def test_a_real_server_refuses_with_pointers(refusal: Refusal, server: tuple[str, list[Any]]) -> None:
+    assert_refused_as_from_json_refuses(post(server, "/plan", refusal.body), refusal)
+    assert server[1] == []
