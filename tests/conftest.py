@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft7Validator, FormatChecker
+from jsonschema import Draft7Validator, Draft202012Validator, FormatChecker
 from jsonschema import ValidationError as SchemaError
 from jsonschema.validators import extend
 from referencing import Registry, Resource
@@ -144,3 +144,12 @@ def reference_validator(model: type[mm.MplpModel]) -> Any:
 
 def reference_accepts(model: type[mm.MplpModel], document: Any) -> bool:
     return bool(reference_validator(model).is_valid(document))
+
+
+_Published = extend(Draft202012Validator, {"pattern": _pattern})
+
+
+@functools.cache
+def published_schema_validator(model: type[mm.MplpModel]) -> Any:
+    """The same exact checks on the model's own ``model_json_schema()`` (pydantic writes draft 2020-12)."""
+    return _Published(model.model_json_schema(), format_checker=_FORMATS)

@@ -282,3 +282,50 @@ def test_a_real_server_hands_on_the_model_from_json_reads(server: tuple[str, lis
 def test_a_real_server_refuses_with_pointers(refusal: Refusal, server: tuple[str, list[Any]]) -> None:
     assert_refused_as_from_json_refuses(post(server, "/plan", refusal.body), refusal)
     assert server[1] == []
+
+
+# --- a plain app, without the route class: pydantic's own doors -------------------
+
+JSON = {"content-type": "application/json"}
+
+
+def echo_app(model: type[mm.MplpModel]) -> TestClient:
+    app = FastAPI()
+
+    def echo(payload: mm.MplpModel) -> mm.MplpModel:
+        return payload
+
+    echo.__annotations__ = {"payload": model, "return": model}
+    app.post("/echo")(echo)
+    return TestClient(app)
+
+
+@pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
+def test_a_plain_app_round_trips_every_payload(model: type[mm.MplpModel]) -> None:
+    client = echo_app(model)
+    raw = (PAYLOADS / FIXTURE_OF[model]).read_bytes()
+    first = client.post("/echo", content=raw, headers=JSON)
+    assert first.status_code == 200, first.text
+    assert model.from_json(first.content) == model.from_json(raw)  # absent fields stay absent: no null written
+    second = client.post("/echo", content=first.content, headers=JSON)
+    assert second.status_code == 200, second.text
+    assert second.content == first.content
+    assert client.get("/openapi.json").status_code == 200
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_a_plain_app_refuses_non_finite_numbers_in_open_objects_with_a_422(literal: str) -> None:
+    raw = (PAYLOADS / "plan.json").read_bytes().replace(b'"ratio": 0.5', b'"ratio": ' + literal.encode())
+    assert raw != (PAYLOADS / "plan.json").read_bytes()
+    response = echo_app(mm.Plan).post("/echo", content=raw, headers=JSON)
+    assert response.status_code == 422, response.text
+    [entry] = response.json()["detail"]
+    assert entry["loc"][:3] == ["body", "trace", "attributes"] and entry["input"] == literal
+
+
+def test_a_plain_app_refuses_a_non_finite_number_field_with_a_422() -> None:
+    raw = (PAYLOADS / "learning-sample.json").read_bytes().replace(b'"impact_score": 0.85', b'"impact_score": NaN')
+    response = echo_app(mm.LearningSample).post("/echo", content=raw, headers=JSON)
+    assert response.status_code == 422, response.text
+    [entry] = response.json()["detail"]
+    assert entry["loc"] == ["body", "impact_score"] and entry["input"] == "NaN"

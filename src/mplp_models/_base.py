@@ -9,10 +9,10 @@ from typing import Any, ClassVar
 import orjson
 from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, GetJsonSchemaHandler, ValidationError
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, core_schema
+from pydantic_core import CoreSchema, PydanticSerializationError, core_schema
 from typing_extensions import Self
 
-from mplp_models._canonical import dumps
+from mplp_models._canonical import CanonicalJSONError, dumps
 from mplp_models._decode import json_bytes, load_json, read_as_strictly
 from mplp_models._members import given_members, is_plain, model_members, not_null_fields
 
@@ -151,12 +151,15 @@ class MplpModel(BaseModel, frozen=True):
         # surrogate. Those rare documents take the full walk, which writes what
         # has an exact form and names the path of what has not. A class of the
         # user's own (serializers, extra fields) is written by model_dump.
-        if not is_plain(type(self)):
-            return dumps(self.to_dict())
         try:
-            return orjson.dumps(self, default=model_members, option=_FAST_PATH)
-        except orjson.JSONEncodeError:
+            if is_plain(type(self)):
+                try:
+                    return orjson.dumps(self, default=model_members, option=_FAST_PATH)
+                except orjson.JSONEncodeError:
+                    pass
             return dumps(self.to_dict())
+        except PydanticSerializationError as error:  # an open object changed in place into what is not read back
+            raise CanonicalJSONError(str(error)) from None
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /) -> CoreSchema:

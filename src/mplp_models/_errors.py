@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple, TypedDict
+from typing import Any, TypedDict
 
 from pydantic import ValidationError
 
@@ -46,26 +46,29 @@ def _message(entry: Any) -> str:
     return f"{message}; found {_found(entry.get('input'))}"
 
 
-class Quoted(NamedTuple):
-    """The start of an input that never became JSON values (bad bytes, say), and the size of all of it."""
+class Quoted(str):
+    """The start of an input that never became JSON values (bad bytes, say): plain text, with the size of all of it."""
 
-    text: str
     size: int
     unit: str  # "bytes" or "characters"
 
     @classmethod
     def of(cls, data: bytes | str) -> Quoted:
         if isinstance(data, bytes):
-            return cls(data[:_PREFIX].decode("utf-8", "replace"), len(data), "bytes")
-        return cls(data[:_PREFIX], len(data), "characters")
+            quoted = cls(data[:_PREFIX].decode("utf-8", "replace"))
+            quoted.size, quoted.unit = len(data), "bytes"
+        else:
+            quoted = cls(data[:_PREFIX])
+            quoted.size, quoted.unit = len(data), "characters"
+        return quoted
 
     def __repr__(self) -> str:  # what pydantic's own error text shows
-        return repr(self.text) + ("..." if self.size > len(self.text) else "")
+        return str.__repr__(self) + ("..." if self.size > len(self) else "")
 
 
 def _found(value: object) -> str:
     if isinstance(value, Quoted):
-        text = json.dumps(value.text, ensure_ascii=False)
+        text = json.dumps(str(value), ensure_ascii=False)
         return text if value.size <= _PREFIX else f"{text}... ({value.size} {value.unit})"
     if isinstance(value, dict):
         return "an object"

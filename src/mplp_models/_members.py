@@ -33,7 +33,7 @@ import orjson
 from pydantic import BaseModel
 
 from mplp_models._canonical import prepare
-from mplp_models._types import NotNull
+from mplp_models._types import NotNull, open_object_problem
 
 __all__ = ["given_members", "is_plain", "model_members", "not_null_fields", "write_every_field"]
 
@@ -76,12 +76,24 @@ def model_members(model: Any) -> Any:
         members = dict(values)  # the model's own __dict__ is never changed
     for name in shape.loose:
         if name in members:
-            members[name] = prepare(members[name])
+            value = members[name]
+            if _changed_open_object(value):
+                raise TypeError(f"{type(model).__name__}.{name} holds an open object changed after validation")
+            members[name] = prepare(value)
     for name in shape.many:
         items = members.get(name)
         if items:
             members[name] = _members_of_many(items)
     return members
+
+
+def _changed_open_object(value: Any) -> bool:
+    """Whether an open object (or an array of them) holds what the reading refuses: changed in place since."""
+    if isinstance(value, dict):
+        return open_object_problem(value) is not None
+    if isinstance(value, (tuple, list)):
+        return any(isinstance(item, dict) and open_object_problem(item) is not None for item in cast(Sequence[Any], value))
+    return False
 
 
 def _without_unset(values: dict[str, Any], given: set[str]) -> dict[str, Any]:

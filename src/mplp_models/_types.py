@@ -19,7 +19,14 @@ from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta, timezone
 from typing import Annotated, Any, Literal, cast
 
-from pydantic import BeforeValidator, GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue
+from pydantic import (
+    BeforeValidator,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    JsonValue,
+    SerializerFunctionWrapHandler,
+    WrapSerializer,
+)
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, PydanticKnownError, core_schema
 
@@ -41,6 +48,7 @@ __all__ = [
     "Timestamp",
     "UniqueItems",
     "earliest_and_latest",
+    "open_object_problem",
 ]
 
 MAX_OPEN_DEPTH = 128
@@ -52,29 +60,50 @@ keeps every schema's open objects well inside it and gives a ``ValidationError``
 
 
 def _check_open_object(value: Any) -> Any:
-    """Depth within MAX_OPEN_DEPTH, and text that UTF-8 can carry (a lone surrogate has no JSON form).
+    """Depth within MAX_OPEN_DEPTH, text that UTF-8 can carry, finite numbers.
 
-    Numbers must be finite, in every mode: pydantic's JSON parser takes
+    Numbers must be finite in every mode: pydantic's JSON parser takes
     ``NaN``, ``Infinity`` and ``1e400`` into an open object, which strict JSON
     does not, and in Python input the value schema refuses them only where the
     model's own config applies (not in a ``TypeAdapter`` that builds the model's
     schema first). Checked here, the answer does not depend on build order.
     """
+    problem = open_object_problem(value)
+    if problem is None:
+        return value
+    if not isinstance(problem, tuple):
+        return NonFinite.of(problem)  # refused by _refuse_non_finite, which quotes this, not the object
+    kind, message = problem
+    raise PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]  # built at run time
+
+
+def open_object_problem(value: Any) -> tuple[str, str] | float | None:
+    """What an open object holds that JSON or the models cannot take: an error kind and message, a NaN or infinity, or None.
+
+    The reading refuses it; the writing (``to_json``, ``model_dump``) refuses it
+    too, for an open object changed in place after it was read.
+    """
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_OPEN_DEPTH:
-            raise PydanticCustomError(
-                "json_too_deep", "Open object nests deeper than {limit} levels", {"limit": MAX_OPEN_DEPTH}
-            )
+            return "json_too_deep", f"Open object nests deeper than {MAX_OPEN_DEPTH} levels"
         bad = _non_finite(node)
         if bad is not None:
-            return NonFinite.of(bad)  # refused by _refuse_non_finite, which quotes this, not the object
+            return bad
         for text in _texts(node):
             if not text.isascii() and not encodable(text):
-                raise PydanticCustomError("string_unicode", "Input should be a valid string: a lone surrogate has no UTF-8 form")
+                return "string_unicode", "Input should be a valid string: a lone surrogate has no UTF-8 form"
         stack.extend((child, depth + 1) for child in _children(node))
-    return value
+    return None
+
+
+def _write_open_object(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
+    problem = open_object_problem(value)
+    if problem is not None:
+        message = problem[1] if isinstance(problem, tuple) else f"{NonFinite.of(problem)} is not a JSON number"
+        raise ValueError(f"an open object changed after validation cannot be written: {message}")
+    return handler(value)
 
 
 def _texts(node: Any) -> list[str]:
@@ -124,7 +153,12 @@ def _children(node: Any) -> list[Any]:
 
 
 # Before-validators run last-listed first: the check, then the refusal of what it marked.
-JsonObject = Annotated[dict[str, JsonValue], BeforeValidator(_refuse_non_finite), BeforeValidator(_check_open_object)]
+JsonObject = Annotated[
+    dict[str, JsonValue],
+    BeforeValidator(_refuse_non_finite),
+    BeforeValidator(_check_open_object),
+    WrapSerializer(_write_open_object),
+]
 """An open JSON object: every key and nested value is kept as given (nesting up to ``MAX_OPEN_DEPTH``)."""
 
 # RFC 3339 section 5.6 `date-time`, with real calendar dates (leap years

@@ -141,7 +141,7 @@ def _refused(error: ValidationError, body: bytes) -> RequestValidationError:
 
 def _shown(value: Any) -> Any:
     # A text that never became JSON values is quoted by its start: it may be megabytes, or not UTF-8.
-    return value.text if isinstance(value, Quoted) else value
+    return str(value) if isinstance(value, Quoted) else value  # plain str for FastAPI's encoder
 
 
 def _point_into_body(error: RequestValidationError) -> None:

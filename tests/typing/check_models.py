@@ -12,6 +12,7 @@ collect it.
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any, Literal
 
@@ -28,14 +29,14 @@ def plan_fields(plan: mm.Plan) -> None:
     assert_type(plan.context_id, str)
     assert_type(plan.title, str)
     assert_type(plan.status, mm.PlanStatus)
-    assert_type(plan.steps, list[mm.PlanStep])
+    assert_type(plan.steps, tuple[mm.PlanStep, ...])
     assert_type(plan.meta, mm.Metadata)
     assert_type(plan.trace, mm.TraceBase | None)  # optional: absent is None
-    assert_type(plan.events, list[mm.Event] | None)
+    assert_type(plan.events, tuple[mm.Event, ...] | None)
     step = plan.steps[0]
     assert_type(step.step_id, str)
     assert_type(step.status, mm.PlanStepStatus)
-    assert_type(step.dependencies, list[str] | None)
+    assert_type(step.dependencies, tuple[str, ...] | None)
     assert_type(step.order_index, int | None)
     assert_type(step.agent_role, str | None)
 
@@ -43,15 +44,15 @@ def plan_fields(plan: mm.Plan) -> None:
 def metadata_fields(meta: mm.Metadata, ref: mm.Ref, trace: mm.TraceBase) -> None:
     assert_type(meta.protocol_version, str)
     assert_type(meta.created_at, mm.Timestamp | None)
-    assert_type(meta.tags, list[str] | None)
-    assert_type(meta.cross_cutting, list[mm.CrossCuttingConcern] | None)
+    assert_type(meta.tags, tuple[str, ...] | None)
+    assert_type(meta.cross_cutting, tuple[mm.CrossCuttingConcern, ...] | None)
     assert_type(ref.module, mm.RefModule)
     assert_type(trace.attributes, dict[str, JsonValue] | None)  # JsonObject: an open object
 
 
 def dialog_fields(dialog: mm.Dialog) -> None:
     assert_type(dialog.status, mm.DialogStatus)
-    assert_type(dialog.messages, list[mm.DialogMessage])
+    assert_type(dialog.messages, tuple[mm.DialogMessage, ...])
     assert_type(dialog.started_at, mm.Timestamp | None)
     assert_type(dialog.governance, mm.DialogGovernance | None)
     message = dialog.messages[0]
@@ -69,11 +70,11 @@ def inbox_fields(message: mm.InboxMessage) -> None:
     assert_type(message.message_id, str)
     assert_type(message.type, mm.InboxMessageType)
     assert_type(message.status, mm.InboxMessageStatus)
-    assert_type(message.recipient_ids, list[str])
+    assert_type(message.recipient_ids, tuple[str, ...])
     assert_type(message.created_at, mm.Timestamp)
     assert_type(message.read_at, mm.Timestamp | None)  # nullable: null is None too
     assert_type(message.task_id, str | None)
-    assert_type(message.related_decision_ids, list[str] | None)
+    assert_type(message.related_decision_ids, tuple[str, ...] | None)
 
 
 def event_and_sample_fields(event: mm.Event, sample: mm.LearningSample) -> None:
@@ -82,12 +83,12 @@ def event_and_sample_fields(event: mm.Event, sample: mm.LearningSample) -> None:
     assert_type(event.data, mm.JsonObject | None)
     assert_type(sample.success_flag, bool)
     assert_type(sample.impact_score, float | None)  # a JSON number: int or float, typed float
-    assert_type(sample.delta_intents, list[dict[str, JsonValue]] | None)
+    assert_type(sample.delta_intents, tuple[dict[str, JsonValue], ...] | None)
     assert_type(sample.timestamps, mm.LearningSampleTimestamps)
     assert_type(sample.timestamps.completed_at, mm.Timestamp | None)
     if sample.token_usage is not None:
         assert_type(sample.token_usage.total_tokens, float | None)
-        assert_type(sample.token_usage.by_agent, list[mm.AgentTokenUsage] | None)
+        assert_type(sample.token_usage.by_agent, tuple[mm.AgentTokenUsage, ...] | None)
     if sample.user_feedback is not None:
         assert_type(sample.user_feedback.decision, mm.FeedbackDecision | None)
     if sample.error_info is not None:
@@ -168,12 +169,28 @@ def inbox_stamp(status: mm.InboxMessageStatus) -> str | None:
 # --- what must be flagged: each ignore is for exactly the expected error ----------------------
 
 
+def accepted(plan: mm.Plan) -> None:
+    # What the checkers accept, the run time accepts: None for an optional field means "not given".
+    mm.PlanStep(step_id=mm.new_id(), description="Tag", status=mm.PlanStepStatus.pending, dependencies=None)
+    mm.Event(event_id=mm.new_id(), event_type="plan.approved", source="s", timestamp=mm.Timestamp.now(), trace_id=None)
+    assert_type(plan.model_copy(update={"title": "x"}), mm.Plan)
+    assert_type(plan.without("trace"), mm.Plan)
+    assert_type(plan.transition_step(plan.steps[0].step_id, mm.PlanStepStatus.in_progress), mm.Plan)
+    assert_type(mm.new_id(), str)
+
+
 def flagged(plan: mm.Plan) -> None:
     step_id = "a1000000-0000-4000-8000-000000000001"
     # A keyword argument of the wrong type: order_index is an int.
     mm.PlanStep(step_id=step_id, description="Tag", status=mm.PlanStepStatus.pending, order_index="1")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
-    # A plain str where an enum is declared: the checkers want the member (validation would take the text).
-    plan.status = "finished"  # type: ignore[assignment]  # pyright: ignore[reportAttributeAccessIssue]
+    # Any assignment: the models are frozen (a frozen_instance error at run time).
+    plan.status = mm.PlanStatus.completed  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+    plan.steps[0].dependencies = None  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+    # Changing an array in place: arrays are tuples.
+    plan.steps.append(plan.steps[0])  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+    # A uuid.UUID or a datetime where the schema wants text (the run time refuses them, naming what to call).
+    mm.PlanStep(step_id=uuid.uuid4(), description="Tag", status=mm.PlanStepStatus.pending)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    mm.Metadata(protocol_version="1.0.0", schema_version="1.0.0", created_at=datetime.now())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     # A misspelled keyword.
     mm.Ref(id=step_id, module=mm.RefModule.plan, descripton="x")  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
     # An optional field used without a check for None.

@@ -199,3 +199,6 @@ WaitpointId = TypeAliasType(
     "WaitpointId",
     Annotated[StrictStr, Field(pattern="^WP-[A-Za-z0-9][A-Za-z0-9._-]*$")],
 )
+
+# Built now rather than at first use: a class may name one defined after it.
+InboxMessage.model_rebuild()

@@ -223,3 +223,8 @@ class DialogStatus(StatusEnum):
     paused = "paused"
     completed = "completed"
     cancelled = "cancelled"
+
+# Built now rather than at first use: a class may name one defined after it.
+Dialog.model_rebuild()
+DialogGovernance.model_rebuild()
+DialogMessage.model_rebuild()

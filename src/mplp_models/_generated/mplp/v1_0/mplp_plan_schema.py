@@ -194,3 +194,7 @@ class PlanStepStatus(StatusEnum):
     blocked = "blocked"
     skipped = "skipped"
     failed = "failed"
+
+# Built now rather than at first use: a class may name one defined after it.
+Plan.model_rebuild()
+PlanStep.model_rebuild()

@@ -67,3 +67,6 @@ class RefModule(StatusEnum):
     collab = "collab"
     core = "core"
     network = "network"
+
+# Built now rather than at first use: a class may name one defined after it.
+Ref.model_rebuild()

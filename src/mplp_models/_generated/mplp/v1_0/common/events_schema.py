@@ -63,3 +63,6 @@ class Event(EventBase, frozen=True):
     """
     Event payload: any JSON object, or null.
     """
+
+# Built now rather than at first use: a class may name one defined after it.
+Event.model_rebuild()

@@ -316,3 +316,11 @@ class UserFeedback(MplpModel, frozen=True):
     """
     Rating from 0 to 5.
     """
+
+# Built now rather than at first use: a class may name one defined after it.
+AgentTokenUsage.model_rebuild()
+ErrorInfo.model_rebuild()
+LearningSample.model_rebuild()
+LearningSampleTimestamps.model_rebuild()
+TokenUsage.model_rebuild()
+UserFeedback.model_rebuild()

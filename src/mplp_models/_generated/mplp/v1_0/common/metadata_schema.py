@@ -99,3 +99,6 @@ class Metadata(MplpModel, frozen=True):
     """
     Cross-cutting concerns of the governance plane that apply to the object; none twice.
     """
+
+# Built now rather than at first use: a class may name one defined after it.
+Metadata.model_rebuild()

@@ -61,3 +61,6 @@ class TraceBase(MplpModel, frozen=True):
     """
     Free-form key-value attributes of the span.
     """
+
+# Built now rather than at first use: a class may name one defined after it.
+TraceBase.model_rebuild()

@@ -1,0 +1,327 @@
+"""Every way in and out that pydantic offers reads and writes what from_json and to_json do.
+
+model_dump / model_dump_json (nested in a user's model and a TypeAdapter too),
+model_validate / model_validate_json, model_copy, the frozen models, the
+published JSON Schema (held to the reference validator on the frozen schemas),
+build order, and the small things: repr, ==, errors for Python values, enums.
+"""
+
+from __future__ import annotations
+
+import datetime
+import inspect
+import json
+import subprocess
+import sys
+import textwrap
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+import mplp_models as mm
+from conftest import FIXTURE_OF, PAYLOADS, SCHEMA_OF, fixture, published_schema_validator, reference_accepts
+from test_differential import mutations
+
+PAYLOAD_FILES = sorted(PAYLOADS.glob("*.json"))
+ON_PATH = [str(Path(__file__).resolve().parent.parent / "src")]
+
+
+def given_fields_only(path: Path) -> tuple[type[mm.MplpModel], mm.MplpModel, Any]:
+    raw = path.read_bytes()
+    model = mm.parse(raw)
+    return type(model), model, json.loads(raw)
+
+
+# --- out: model_dump and model_dump_json ----------------------------------------------
+
+
+@pytest.mark.parametrize("path", PAYLOAD_FILES, ids=lambda path: path.name)
+def test_model_dump_writes_the_given_fields_and_reads_back(path: Path) -> None:
+    kind, model, document = given_fields_only(path)
+    assert json.loads(model.model_dump_json()) == document
+    assert model.model_dump(mode="json") == document == model.to_dict()
+    for dumped in (model.model_dump(), model.model_dump(mode="json")):
+        again = kind.model_validate(dumped)
+        assert again == model and again.model_fields_set == model.model_fields_set
+    assert kind.model_validate_json(model.model_dump_json()) == model
+    assert kind.model_validate_json(model.model_dump_json(indent=2)) == model
+
+
+def test_nested_models_write_their_given_fields_in_a_users_model_and_a_type_adapter() -> None:
+    plan = mm.Plan.from_json((PAYLOADS / "plan.json").read_bytes())
+
+    class Envelope(BaseModel):
+        plan: mm.Plan
+        plans: list[mm.Plan]
+
+    envelope = Envelope(plan=plan, plans=[plan])
+    written = json.loads(envelope.model_dump_json())
+    assert written["plan"] == written["plans"][0] == fixture(mm.Plan)
+    assert Envelope.model_validate_json(envelope.model_dump_json()) == envelope
+    adapter = TypeAdapter(list[mm.Plan])
+    assert json.loads(adapter.dump_json([plan])) == [fixture(mm.Plan)]
+    assert adapter.validate_python(adapter.dump_python([plan])) == [plan]
+
+
+def test_pydantics_options_work_as_pydantic_documents_them() -> None:
+    message = mm.InboxMessage.from_json((PAYLOADS / "inbox.json").read_bytes())
+    document = fixture(mm.InboxMessage)
+    nulls = {key for key, value in document.items() if value is None}
+    assert nulls, "the inbox fixture holds explicit nulls"
+    assert message.model_dump(mode="json", exclude_none=True) == {k: v for k, v in document.items() if k not in nulls}
+    assert message.model_dump(mode="json", include={"message_id", "status"}) == {
+        "message_id": document["message_id"], "status": document["status"]
+    }  # fmt: skip
+    assert "subject" not in message.model_dump(exclude={"subject"})
+    assert message.model_dump(mode="json", exclude_unset=True) == document
+    step = mm.PlanStep(step_id=mm.new_id(), description="d", status=mm.PlanStepStatus.pending)
+    assert step.model_dump(exclude_defaults=True) == step.model_dump()  # nothing unset is written anyway
+
+
+# --- in: model_validate_json and model_validate -----------------------------------------
+
+
+def test_model_validate_json_refuses_duplicate_keys_as_from_json_does() -> None:
+    raw = (PAYLOADS / "event.json").read_bytes()
+    twice = raw.replace(b'"event_type":', b'"event_type": "plan.changed", "event_type":', 1)
+    assert twice != raw
+    for read in (mm.Event.model_validate_json, mm.Event.from_json):
+        with pytest.raises(ValidationError) as caught:
+            read(twice)
+        (entry,) = caught.value.errors()
+        assert entry["type"] == "json_duplicate_key" and entry["loc"] == ("event_type",)
+        assert isinstance(entry["input"], str)  # plain text, not an internal class
+
+
+def test_model_validate_json_takes_the_schema_only_context() -> None:
+    document = fixture(mm.Plan)
+    document["steps"][0]["dependencies"] = [document["steps"][0]["step_id"]]  # depends on itself
+    raw = json.dumps(document)
+    with pytest.raises(ValidationError, match="self_dependency"):
+        mm.Plan.model_validate_json(raw)
+    assert mm.Plan.model_validate_json(raw, context=mm.SCHEMA_ONLY).check()
+
+
+def test_no_option_lets_unknown_keys_in() -> None:
+    document = {**fixture(mm.Event), "unknown": 1}
+    for read in (mm.Event.model_validate, lambda data, **options: mm.Event.model_validate_json(json.dumps(data), **options)):
+        with pytest.raises(ValueError, match="only the keys their schema allows"):
+            read(document, extra="allow")
+        with pytest.raises(ValidationError, match="unknown"):
+            read(document, extra="forbid")
+
+
+def test_json_null_is_refused_where_the_schema_refuses_it_and_none_in_python_means_absent() -> None:
+    document = fixture(mm.Plan)
+    document["steps"][0]["dependencies"] = None
+    with pytest.raises(ValidationError, match="dependencies"):
+        mm.Plan.model_validate(document)
+    with pytest.raises(ValidationError, match="dependencies"):
+        mm.Plan.model_validate_json(json.dumps(document))
+    step = mm.PlanStep(step_id=mm.new_id(), description="d", status=mm.PlanStepStatus.pending, dependencies=None)
+    assert "dependencies" not in step.model_fields_set and "dependencies" not in step.to_dict()
+    event = mm.Event(event_id=mm.new_id(), event_type="plan.approved", source="planner", timestamp=mm.Timestamp.now(), trace_id=None)
+    assert "trace_id" not in event.to_dict()
+    # A nullable field keeps its explicit null: that is a value the schema allows.
+    nulled = mm.Event(event_id=mm.new_id(), event_type="plan.approved", source="planner", timestamp=mm.Timestamp.now(), data=None)
+    assert nulled.to_dict()["data"] is None
+
+
+# --- change: frozen models, validated copies --------------------------------------------
+
+
+def test_model_copy_validates_like_construction() -> None:
+    plan = mm.Plan.model_validate(fixture(mm.Plan))
+    with pytest.raises(ValidationError, match="status"):
+        plan.model_copy(update={"status": "bogus"})
+    with pytest.raises(ValidationError, match="extra_forbidden|Extra inputs"):
+        plan.model_copy(update={"bogus": 1})
+    assert plan.model_copy() == plan and plan.model_copy(deep=True) == plan
+    assert plan.model_copy(update={"trace": None}) == plan.without("trace")
+    assert "trace" not in plan.without("trace").to_dict()
+    with pytest.raises(ValidationError, match="missing"):
+        plan.without("title")
+    with pytest.raises(ValueError, match="no field 'nope'"):
+        plan.without("nope")
+
+
+def test_nothing_changes_a_model_in_place() -> None:
+    plan = mm.Plan.model_validate(fixture(mm.Plan))
+    with pytest.raises(ValidationError, match="frozen"):
+        plan.steps[0].dependencies = ["x"]  # type: ignore[misc]
+    with pytest.raises(ValidationError, match="frozen"):
+        del plan.trace
+    with pytest.raises(AttributeError):
+        plan.steps.append(plan.steps[0])  # type: ignore[attr-defined]
+    assert isinstance(plan.steps, tuple) and all(isinstance(step.dependencies or (), tuple) for step in plan.steps)
+    assert hash(plan.steps[0]) == hash(mm.PlanStep.model_validate(fixture(mm.Plan)["steps"][0]))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda attributes: attributes.update(ratio=float("nan")),
+        lambda attributes: attributes.update(deep=json.loads("[" * (mm.MAX_OPEN_DEPTH + 1) + "]" * (mm.MAX_OPEN_DEPTH + 1))),
+        lambda attributes: attributes.update(bad="\ud800"),
+        lambda attributes: attributes.update(thing=object()),
+    ],
+    ids=["NaN", "too deep", "lone surrogate", "not JSON"],
+)
+def test_an_open_object_changed_in_place_is_never_written(change: Any) -> None:
+    # Open objects stay dicts (they hold any JSON); what they are changed into is checked on the way out.
+    plan = mm.Plan.model_validate(fixture(mm.Plan))
+    assert plan.trace is not None
+    change(plan.trace.attributes)
+    with pytest.raises(mm.CanonicalJSONError):
+        plan.to_json()
+    with pytest.raises(Exception) as caught:  # pydantic's own serialization error
+        plan.model_dump_json()
+    assert not isinstance(caught.value, AssertionError)
+
+
+# --- the published JSON Schema ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("model", list(SCHEMA_OF), ids=lambda model: model.__name__)
+def test_the_json_schema_describes_every_field(model: type[mm.MplpModel]) -> None:
+    schema = model.model_json_schema()
+    assert schema.get("description")
+    defs = schema.get("$defs", {})
+    for part in [schema, *defs.values()]:
+        for name, member in part.get("properties", {}).items():
+            # pydantic leaves out a description the referenced schema already carries
+            referenced = defs.get(member.get("$ref", "").rpartition("/")[2], {})
+            assert member.get("description") or referenced.get("description"), f"{part.get('title')}.{name}"
+            assert "default" not in member, "absent is not null: no default is published"
+        if part.get("type") == "object" and "properties" in part:
+            assert part.get("additionalProperties") is False
+
+
+def test_the_json_schema_says_unique_items_and_no_null_where_the_schema_says_so() -> None:
+    text = json.dumps(mm.InboxMessage.model_json_schema())
+    assert text.count('"uniqueItems": true') == 4  # recipient_ids and the three related_*_ids
+    step = mm.Plan.model_json_schema()["$defs"]["PlanStep"]["properties"]
+    assert step["dependencies"]["type"] == "array" and "anyOf" not in step["dependencies"]
+    assert {"type": "null"} in mm.InboxMessage.model_json_schema()["properties"]["task_id"]["anyOf"]
+
+
+@pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
+def test_the_json_schema_gives_the_reference_verdict_on_every_mutation(model: type[mm.MplpModel]) -> None:
+    published = published_schema_validator(model)
+    disagreements = []
+    count = 0
+    for change, mutated in mutations(fixture(model)):
+        count += 1
+        expected = reference_accepts(model, mutated)
+        if published.is_valid(mutated) != expected:
+            disagreements.append(f"{change}: reference {'accepts' if expected else 'refuses'}: {json.dumps(mutated)[:300]}")
+    assert count > 100
+    assert not disagreements, "\n".join(disagreements[:20])
+
+
+# --- build order, warnings: a fresh process each -----------------------------------------
+
+
+def run_fresh(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-W", "error", "-c", textwrap.dedent(code)],
+        capture_output=True, text=True, check=False, cwd=PAYLOADS.parent.parent,
+    )  # fmt: skip
+
+
+def test_a_type_adapter_built_first_refuses_nan_in_a_fresh_process() -> None:
+    result = run_fresh("""
+        import json, math
+        from pydantic import TypeAdapter, ValidationError
+        from mplp_models import Event, Plan
+        events, plans = TypeAdapter(Event), TypeAdapter(list[Plan])
+        event = json.load(open("examples/payloads/event.json"))
+        plan = json.load(open("examples/payloads/plan.json"))
+        for bad in (math.nan, math.inf):
+            for check in (lambda: events.validate_python({**event, "data": {"x": bad}}),
+                          lambda: events.validate_json(json.dumps({**event, "data": {"x": bad}})),
+                          lambda: plans.validate_python([{**plan, "trace": {**plan["trace"], "attributes": {"x": bad}}}])):
+                try:
+                    check()
+                except ValidationError as error:
+                    assert error.errors()[0]["type"] == "finite_number", error
+                else:
+                    raise SystemExit("accepted a non-finite number")
+        print("refused")
+    """)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "refused"
+
+
+def test_a_fresh_fastapi_app_raises_no_warning() -> None:
+    pytest.importorskip("fastapi")
+    result = run_fresh("""
+        from fastapi import FastAPI
+        from fastapi.testclient import TestClient
+        import mplp_models as mm
+        app = FastAPI()
+        @app.post("/plans")
+        def create(plan: mm.Plan) -> mm.Plan:
+            return plan
+        @app.post("/events")
+        def events(events: list[mm.Event]) -> list[mm.Event]:
+            return events
+        client = TestClient(app)
+        body = open("examples/payloads/plan.json", "rb").read()
+        first = client.post("/plans", content=body, headers={"content-type": "application/json"})
+        assert first.status_code == 200, first.text
+        assert client.post("/plans", content=first.content, headers={"content-type": "application/json"}).json() == first.json()
+        assert client.get("/openapi.json").status_code == 200
+        print("ok")
+    """)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
+# --- small things ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("member", [mm.PlanStatus.in_progress, mm.DialogMessageRole.assistant, mm.InboxMessageStatus.unread])
+def test_status_enums_render_as_their_value(member: Any) -> None:
+    assert str(member) == f"{member}" == format(member) == "{}".format(member) == member.value
+    assert f"{member:>20}" == f"{member.value:>20}"
+
+
+def test_the_repr_shows_the_given_fields_only() -> None:
+    step = mm.PlanStep(step_id=mm.new_id(), description="d", status=mm.PlanStepStatus.pending)
+    assert "=None" not in repr(step) and "dependencies" not in repr(step)
+    message = mm.InboxMessage.from_json((PAYLOADS / "inbox.json").read_bytes())
+    assert "task_id=None" in repr(message)  # an explicit null is a given value
+
+
+def test_equality_tells_absent_from_null() -> None:
+    absent = mm.Event.model_validate(fixture(mm.Event))
+    assert "data" in absent.model_fields_set or absent.data is None
+    document = {key: value for key, value in fixture(mm.Event).items() if key != "data"}
+    without_data = mm.Event.model_validate(document)
+    with_null = mm.Event.model_validate({**document, "data": None})
+    assert without_data != with_null and without_data.data == with_null.data is None
+    assert without_data == mm.Event.model_validate(document)
+
+
+def test_python_values_where_text_is_wanted_say_what_to_call() -> None:
+    with pytest.raises(ValidationError) as caught:
+        mm.Event(event_id=uuid.uuid4(), event_type="plan.approved", source="s", timestamp=datetime.datetime.now(datetime.timezone.utc))  # type: ignore[arg-type]
+    messages = {entry["loc"][0]: entry["msg"] for entry in caught.value.errors()}
+    assert "str(value)" in messages["event_id"] and "new_id()" in messages["event_id"]
+    assert "Timestamp.from_datetime" in messages["timestamp"]
+    assert TypeAdapter(mm.MplpId).validate_python(mm.new_id()) != mm.new_id()
+
+
+def test_the_signature_shows_the_fields_before_first_use() -> None:
+    result = run_fresh("""
+        import inspect
+        import mplp_models as mm
+        print(*inspect.signature(mm.PlanStep).parameters)
+    """)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["step_id", "description", "status", "dependencies", "agent_role", "order_index"]
+    assert list(inspect.signature(mm.Plan).parameters)[:2] == ["meta", "plan_id"]
