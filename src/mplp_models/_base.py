@@ -54,7 +54,7 @@ class MplpModel(BaseModel, frozen=True):
         ``None`` for an optional field that may not be ``null`` leaves the field unset.
         """
         unset_by_none = not_null_fields(type(self))
-        if unset_by_none and None in data.values():
+        if unset_by_none and any(value is None for value in data.values()):
             data = {name: value for name, value in data.items() if value is not None or name not in unset_by_none}
         super().__init__(**data)
 
