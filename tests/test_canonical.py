@@ -85,7 +85,7 @@ def test_appendix_b_numbers(hex_digits: str, expected: str) -> None:
 
 @pytest.mark.parametrize("hex_digits", ["7fffffffffffffff", "7ff0000000000000", "fff0000000000000"])
 def test_appendix_b_nan_and_infinities_are_refused(hex_digits: str) -> None:
-    with pytest.raises(mm.CanonicalJSONError, match=r"at \$\.x"):
+    with pytest.raises(mm.CanonicalJSONError, match=r"at /x$"):
         mm.canonical_json({"x": double(hex_digits)})
 
 
@@ -96,25 +96,33 @@ def test_what_orjson_gets_wrong_is_fixed() -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "path"),
+    ("value", "path", "pointer"),
     [
-        ({"a": [1, {"b": 2**53 + 1}]}, "$.a[1].b"),
-        ({"a": -(2**53) - 1}, "$.a"),
-        ({"a": 10**400}, "$.a"),
-        ({"a": {1: "x"}}, "$.a[1]"),
-        ({"a": ["\ud800"]}, "$.a[0]"),
-        ({"\udfff": 1}, "$"),
-        ({"a": {"b": {1, 2}}}, "$.a.b"),
-        ({"a": b"bytes"}, "$.a"),
-        ({"weird key": [float("nan")]}, '$["weird key"][0]'),
-        (float("inf"), "$"),
+        ({"a": [1, {"b": 2**53 + 1}]}, "$.a[1].b", "/a/1/b"),
+        ({"a": -(2**53) - 1}, "$.a", "/a"),
+        ({"a": 10**400}, "$.a", "/a"),
+        ({"a": {1: "x"}}, "$.a[1]", "/a/1"),
+        ({"a": ["\ud800"]}, "$.a[0]", "/a/0"),
+        ({"\udfff": 1}, "$", ""),
+        ({"a": {"b": {1, 2}}}, "$.a.b", "/a/b"),
+        ({"a": b"bytes"}, "$.a", "/a"),
+        ({"weird key": [float("nan")]}, '$["weird key"][0]', "/weird key/0"),
+        ({"a/b~c": None, "x": [float("nan")]}, "$.x[0]", "/x/0"),
+        (float("inf"), "$", ""),
     ],
 )
-def test_errors_name_the_json_path(value: Any, path: str) -> None:
+def test_errors_name_the_json_pointer_and_path(value: Any, path: str, pointer: str) -> None:
     with pytest.raises(mm.CanonicalJSONError) as caught:
         mm.canonical_json(value)
     assert caught.value.path.startswith(path)
+    assert caught.value.pointer.startswith(pointer) and str(caught.value).endswith(f"at {caught.value.pointer or 'the top level'}")
     assert isinstance(caught.value, ValueError)
+
+
+def test_a_pointer_escapes_slash_and_tilde() -> None:
+    with pytest.raises(mm.CanonicalJSONError) as caught:
+        mm.canonical_json({"a/b~c": [float("nan")]})
+    assert caught.value.pointer == "/a~1b~0c/0"
 
 
 def test_subclasses_are_written_as_the_value_they_hold() -> None:

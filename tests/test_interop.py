@@ -271,7 +271,7 @@ def test_writing_refuses_what_the_format_cannot_carry(form: str, messages: list[
 def test_anthropic_refuses_a_system_message_after_the_conversation_has_begun() -> None:
     dialog = dialog_of({"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}, {"role": "system", "content": "Be kind."})
     error = refused(dialog.to_anthropic_messages)
-    assert error.path == ("messages", 2, "role")
+    assert error.path == ("messages", 2, "role") and error.pointer == "/messages/2/role"
     assert "after the conversation has begun" in str(error)
     assert dialog.to_openai_messages()[2] == {"role": "system", "content": "Be kind."}  # OpenAI has a place for it
 

@@ -27,7 +27,9 @@ from typing import Any, Callable, cast
 
 import orjson
 
-__all__ = ["CanonicalJSONError", "canonical_json", "dumps", "encodable", "es6_number", "prepare", "short_repr"]
+from mplp_models._text import encodable, pointer, short_repr
+
+__all__ = ["CanonicalJSONError", "canonical_json", "dumps", "es6_number", "prepare"]
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -35,12 +37,21 @@ MAX_SAFE_INTEGER = 2**53 - 1
 _Fragment = cast(Callable[[bytes], Any], orjson.Fragment)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
 
 
-class CanonicalJSONError(ValueError):
-    """A value has no RFC 8785 form; ``path`` is the JSON path of the value (``$.steps[3].order_index``)."""
+Location = tuple[object, ...]  # keys and indices from the top of the value down
 
-    def __init__(self, message: str, path: str = "$") -> None:
-        super().__init__(f"{message} at {path}")
-        self.path = path
+
+class CanonicalJSONError(ValueError):
+    """A value has no RFC 8785 form.
+
+    ``pointer`` is the JSON Pointer of the value (``/steps/3/order_index``;
+    ``""`` for the value itself), as in ``errors_as_json``; ``path`` is the
+    same place as a JSONPath (``$.steps[3].order_index``).
+    """
+
+    def __init__(self, message: str, location: Location = ()) -> None:
+        self.pointer = pointer(location)
+        self.path = "$" + "".join(_segment(part) for part in location)
+        super().__init__(f"{message} at {self.pointer or 'the top level'}")
 
 
 def canonical_json(value: Any) -> bytes:
@@ -63,9 +74,9 @@ def dumps(value: Any) -> bytes:
         prepared = prepare(value)
         return orjson.dumps(prepared, option=orjson.OPT_SORT_KEYS)
     except _PathError as error:
-        raise CanonicalJSONError(error.message, "$" + "".join(reversed(error.segments))) from None
+        raise CanonicalJSONError(error.message, tuple(reversed(error.segments))) from None
     except RecursionError:
-        raise CanonicalJSONError("nested too deeply to write", "$") from None
+        raise CanonicalJSONError("nested too deeply to write") from None
     except (orjson.JSONEncodeError, UnicodeEncodeError) as error:
         # A lone surrogate, or nesting beyond orjson's limit, gets past prepare.
         raise CanonicalJSONError(f"not writable as JSON ({error})", _locate_bad_string(value)) from None
@@ -76,7 +87,7 @@ class _PathError(Exception):
 
     def __init__(self, message: str) -> None:
         self.message = message
-        self.segments: list[str] = []
+        self.segments: list[object] = []  # innermost first
 
 
 def prepare(value: Any) -> Any:
@@ -130,7 +141,7 @@ def _prepare_object(value: dict[Any, Any]) -> Any:
         if type(key) is not str:
             if not isinstance(key, str):
                 error = _PathError(f"object key {short_repr(key)} is not a string")
-                error.segments.append(f"[{short_repr(key)}]")
+                error.segments.append(key)
                 raise error
             return _prepare_object(_plain_keys(value))
         if not key.isascii() and max(key) > "\uffff":
@@ -138,7 +149,7 @@ def _prepare_object(value: dict[Any, Any]) -> Any:
         try:
             prepared = prepare(item)
         except _PathError as error:
-            error.segments.append(_key_segment(key))
+            error.segments.append(key)
             raise
         if prepared is not item:
             if changed is None:
@@ -164,7 +175,7 @@ def _prepare_array(value: list[Any]) -> Any:
         try:
             prepared = prepare(item)
         except _PathError as error:
-            error.segments.append(f"[{index}]")
+            error.segments.append(index)
             raise
         if prepared is not item:
             if changed is None:
@@ -232,24 +243,18 @@ def _layout(digits: str, point: int) -> str:
     return f"{head}e{'+' if exponent > 0 else '-'}{abs(exponent)}"
 
 
-def _key_segment(key: str) -> str:
-    if key.isidentifier():
-        return "." + key
-    return "[" + orjson.dumps(key).decode() + "]" if encodable(key) else f"[{key!r}]"
+def _segment(part: object) -> str:
+    """One step of a JSONPath: ``.name``, ``["odd key"]`` or ``[3]``."""
+    if isinstance(part, int) or not isinstance(part, str):
+        return f"[{short_repr(part)}]"
+    if part.isidentifier():
+        return "." + part
+    return "[" + orjson.dumps(part).decode() + "]" if encodable(part) else f"[{part!r}]"
 
 
-def encodable(text: str) -> bool:
-    """Whether ``text`` has a UTF-8 form (no lone surrogate)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _locate_bad_string(value: Any, path: str = "$") -> str:
-    """The path of the first string or key that UTF-8 cannot encode (a lone surrogate), or ``$``."""
-    stack: list[tuple[str, Any]] = [(path, value)]
+def _locate_bad_string(value: Any) -> Location:
+    """The location of the first string or key that UTF-8 cannot encode (a lone surrogate), or the top."""
+    stack: list[tuple[Location, Any]] = [((), value)]
     while stack:
         where, item = stack.pop()
         if isinstance(item, str):
@@ -258,11 +263,11 @@ def _locate_bad_string(value: Any, path: str = "$") -> str:
         elif isinstance(item, dict):
             for key, child in reversed(_members(item)):
                 if isinstance(key, str) and not encodable(key):
-                    return f"{where}[{key!r}]"
-                stack.append((where + _key_segment(str(key)), child))
+                    return (*where, key)
+                stack.append(((*where, str(key)), child))
         elif isinstance(item, (list, tuple)):
-            stack.extend((f"{where}[{index}]", child) for index, child in reversed(list(enumerate(_items(item)))))
-    return "$"
+            stack.extend(((*where, index), child) for index, child in reversed(list(enumerate(_items(item)))))
+    return ()
 
 
 def _members(value: Any) -> list[tuple[Any, Any]]:
@@ -271,9 +276,3 @@ def _members(value: Any) -> list[tuple[Any, Any]]:
 
 def _items(value: Any) -> list[Any]:
     return list(value)
-
-
-def short_repr(value: Any) -> str:
-    """``repr(value)``, cut to 40 characters for a message."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

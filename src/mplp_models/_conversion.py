@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from mplp_models._text import pointer
+
 __all__ = ["ConversionError", "carries_nothing", "describe", "relocated", "render"]
 
 Path = tuple[str | int, ...]
@@ -15,7 +17,8 @@ class ConversionError(ValueError):
     """A value that one side of a conversion cannot carry, or input that is not in the expected format.
 
     ``path`` locates it, in the document being read or in the model being
-    written (``("messages", 2, "role")``); the message starts with it
+    written (``("messages", 2, "role")``), and ``pointer`` says the same as a
+    JSON Pointer (``/messages/2/role``); the message starts with it
     (``messages[2].role: ...``) and says what to do instead where there is a way.
     A model that the conversion builds is validated as any other: its problems
     raise pydantic's ``ValidationError`` (also a ``ValueError``).
@@ -23,6 +26,8 @@ class ConversionError(ValueError):
 
     def __init__(self, path: Path, message: str) -> None:
         self.path: Path = path
+        self.pointer: str = pointer(path)
+        """The JSON Pointer of ``path`` (``/messages/2/role``), as ``errors_as_json`` writes locations."""
         self.reason: str = message
         where = render(path)
         super().__init__(f"{where}: {message}" if where else message)

@@ -7,6 +7,8 @@ from typing import Any, TypedDict
 
 from pydantic import ValidationError
 
+from mplp_models._text import pointer
+
 __all__ = ["ErrorEntry", "Quoted", "errors_as_json"]
 
 _PREFIX = 40  # characters of a found value that a message may quote
@@ -32,11 +34,6 @@ def errors_as_json(error: ValidationError) -> list[ErrorEntry]:
         {"pointer": pointer(entry["loc"]), "code": entry["type"], "message": _message(entry)}
         for entry in error.errors(include_url=False)
     ]
-
-
-def pointer(loc: tuple[int | str, ...]) -> str:
-    """The RFC 6901 JSON Pointer of a pydantic location."""
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in loc)
 
 
 def _message(entry: Any) -> str:

@@ -30,7 +30,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, PydanticKnownError, core_schema
 
-from mplp_models._canonical import encodable, short_repr
+from mplp_models._text import encodable, short_repr
 
 __all__ = [
     "ConstOne",

@@ -69,7 +69,8 @@ except ImportError:  # pragma: no cover - depends on the environment
 from pydantic import ValidationError
 
 from mplp_models._decode import load_json
-from mplp_models._errors import Quoted, errors_as_json, pointer
+from mplp_models._errors import Quoted, errors_as_json
+from mplp_models._text import pointer
 
 __all__ = ["StrictJSONRoute"]
 
