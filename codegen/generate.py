@@ -9,6 +9,11 @@ The run is deterministic: the same schemas, flags, template and pinned generator
 bytes. Before the generator sees the schemas, a copy of them is prepared (the
 files under ``schemas/`` stay verbatim):
 
+* A ``default`` other than ``null`` fails the run, naming the schema and the
+  JSON Pointer. The models keep an absent field absent and hold ``None`` for it,
+  and the proof of ``from_json``'s fast path counts on that (an unset field
+  written back as ``"name":null``; see ``mplp_models._members.fast_path_problems``):
+  a default such as ``"0000:0000"`` would hide a duplicate key from it.
 * ``$defs`` that nothing references are dropped. The MPLP module schemas carry a
   copy of their root object (``*_core_properties``) that no ``$ref`` names; the
   generator would turn it into a dead class.
@@ -105,6 +110,7 @@ def generate(prepared: Path, out: Path) -> None:
         digests[relative] = hashlib.sha256(raw).hexdigest()
         destination = prepared / relative
         destination.parent.mkdir(parents=True, exist_ok=True)
+        refuse_defaults(json.loads(raw), relative)
         schema = describe(json.loads(raw), descriptions.get(relative, {}), relative)
         destination.write_text(json.dumps(prepare(schema), indent=2), encoding="utf-8")
     command = [sys.executable, "-m", "datamodel_code_generator", "--input", str(prepared), "--output", str(out)]
@@ -131,6 +137,38 @@ def describe(schema: dict[str, Any], extra: dict[str, str], name: str) -> dict[s
             if "description" not in member:
                 raise SystemExit(f"{name}: property {key!r} has no description (add one to codegen/descriptions.json)")
     return schema
+
+
+# Keywords whose value maps names onto subschemas: a member named "default" there is a name, not the keyword.
+NAME_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependencies")
+# Keywords whose value is data, not a schema: never searched.
+DATA = ("default", "const", "enum", "examples")
+
+
+def refuse_defaults(schema: Any, name: str, pointer: str = "") -> None:
+    """Fail on a ``default`` keyword other than ``null`` anywhere in ``schema`` (see the module docstring)."""
+    if isinstance(schema, list):
+        for index, item in enumerate(schema):
+            refuse_defaults(item, name, f"{pointer}/{index}")
+        return
+    if not isinstance(schema, dict):
+        return
+    if schema.get("default", None) is not None:
+        raise SystemExit(
+            f"{name}#{pointer}: default {json.dumps(schema['default'])}: the models hold None for an absent field,"
+            " and the proof of from_json's fast path counts on it (only `default: null` is allowed)"
+        )
+    for key, value in schema.items():
+        if key in NAME_MAPS and isinstance(value, dict):
+            for member, subschema in value.items():
+                refuse_defaults(subschema, name, f"{pointer}/{escape(key)}/{escape(member)}")
+        elif key not in DATA:
+            refuse_defaults(value, name, f"{pointer}/{escape(key)}")
+
+
+def escape(part: str) -> str:
+    """A JSON Pointer reference token (RFC 6901)."""
+    return part.replace("~", "~0").replace("/", "~1")
 
 
 def prepare(schema: dict[str, Any]) -> dict[str, Any]:

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import json
+import pkgutil
 import re
 import shutil
 import subprocess
 import sys
 from importlib.metadata import version
 from pathlib import Path
+from types import ModuleType
 
 import pytest
+from pydantic import BaseModel
 
 from conftest import ROOT
+from mplp_models import _generated
+from mplp_models._members import fast_path_problems, is_plain
 
 GENERATED = ROOT / "src" / "mplp_models" / "_generated"
 SCRIPT = ROOT / "codegen" / "generate.py"
@@ -74,3 +82,67 @@ def test_unreferenced_definitions_leave_no_class() -> None:
     text = "\n".join(path.read_text() for path in GENERATED.rglob("*.py"))
     assert "CoreProperties" not in text
     assert not re.search(r"^class \w*\d\(", text, re.MULTILINE)
+
+
+# --- what the fast paths rely on ---------------------------------------------
+
+
+def generated_classes() -> list[type[BaseModel]]:
+    found: list[type[BaseModel]] = []
+    for info in pkgutil.walk_packages(_generated.__path__, _generated.__name__ + "."):
+        module = importlib.import_module(info.name)
+        found += [
+            value
+            for value in vars(module).values()
+            if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == module.__name__
+        ]
+    return found
+
+
+def test_every_generated_class_takes_the_fast_paths() -> None:
+    # A problem here is a bug of the codegen: the class would take the strict paths
+    # (slower, still right), and the proofs of the fast paths no longer cover it.
+    classes = generated_classes()
+    assert len(classes) >= 16
+    problems = {kind.__qualname__: fast_path_problems(kind) for kind in classes}
+    assert not any(problems.values()), problems
+    assert all(is_plain(kind) for kind in classes)
+
+
+def codegen_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mplp_codegen_generate", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_schema_default_fails_the_run() -> None:
+    generate = codegen_module()
+    schema = {"type": "object", "properties": {"code": {"type": "string", "default": "0000:0000"}}}
+    with pytest.raises(SystemExit, match=r"^x\.schema\.json#/properties/code: default \"0000:0000\""):
+        generate.refuse_defaults(schema, "x.schema.json")
+    nested = {"$defs": {"a/b": {"anyOf": [{"type": "integer"}, {"type": "object", "default": {}}]}}}
+    with pytest.raises(SystemExit, match=r"^y#/\$defs/a~1b/anyOf/1: default \{\}"):
+        generate.refuse_defaults(nested, "y")
+
+
+def test_a_null_default_and_a_property_named_default_pass() -> None:
+    generate = codegen_module()
+    generate.refuse_defaults({"properties": {"default": {"type": "string"}, "x": {"default": None}}}, "z")
+    generate.refuse_defaults({"enum": [{"default": 1}], "examples": [{"default": 2}]}, "z")  # data, not schemas
+    for path in (ROOT / "schemas").rglob("*.schema.json"):  # the frozen schemas have none
+        generate.refuse_defaults(json.loads(path.read_text(encoding="utf-8")), path.name)
+
+
+def test_the_run_checks_every_schema_for_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    generate = codegen_module()
+    schemas = tmp_path / "schemas"
+    shutil.copytree(ROOT / "schemas", schemas)
+    plan = schemas / "mplp" / "v1.0" / "mplp-plan.schema.json"
+    document = json.loads(plan.read_text(encoding="utf-8"))
+    document["properties"]["title"]["default"] = "0000:0000"
+    plan.write_text(json.dumps(document), encoding="utf-8")
+    monkeypatch.setattr(generate, "SCHEMAS", schemas)
+    with pytest.raises(SystemExit, match=r"^mplp/v1\.0/mplp-plan\.schema\.json#/properties/title: default"):
+        generate.generate(tmp_path / "prepared", tmp_path / "out")

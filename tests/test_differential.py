@@ -4,6 +4,9 @@ Every payload is mutated at every path: each key dropped, an unknown key added
 to each object, each value swapped for a value of every other JSON type, and
 strings, numbers and arrays bent at their edges. Any disagreement fails and
 names the document and the path that was changed.
+
+Each test runs with the fast paths on and off (``either_path``): the verdict
+is the reference's either way.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from pydantic import ValidationError
 
 import mplp_models as mm
 from conftest import DELETE, FIXTURE_OF, PAYLOADS, load, mutate, reference_accepts
+from fast_path_switch import either_path  # noqa: F401  # a fixture, used by pytestmark
+
+pytestmark = pytest.mark.usefixtures("either_path")
 
 Path = tuple[Any, ...]
 OTHER_TYPES: list[Any] = [None, True, False, 0, 1, -1, 1.5, 1.0, "", "x", [], {}]

@@ -1,10 +1,16 @@
-"""The fast paths give exactly what the plain paths give: reading, writing, rules, timestamps, imports, pickling."""
+"""The fast paths give exactly what the plain paths give: reading, writing, rules, timestamps, imports, pickling.
+
+The tests that compare a fast path with its strict path run with the fast
+paths on and off (``either_path``); off, both sides take the strict path,
+without the short-cuts of ``load_json`` and of the rules.
+"""
 
 from __future__ import annotations
 
 import ast
 import itertools
 import json
+import os
 import pickle
 import random
 import subprocess
@@ -21,6 +27,7 @@ from pydantic import ValidationError
 
 import mplp_models as mm
 from conftest import PAYLOADS, ROOT, fixture, mutate
+from fast_path_switch import either_path, fast_paths  # noqa: F401  # either_path: a fixture
 from mplp_models import _plan
 from mplp_models._decode import load_json, read_as_strictly
 from mplp_models._types import earliest_and_latest
@@ -95,6 +102,7 @@ EVENT_VARIANTS = {
 
 @pytest.mark.parametrize("name", list(EVENT_VARIANTS))
 @pytest.mark.parametrize("allow_duplicate_keys", [False, True])
+@pytest.mark.usefixtures("either_path")
 def test_from_json_reads_as_the_strict_reading_does(name: str, allow_duplicate_keys: bool) -> None:
     data = EVENT_VARIANTS[name]
     options = {"allow_duplicate_keys": allow_duplicate_keys}
@@ -102,6 +110,7 @@ def test_from_json_reads_as_the_strict_reading_does(name: str, allow_duplicate_k
 
 
 @pytest.mark.parametrize("path", PAYLOAD_FILES, ids=lambda path: path.name)
+@pytest.mark.usefixtures("either_path")
 def test_every_payload_takes_the_fast_path_and_reads_the_same(path: Path) -> None:
     data = path.read_bytes()
     kind = type(mm.parse(data))
@@ -127,6 +136,7 @@ def test_the_json_mode_refuses_non_finite_numbers_in_open_objects(name: str) -> 
         mm.Event.__pydantic_validator__.validate_json(EVENT_VARIANTS[name])
 
 
+@pytest.mark.usefixtures("either_path")
 def test_a_dialog_with_duplicates_in_many_places_reads_as_the_strict_reading_does() -> None:
     dialog = (PAYLOADS / "dialog.json").read_bytes()
     document = json.loads(dialog)
@@ -142,12 +152,14 @@ def test_a_dialog_with_duplicates_in_many_places_reads_as_the_strict_reading_doe
 
 
 @pytest.mark.parametrize("path", PAYLOAD_FILES, ids=lambda path: path.name)
+@pytest.mark.usefixtures("either_path")
 def test_to_json_is_rfc_8785_of_the_payload(path: Path) -> None:
     model = mm.parse(path.read_bytes())
     assert model.to_json() == rfc8785.dumps(json.loads(path.read_bytes()))
     assert model.to_json() == mm.canonical_json(model.to_dict())
 
 
+@pytest.mark.usefixtures("either_path")
 def test_to_json_writes_unset_fields_of_list_items_as_absent() -> None:
     plan = json.loads((PAYLOADS / "plan.json").read_bytes())
     for index, step in enumerate(plan["steps"]):
@@ -198,10 +210,13 @@ def loose_plans(draw: st.DrawFn) -> dict[str, Any]:
 @given(loose_plans())
 def test_the_bulk_checks_never_hide_a_plan_violation(document: dict[str, Any]) -> None:
     plan = mm.Plan.model_validate(document, context=mm.SCHEMA_ONLY)
-    found = plan.check()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_plan, "_sound_graph", lambda *args: False)
-        patch.setattr(_plan, "_statuses_agree", lambda *args: False)
+    with fast_paths(True):
+        found = plan.check()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_plan, "_sound_graph", lambda *args: False)
+            patch.setattr(_plan, "_statuses_agree", lambda *args: False)
+            assert plan.check() == found
+    with fast_paths(False):  # every short-cut off: _listed_in_order and the per-step check too
         assert plan.check() == found
 
 
@@ -221,9 +236,20 @@ STAMPS = st.builds(
 
 @given(st.lists(STAMPS, min_size=1, max_size=8))
 def test_earliest_and_latest_order_by_instant(stamps: list[mm.Timestamp]) -> None:
-    earliest, latest = earliest_and_latest(stamps)
-    assert earliest.instant() == min(stamp.instant() for stamp in stamps)
-    assert latest.instant() == max(stamp.instant() for stamp in stamps)
+    with fast_paths(True):
+        earliest, latest = earliest_and_latest(stamps)
+    with fast_paths(False):  # instant() of each, read from the parts of the text
+        expected = min(stamp.instant() for stamp in stamps), max(stamp.instant() for stamp in stamps)
+        assert (earliest.instant(), latest.instant()) == expected
+
+
+@given(STAMPS)
+def test_timestamps_read_the_same_with_the_fast_paths_off(stamp: mm.Timestamp) -> None:
+    with fast_paths(True):
+        fast = stamp.instant(), stamp.to_datetime()
+    with fast_paths(False):
+        strict = stamp.instant(), stamp.to_datetime()
+    assert fast == strict and fast[1].utcoffset() == strict[1].utcoffset()
 
 
 @given(st.lists(st.builds(_stamp, st.integers(1, 3), st.integers(0, 59), st.just(".250"), st.just("Z")), min_size=1))
@@ -231,6 +257,7 @@ def test_earliest_and_latest_of_uniform_texts(stamps: list[mm.Timestamp]) -> Non
     assert earliest_and_latest(stamps) == (min(stamps, key=mm.Timestamp.instant), max(stamps, key=mm.Timestamp.instant))
 
 
+@pytest.mark.usefixtures("either_path")
 def test_dialog_rules_agree_with_each_message_checked_alone() -> None:
     document = json.loads((PAYLOADS / "dialog.json").read_bytes())
     rng = random.Random(7)
@@ -423,5 +450,6 @@ def test_field_shapes_are_read_from_built_classes() -> None:
         " 'plan.to_json(); print(sorted(_SHAPES[type(plan)].many))';"
         "print(subprocess.run([sys.executable, '-c', code], input=data, capture_output=True, check=True).stdout.decode())"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True, cwd=ROOT)
+    env = {name: value for name, value in os.environ.items() if name != "MPLP_MODELS_NO_FAST_PATHS"}  # to_json's fast path
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True, cwd=ROOT, env=env)
     assert done.stdout.decode().strip() == "['events', 'steps']"

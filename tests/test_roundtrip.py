@@ -3,7 +3,9 @@
 Documents come from hypothesis-jsonschema on the frozen schemas (their $refs
 inlined). The reference validator (draft-07, ECMA-262 patterns, strict RFC 3339)
 judges each; the model in schema-only mode must agree, and every accepted
-document must come out of ``to_dict`` and ``to_json`` unchanged.
+document must come out of ``to_dict`` and ``to_json`` unchanged. With the fast
+paths on, and off (on fewer documents: the strict paths are the same code
+whatever the document, and slower).
 """
 
 from __future__ import annotations
@@ -22,9 +24,12 @@ from hypothesis_jsonschema import from_schema
 
 import mplp_models as mm
 from conftest import SCHEMA_OF, SCHEMAS, load, reference_accepts
+from fast_path_switch import either_path  # noqa: F401  # a fixture
 
 # Thousands of documents per model in every run; ROUNDTRIP_EXAMPLES=100 for a quick local pass.
 EXAMPLES = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES", "1000"))
+# With the fast paths off, a fifth as many; ROUNDTRIP_EXAMPLES_OFF=N sets the count.
+EXAMPLES_OFF = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES_OFF", max(EXAMPLES // 5, 10)))
 BY_ID = {schema["$id"]: schema for schema in (load(path) for path in SCHEMAS.rglob("*.schema.json"))}
 
 
@@ -80,8 +85,8 @@ def has_large_integral_float(value: Any) -> bool:
 
 
 @pytest.mark.parametrize("model", list(SCHEMA_OF), ids=lambda model: model.__name__)
-def test_random_valid_documents_round_trip(model: type[mm.MplpModel]) -> None:
-    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+def test_random_valid_documents_round_trip(model: type[mm.MplpModel], either_path: bool) -> None:
+    @settings(max_examples=EXAMPLES if either_path else EXAMPLES_OFF, deadline=None, suppress_health_check=list(HealthCheck))
     @given(documents(model))
     def check(document: Any) -> None:
         raw = json.dumps(document)

@@ -12,6 +12,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticSerializationError, core_schema
 from typing_extensions import Self
 
+from mplp_models import _fastpath
 from mplp_models._canonical import CanonicalJSONError, dumps
 from mplp_models._decode import json_bytes, load_json, read_as_strictly
 from mplp_models._members import given_members, is_plain, model_members, not_null_fields
@@ -117,9 +118,20 @@ class MplpModel(BaseModel, frozen=True):
     def _read_json(cls, data: Any, *, context: Any, allow_duplicate_keys: bool = False, **options: Any) -> Self:
         raw = json_bytes(data, cls.__name__)
         # Fast path: pydantic reads the text itself, and the result is kept
-        # when it is what the strict reading gives (see _decode). Otherwise,
-        # and for every refusal, the strict reading decides and words the errors.
-        if is_plain(cls):  # a class of the user's own may have defaults and validators the check cannot see
+        # when it is what the strict reading gives. Otherwise, and for every
+        # refusal, the strict reading decides and words the errors. The proof
+        # (_decode.read_as_strictly) relies on:
+        # - the two parsers reading the same values from the same texts, but for
+        #   the four cases read_as_strictly settles (tested against orjson's
+        #   verdicts in tests/test_performance_paths.py);
+        # - the class and every model inside it being plain (_members.is_plain,
+        #   checked per class by fast_path_problems): the SDK's types, unset
+        #   fields holding None, every key a field, and no validator or
+        #   serializer but the SDK's, none of which depends on the mode; for
+        #   the generated classes, tests/test_codegen.py asserts it, and the
+        #   codegen refuses a schema `default` (codegen/generate.py);
+        # - the fast paths being on (_fastpath: MPLP_MODELS_NO_FAST_PATHS).
+        if _fastpath.ENABLED and is_plain(cls):
             try:
                 fast: Self = cls.__pydantic_validator__.validate_json(raw, context=context, **options)
             except ValidationError:
@@ -149,10 +161,15 @@ class MplpModel(BaseModel, frozen=True):
         # names are ASCII, so orjson's key order is RFC 8785's; OPT_STRICT_INTEGER
         # stops at any integer beyond +/-(2**53 - 1), and so does a lone
         # surrogate. Those rare documents take the full walk, which writes what
-        # has an exact form and names the path of what has not. A class of the
-        # user's own (serializers, extra fields) is written by model_dump.
+        # has an exact form and names the path of what has not. It relies on
+        # every model inside being plain (_members.is_plain, checked per class
+        # by fast_path_problems; model_members refuses any other): values that
+        # are JSON already, no aliases, computed fields, extra fields or
+        # serializers but given_members and JsonObject's, whose work
+        # model_members does. Any other class, and every class with the fast
+        # paths off (_fastpath), is written from model_dump.
         try:
-            if is_plain(type(self)):
+            if _fastpath.ENABLED and is_plain(type(self)):
                 try:
                     return orjson.dumps(self, default=model_members, option=_FAST_PATH)
                 except orjson.JSONEncodeError:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from typing_extensions import Self
 
-from mplp_models import _chat
+from mplp_models import _chat, _fastpath
 from mplp_models._chat import AgentRole, AnthropicChat, OpenAIChatMessage
 from mplp_models._semantic import RuledModel, RuleViolation
 from mplp_models._types import Timestamp, earliest_and_latest
@@ -59,10 +59,14 @@ class DialogBase(RuledModel, frozen=True):
             ))  # fmt: skip
         if not self.messages or (start is None and end is None):
             return found  # nothing for a message to fall outside of
-        # The common case, at C speed: the earliest and the latest message fall within.
-        earliest, latest = earliest_and_latest([message.timestamp for message in self.messages])
-        if (start is None or earliest.instant() >= start) and (end is None or latest.instant() <= end):
-            return found
+        # Fast path, the common case at C speed: the earliest and the latest
+        # message fall within, so every message does. It relies on
+        # earliest_and_latest ordering by instant (tested against instant() in
+        # tests/test_performance_paths.py). Off (_fastpath): each message is checked.
+        if _fastpath.ENABLED:
+            earliest, latest = earliest_and_latest([message.timestamp for message in self.messages])
+            if (start is None or earliest.instant() >= start) and (end is None or latest.instant() <= end):
+                return found
         for position, message in enumerate(self.messages):
             moment = message.timestamp.instant()
             loc = ("messages", position, "timestamp")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from typing_extensions import Self
 
+from mplp_models import _fastpath
 from mplp_models._semantic import LifecycleModel, RuledModel, RuleViolation
 
 if TYPE_CHECKING:
@@ -145,7 +146,10 @@ class PlanBase(RuledModel, frozen=True):
         # the integrity rules already report. Each step's fields are read once,
         # into lists that the rules share. A sound plan, the common case, is
         # seen as such by cheap checks (_sound_graph, _statuses_agree); the
-        # rules run step by step only where something may be reported.
+        # rules run step by step only where something may be reported. Each
+        # cheap check answers True only when it proves that the rules would
+        # find nothing, and False with the fast paths off (_fastpath): then
+        # every rule runs, step by step.
         ids, needs = _graph(self.steps)
         first = _first_positions(ids)
         statuses: list[PlanStepStatus] = list(map(_STATUS, self.steps))
@@ -176,8 +180,12 @@ def _sound_graph(ids: list[str], needs: list[Sequence[str]], first: dict[str, in
     True when the ids are distinct and every dependency is a known step, listed
     once, before the step that needs it (so neither itself nor in a cycle).
     False also for some sound plans (a dependency listed after its step): the
-    rules then decide, step by step.
+    rules then decide, step by step. The proof: a dependency listed before its
+    step is known and not the step itself; with distinct ids, edges that all
+    point to earlier positions make no cycle; and no repeat was seen.
     """
+    if not _fastpath.ENABLED:
+        return False
     count = len(ids)
     if len(first) < count:
         return False
@@ -192,7 +200,14 @@ def _sound_graph(ids: list[str], needs: list[Sequence[str]], first: dict[str, in
 
 
 def _statuses_agree(plan_status: PlanStatus, ids: list[str], needs: list[Sequence[str]], statuses: list[PlanStepStatus]) -> bool:
-    """Whether no status rule has anything to report, by bulk checks only (False may still find nothing)."""
+    """Whether no status rule has anything to report, by bulk checks only (False may still find nothing).
+
+    The proof: each test is its rule over every step at once, on the same
+    values (str-valued statuses hash and compare as their values), or stricter:
+    an id counts as unfinished when any step with it is, itself included.
+    """
+    if not _fastpath.ENABLED:
+        return False
     kinds = set(statuses)
     if plan_status == "completed" and not kinds <= _DONE:
         return False
@@ -219,10 +234,15 @@ def _step_integrity(ids: list[str], needs: list[Sequence[str]], first: dict[str,
                     f"step id {step_id} is used by steps {first[step_id]} and {position}",
                 ))  # fmt: skip
     known = first.__contains__
+    fast = _fastpath.ENABLED
     for position, (step_id, dependencies) in enumerate(zip(ids, needs)):
-        # Distinct, not itself, all known: then no slot has anything to report (C-speed checks).
+        # Distinct, not itself, all known: then no slot has anything to report (C-speed checks,
+        # each one of the three rules below over every slot; skipped with the fast paths off).
         if not dependencies or (
-            len(set(dependencies)) == len(dependencies) and step_id not in dependencies and all(map(known, dependencies))
+            fast
+            and len(set(dependencies)) == len(dependencies)
+            and step_id not in dependencies
+            and all(map(known, dependencies))
         ):
             continue
         listed: set[str] = set()
@@ -259,9 +279,10 @@ def _listed_in_order(ids: list[str], needs: list[Sequence[str]], first: dict[str
     """Whether, with distinct ids, every dependency is listed before its step: then there is no cycle.
 
     Most plans are. A duplicated id would merge two steps' edges; a step that
-    depends on itself or on a later step leaves the question to ``_find_cycle``.
+    depends on itself or on a later step leaves the question to ``_find_cycle``,
+    and so does every plan with the fast paths off.
     """
-    if len(first) < len(ids):
+    if not _fastpath.ENABLED or len(first) < len(ids):
         return False
     position_of = first.get
     return all(

@@ -30,10 +30,12 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, PydanticKnownError, core_schema
 
+from mplp_models import _fastpath
 from mplp_models._text import encodable, short_repr
 
 __all__ = [
     "ConstOne",
+    "CORE_FUNCTIONS",
     "MplpIdText",
     "StatusEnum",
     "JsonInt",
@@ -224,13 +226,15 @@ class Timestamp(str):
         raises ``ValueError``; the text itself is never changed. To order
         timestamps exactly, compare ``instant`` keys.
         """
-        try:
-            # The text is valid RFC 3339, which fromisoformat reads right when it
-            # reads it at all (it truncates past the microsecond too); it does
-            # not read `t`, `z` or `:60` (or anything on Python 3.10).
-            return datetime.fromisoformat(self)
-        except ValueError:
-            pass
+        # Fast path: the text is valid RFC 3339, which fromisoformat reads right
+        # when it reads it at all (it truncates past the microsecond too); it
+        # does not read `t`, `z` or `:60` (or anything on Python 3.10). Checked
+        # against the reading of the parts below in tests/test_performance_paths.py.
+        if _fastpath.ENABLED:
+            try:
+                return datetime.fromisoformat(self)
+            except ValueError:
+                pass
         year, month, day, hour, minute, second, offset = self._parts()
         micro = int(self._fraction()[:6].ljust(6, "0"))
         if second == 60:
@@ -246,14 +250,20 @@ class Timestamp(str):
         ``to_datetime`` it keeps every digit and takes year 0000; a leap
         second counts as the first second of the next minute.
         """
-        try:
-            seconds = (datetime.fromisoformat(self) - _EPOCH) // _SECOND  # the fast path, as in to_datetime
-        except ValueError:
-            year, month, day, hour, minute, second, offset = self._parts()
-            cycles = 1 if year == 0 else 0  # `date` has no year 0: move it by one Gregorian cycle
-            days = date(year + 400 * cycles, month, day).toordinal() - _DAYS_IN_400_YEARS * cycles - _EPOCH_DAY
-            seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return seconds, self._fraction()
+        seconds = None
+        if _fastpath.ENABLED:  # the fast path, as in to_datetime
+            try:
+                seconds = (datetime.fromisoformat(self) - _EPOCH) // _SECOND
+            except ValueError:
+                pass
+        return (self._seconds() if seconds is None else seconds), self._fraction()
+
+    def _seconds(self) -> int:
+        """Whole seconds since 1970-01-01T00:00:00Z, read from the parts of the text (year 0000 and ``:60`` too)."""
+        year, month, day, hour, minute, second, offset = self._parts()
+        cycles = 1 if year == 0 else 0  # `date` has no year 0: move it by one Gregorian cycle
+        days = date(year + 400 * cycles, month, day).toordinal() - _DAYS_IN_400_YEARS * cycles - _EPOCH_DAY
+        return days * 86_400 + hour * 3600 + minute * 60 + second - offset
 
     def _parts(self) -> tuple[int, int, int, int, int, int, int]:
         """Year, month, day, hour, minute, second and UTC offset in seconds, read from the text."""
@@ -336,10 +346,11 @@ def earliest_and_latest(stamps: Sequence[Timestamp]) -> tuple[Timestamp, Timesta
     Texts that all end in ``Z``, with the same length (so the same number of
     fraction digits), a ``T`` separator and no leap second, order as their
     instants do, and ``min``/``max`` find them at C speed; a dialog's messages
-    usually look like that. Any other mix is ordered by ``instant()``.
+    usually look like that. Any other mix is ordered by ``instant()``, and so is
+    every list when the fast paths are off (``_fastpath``).
     """
     joined = "".join(stamps)
-    if (
+    if _fastpath.ENABLED and (
         len(set(map(len, stamps))) == 1
         and joined.count("Z") == len(stamps)  # at most one Z in each: so one in each, at its end
         and "t" not in joined
@@ -523,3 +534,20 @@ def _check_unique(items: list[Any]) -> list[Any]:
 
 NotNull = _NotNull()
 UniqueItems = _UniqueItems()
+
+
+CORE_FUNCTIONS: tuple[object, ...] = (
+    _refuse_non_finite,  # JsonObject's before-validators: refuse what JSON cannot hold, in both modes
+    _check_open_object,
+    _write_open_object,  # JsonObject's WrapSerializer: model_members does its checks (and prepare writes floats)
+    _as_timestamp,  # Timestamp: the matched text as a str subclass, unchanged
+    _check_unique,  # UniqueItems: refuses, never changes
+    _screen_number,  # the numbers' Python-mode screen: NaN and infinities as text, then refused
+    _integral,  # JsonInt: an integral float as the int of the same value
+)
+"""The functions the types here put in core schemas: the validators and serializers of the SDK's own
+that a model taking the fast paths may hold (with the rules' and ``given_members``: see
+``_members.fast_path_problems``). None makes the JSON mode read otherwise than the Python mode
+(the numbers' screen only words in Python mode a refusal that JSON mode makes too), none changes a
+string (the colon count of ``read_as_strictly`` counts their colons), and ``model_members`` makes
+the serializer's checks too. A new one is added here only with that shown."""

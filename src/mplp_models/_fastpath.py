@@ -1,0 +1,34 @@
+"""The one switch of the fast paths: ``MPLP_MODELS_NO_FAST_PATHS=1`` turns every one of them off.
+
+A fast path gives what its strict path gives, by a proof written next to it
+(docs/performance.md lists them all):
+
+* ``from_json`` / ``model_validate_json``: pydantic's JSON mode, kept when
+  ``_decode.read_as_strictly`` proves it equal to the strict reading;
+* ``load_json`` (the strict reading): the duplicate-key check by colon counts,
+  and the second, exact reading only of texts with an ``e+`` in orjson's writing;
+* ``to_json``: orjson writes the models through ``_members.model_members``;
+* the rules: a plan's bulk checks (``_plan._sound_graph``, ``_statuses_agree``,
+  ``_listed_in_order`` and the per-step check in ``_step_integrity``), a
+  dialog's earliest and latest messages, ``earliest_and_latest``'s comparison
+  of texts, and ``Timestamp``'s reading by ``datetime.fromisoformat``.
+
+Off, each takes its strict path: ``from_json`` is orjson, the tokenizer's
+duplicate-key check, the standard library's exact integers and a validation
+of Python objects; ``to_json`` is ``canonical_json(self.to_dict())``; the
+rules run step by step and message by message. Slower, and independent of the
+proofs: for ruling the fast paths out when a result looks wrong, and for the
+tests, which run the differential and round-trip checks both ways.
+
+Read once, when this module is first imported. Each fast path reads
+``ENABLED`` when it runs, so the tests flip it here.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["ENABLED"]
+
+ENABLED: bool = os.environ.get("MPLP_MODELS_NO_FAST_PATHS", "").strip() in ("", "0")
+"""Whether the fast paths are taken: unless ``MPLP_MODELS_NO_FAST_PATHS`` is set to anything but ``0``."""

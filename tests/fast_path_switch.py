@@ -1,0 +1,32 @@
+"""The switch of the fast paths (``mplp_models._fastpath``), for the tests that hold them to the strict paths.
+
+``either_path`` runs a test twice, with the fast paths on and off; import it
+into the test module (``from fast_path_switch import either_path``). Tests
+driven by hypothesis's ``@given`` flip the switch inside, with ``fast_paths``:
+a fixture is set once per test, not per example.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import pytest
+
+from mplp_models import _fastpath
+
+
+@contextlib.contextmanager
+def fast_paths(enabled: bool) -> Iterator[None]:
+    """The fast paths on (``True``) or off within the block, whatever the environment says."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_fastpath, "ENABLED", enabled)
+        yield
+
+
+@pytest.fixture(params=[True, False], ids=["fast", "strict"])
+def either_path(request: pytest.FixtureRequest) -> Iterator[bool]:
+    """The test once with the fast paths on and once with them off; the value says which."""
+    enabled: bool = request.param
+    with fast_paths(enabled):
+        yield enabled
