@@ -325,3 +325,15 @@ def test_the_signature_shows_the_fields_before_first_use() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["step_id", "description", "status", "dependencies", "agent_role", "order_index"]
     assert list(inspect.signature(mm.Plan).parameters)[:2] == ["meta", "plan_id"]
+
+
+def test_a_serializer_of_a_users_subclass_is_kept() -> None:
+    from pydantic import model_serializer
+
+    class Tagged(mm.PlanStep, frozen=True):
+        @model_serializer(mode="wrap")
+        def _tag(self, handler: Any) -> Any:
+            return {**handler(self), "tagged": True}
+
+    step = Tagged(step_id=mm.new_id(), description="d", status=mm.PlanStepStatus.pending)
+    assert step.model_dump()["tagged"] is True

@@ -182,7 +182,9 @@ class MplpModel(BaseModel, frozen=True):
     def __get_pydantic_core_schema__(cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /) -> CoreSchema:
         schema = handler(source)
         model = _model_schema(schema)
-        if model is not None and any(not field.is_required() for field in cls.model_fields.values()):
+        optional = any(not field.is_required() for field in cls.model_fields.values())
+        # A serializer of the user's own (a subclass's @model_serializer) is kept: it decides what is written.
+        if model is not None and optional and "serialization" not in model:
             # Every serialization (model_dump, model_dump_json, a TypeAdapter,
             # FastAPI's responses) writes the given fields only, as to_json does:
             # what pydantic writes, pydantic reads back. No return schema, so
