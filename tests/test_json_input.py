@@ -136,5 +136,5 @@ def test_integers_beyond_64_bits_are_kept_exactly() -> None:
     assert event.data == document["data"]
     assert type(event.data["big"]) is int
     # The canonical form has no exact spelling for them: refused, not rounded.
-    with pytest.raises(mm.CanonicalJSONError, match=r"\$\.data\.big"):
+    with pytest.raises(mm.CanonicalJSONError, match=r"at /data/big$"):
         event.to_json()
