@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test codegen check-codegen typecheck docs bench fuzz clean
+.PHONY: demo test test-matrix codegen check-codegen typecheck docs bench fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -43,7 +43,7 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet --site-dir site
 
 clean:
-	rm -rf $(VENV) build dist site .pytest_cache .mypy_cache
+	rm -rf $(VENV) build dist site .pytest_cache .mypy_cache .nox
 
 ## bench: this SDK's JSON paths against the reference points, side by side (prints a table)
 bench: $(STAMP)
@@ -56,3 +56,14 @@ fuzz: $(STAMP)
 	mkdir -p .fuzz-corpus
 	cp examples/payloads/*.json .fuzz-corpus/
 	cd tests/fuzz && ../../$(PY) fuzz.py ../../.fuzz-corpus regressions -max_total_time=$(SECONDS) -artifact_prefix=regressions/ -rss_limit_mb=4096
+
+## test-matrix: the tests on Python 3.10 with the lowest pydantic, orjson and typing-extensions, and on
+## Python 3.13 with the newest of everything (noxfile.py; ARGS go to pytest). Needs python3.10 and
+## python3.13: pyenv's (under PYENV_ROOT, default ~/.pyenv) are put first on PATH when installed.
+PYENV_ROOT ?= $(HOME)/.pyenv
+MATRIX_PYTHONS = $(foreach v,3.10 3.13,$(shell ls -d $(PYENV_ROOT)/versions/$(v).*/bin 2>/dev/null | grep -E '/[0-9.]+/bin$$' | sort -V | tail -1))
+MATRIX_PATH = $(subst $(eval) ,,$(addsuffix :,$(MATRIX_PYTHONS)))$(PATH)
+test-matrix: $(STAMP)
+	@for v in 3.10 3.13; do PATH="$(MATRIX_PATH)" python$$v -c '' 2>/dev/null || { \
+	  echo "make test-matrix needs python$$v on PATH (e.g. pyenv install $$v, or the python$$v package)" >&2; exit 1; }; done
+	PATH="$(MATRIX_PATH)" UV_PYTHON_DOWNLOADS=never $(VENV)/bin/nox -- $(ARGS)

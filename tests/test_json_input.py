@@ -138,3 +138,12 @@ def test_integers_beyond_64_bits_are_kept_exactly() -> None:
     # The canonical form has no exact spelling for them: refused, not rounded.
     with pytest.raises(mm.CanonicalJSONError, match=r"at /data/big$"):
         event.to_json()
+
+
+@pytest.mark.parametrize("big", [2**64, -(2**63) - 1, 2**100 + 1])
+def test_an_integer_beyond_64_bits_alone_is_kept_exactly(big: int) -> None:
+    # No float and no "e+" in a string beside it: the integer alone sends the text to the exact reading.
+    document = json.loads(EVENT)
+    document["data"] = {"big": big}
+    event = mm.Event.from_json(json.dumps(document))
+    assert type(event.data["big"]) is int and event.data["big"] == big
