@@ -69,11 +69,19 @@ class MplpModel(BaseModel, frozen=True):
     def from_json(cls, data: bytes | str, *, semantic: bool = True, allow_duplicate_keys: bool = False) -> Self:
         """Parse and validate one JSON document.
 
-        Every problem, from bad bytes to a bad field or a broken rule, raises a
-        pydantic ``ValidationError``. ``semantic=False`` checks the schema only,
-        for payloads from systems that do not keep the rules beyond it.
-        Duplicate keys are refused unless ``allow_duplicate_keys`` is set, for
-        trusted input only: then the last of equal keys wins.
+        Args:
+            data: The JSON text, as UTF-8 bytes or a str.
+            semantic: False checks the schema only, for payloads from systems
+                that do not keep the rules beyond it.
+            allow_duplicate_keys: Read duplicate keys (the last of equal keys
+                wins) instead of refusing them; for trusted input only.
+
+        Returns:
+            The model, with exactly the fields the document gave.
+
+        Raises:
+            ValidationError: For every problem, from bad bytes to a bad field or
+                a broken rule, each located by its path.
         """
         context = None if semantic else SCHEMA_ONLY
         return cls._read_json(data, context=context, allow_duplicate_keys=allow_duplicate_keys)
@@ -91,7 +99,20 @@ class MplpModel(BaseModel, frozen=True):
     ) -> Self:
         """The strict reading of ``from_json`` under pydantic's name: duplicate keys are refused too.
 
-        ``context=SCHEMA_ONLY`` skips the rules beyond the schema.
+        Args:
+            json_data: The JSON text.
+            strict: pydantic's option (the models' types are strict anyway).
+            extra: Only None or ``"forbid"``: the models take only the keys their schema allows.
+            context: ``SCHEMA_ONLY`` skips the rules beyond the schema.
+            by_alias: pydantic's option (the models have no aliases).
+            by_name: pydantic's option (the models have no aliases).
+
+        Returns:
+            The model, as ``from_json`` reads it.
+
+        Raises:
+            ValidationError: For every problem, as ``from_json``.
+            ValueError: For an ``extra`` that would let unknown keys in.
         """
         _check_extra(extra)
         options = _options(strict=strict, by_alias=by_alias, by_name=by_name)
@@ -109,7 +130,24 @@ class MplpModel(BaseModel, frozen=True):
         by_alias: bool | None = None,
         by_name: bool | None = None,
     ) -> Self:
-        """Validate Python data (a dict read from JSON, say): ``null`` is refused where the schema refuses it."""
+        """Validate Python data (a dict read from JSON, say) as JSON: ``null`` is refused where the schema refuses it.
+
+        Args:
+            obj: The data: dicts, lists, str, int, float, bool, None, or models.
+            strict: pydantic's option (the models' types are strict anyway).
+            extra: Only None or ``"forbid"``: the models take only the keys their schema allows.
+            from_attributes: pydantic's option: read fields from an object's attributes.
+            context: ``SCHEMA_ONLY`` skips the rules beyond the schema.
+            by_alias: pydantic's option (the models have no aliases).
+            by_name: pydantic's option (the models have no aliases).
+
+        Returns:
+            The model, with exactly the fields the data gave.
+
+        Raises:
+            ValidationError: For every problem, each located by its path.
+            ValueError: For an ``extra`` that would let unknown keys in.
+        """
         _check_extra(extra)
         options = _options(strict=strict, from_attributes=from_attributes, by_alias=by_alias, by_name=by_name)
         return super().model_validate(obj, context=context, **options)
@@ -146,15 +184,23 @@ class MplpModel(BaseModel, frozen=True):
     # --- JSON out ---
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible Python values: the fields that were given, nulls included, and no others."""
+        """JSON-compatible Python values of the model.
+
+        Returns:
+            The fields that were given, explicit nulls included, and no others.
+        """
         return self.model_dump(mode="json", exclude_unset=True)
 
     def to_json(self) -> bytes:
         """The canonical JSON bytes (RFC 8785) of the model: stable for hashing, signing and diffing.
 
-        Raises ``CanonicalJSONError`` for an integer beyond +/-(2**53 - 1) whose
-        canonical text would not read back as the same number, and for an open
-        object changed in place into something that is not JSON the model would read.
+        Returns:
+            The given fields only, keys sorted, no whitespace, numbers as ECMAScript writes them.
+
+        Raises:
+            CanonicalJSONError: For an integer beyond +/-(2**53 - 1) whose canonical
+                text would not read back as the same number, and for an open object
+                changed in place into something the reading would refuse.
         """
         # Fast path: orjson writes the model itself, asking model_members for
         # each model's given fields (floats and open objects canonical). Field
@@ -207,8 +253,17 @@ class MplpModel(BaseModel, frozen=True):
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy; with ``update``, a new model validated like construction (rules included).
 
-        Fields not given stay not given; ``None`` in ``update`` unsets an
-        optional field that may not be ``null`` (see ``without`` for the others).
+        Args:
+            update: Field values to change. Fields not given stay not given;
+                None unsets an optional field that may not be ``null`` (see
+                ``without`` for the others).
+            deep: Copy the values too (open objects are dicts, shared otherwise).
+
+        Returns:
+            The new model; the one it was called on is unchanged.
+
+        Raises:
+            ValidationError: If the changed model breaks the schema or a rule.
         """
         if not update:
             return super().model_copy(deep=deep)
@@ -218,7 +273,18 @@ class MplpModel(BaseModel, frozen=True):
         return type(self)(**{**values, **update})
 
     def without(self, *fields: str) -> Self:
-        """A copy with the named optional fields not given (absent from the JSON), validated like construction."""
+        """A copy with the named optional fields not given (absent from the JSON), validated like construction.
+
+        Args:
+            *fields: The names of the fields to leave out.
+
+        Returns:
+            The new model.
+
+        Raises:
+            ValueError: For a name that is not a field of the model.
+            ValidationError: If a required field is named, or a rule breaks without the fields.
+        """
         unknown = sorted(set(fields) - type(self).model_fields.keys())
         if unknown:
             raise ValueError(f"{type(self).__name__} has no field {', '.join(map(repr, unknown))}")

@@ -55,12 +55,20 @@ class CanonicalJSONError(ValueError):
 
 
 def canonical_json(value: Any) -> bytes:
-    """The RFC 8785 bytes of a JSON value (dict, list, str, int, float, bool, None) or of a model.
+    """The RFC 8785 bytes of a JSON value or of a model.
 
-    Raises ``CanonicalJSONError`` for NaN and infinities, integers beyond
-    +/-(2**53 - 1) whose canonical text would not read back the same, keys that
-    are not ``str``, lone surrogates, nesting deeper than orjson writes (254
-    levels), and values that are not JSON.
+    Args:
+        value: dict, list or tuple, str, int, float, bool, None (subclasses
+            written as the base value they hold), or a model of this SDK.
+
+    Returns:
+        The canonical bytes: keys in UTF-16 order, no whitespace, numbers as ECMAScript writes them.
+
+    Raises:
+        CanonicalJSONError: For NaN and infinities, integers beyond +/-(2**53 - 1)
+            whose canonical text would not read back the same, keys that are not
+            ``str``, lone surrogates, nesting deeper than orjson writes (254
+            levels), and values that are not JSON; ``pointer`` names the value.
     """
     from mplp_models._base import MplpModel  # here: _base builds on this module
 

@@ -38,10 +38,20 @@ class DialogBase(RuledModel, frozen=True):
         ended_at: Timestamp | None
 
     def transition(self, to: DialogStatus | str) -> Self:
-        """The dialog moved to ``to`` (a new dialog); a ``ValueError`` if the move is not legal.
+        """The dialog moved to another status.
 
         active -> paused | completed | cancelled; paused -> active | completed | cancelled.
         Completing or cancelling sets ``ended_at`` to now when it is not set.
+
+        Args:
+            to: The new status, a member or its value.
+
+        Returns:
+            A new dialog; this one is unchanged.
+
+        Raises:
+            ValueError: If the lifecycle has no such move.
+            ValidationError: If the moved dialog breaks a rule.
         """
         target = self._check_move(to)
         update: dict[str, Any] = {"status": target}

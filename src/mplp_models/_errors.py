@@ -23,12 +23,16 @@ class ErrorEntry(TypedDict):
 
 
 def errors_as_json(error: ValidationError) -> list[ErrorEntry]:
-    """The entries of a ``ValidationError`` as ``{"pointer", "code", "message"}`` dicts.
+    """The entries of a ``ValidationError`` as ``{"pointer", "code", "message"}`` dicts, for APIs and logs.
 
-    ``pointer`` is an RFC 6901 JSON Pointer (``/steps/3/step_id``; ``""`` is
-    the whole payload), ``code`` pydantic's or this SDK's error type, and
-    ``message`` says what was expected and, for a value that was there, a short
-    prefix of what was found.
+    Args:
+        error: The error, from any of the models' validations.
+
+    Returns:
+        One entry per problem: ``pointer`` an RFC 6901 JSON Pointer
+        (``/steps/3/step_id``; ``""`` is the whole payload), ``code`` pydantic's
+        or this SDK's error type, ``message`` what was expected and, for a value
+        that was there, a short prefix of what was found.
     """
     return [
         {"pointer": pointer(entry["loc"]), "code": entry["type"], "message": _message(entry)}

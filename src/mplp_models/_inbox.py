@@ -40,10 +40,21 @@ class InboxMessageBase(RuledModel, frozen=True):
         archived_at: Timestamp | None
 
     def transition(self, to: InboxMessageStatus | str, at: Timestamp | None = None) -> Self:
-        """The message moved to ``to`` (a new message); a ``ValueError`` if the move is not legal.
+        """The message moved to another status and stamped.
 
-        unread -> read -> acknowledged -> archived, and read -> archived. The
-        move sets the matching ``*_at`` and ``updated_at`` to ``at`` (default: now).
+        unread -> read -> acknowledged -> archived, and read -> archived.
+
+        Args:
+            to: The new status, a member or its value.
+            at: The time of the move, set as the status's ``*_at`` and as
+                ``updated_at`` (default: now).
+
+        Returns:
+            A new message; this one is unchanged.
+
+        Raises:
+            ValueError: If the lifecycle has no such move.
+            ValidationError: If the moved message breaks a rule (``at`` before ``created_at``, say).
         """
         target = self._check_move(to)
         moment = at if at is not None else Timestamp.now()

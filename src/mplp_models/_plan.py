@@ -53,11 +53,20 @@ class PlanStepBase(LifecycleModel, frozen=True):
         order_index: int | None
 
     def transition(self, to: PlanStepStatus | str) -> Self:
-        """The step moved to ``to`` (a new step); a ``ValueError`` if the move is not legal.
+        """The step moved to another status.
 
         pending -> in_progress | blocked | skipped; blocked -> pending | in_progress | skipped;
         in_progress -> completed | failed | blocked; failed -> pending (a retry).
         A step inside a plan moves with ``Plan.transition_step``, which checks the plan's rules too.
+
+        Args:
+            to: The new status, a member or its value.
+
+        Returns:
+            A new step; this one is unchanged.
+
+        Raises:
+            ValueError: If the lifecycle has no such move (the message names both states and the legal moves).
         """
         return self.model_copy(update={"status": self._check_move(to)})
 
@@ -72,20 +81,37 @@ class PlanBase(RuledModel, frozen=True):
         steps: tuple[PlanStep, ...]
 
     def transition(self, to: PlanStatus | str) -> Self:
-        """The plan moved to ``to`` (a new plan); a ``ValueError`` if the move is not legal.
+        """The plan moved to another status.
 
         draft -> proposed; proposed -> approved | draft; approved -> in_progress;
-        in_progress -> completed | failed; any open state -> cancelled. The status
-        rules still apply (a ``ValidationError``): a plan with a pending step cannot become completed.
+        in_progress -> completed | failed; any open state -> cancelled.
+
+        Args:
+            to: The new status, a member or its value.
+
+        Returns:
+            A new plan; this one is unchanged.
+
+        Raises:
+            ValueError: If the lifecycle has no such move.
+            ValidationError: If the moved plan breaks a rule (a pending step in a completed plan).
         """
         return self.model_copy(update={"status": self._check_move(to)})
 
     def transition_step(self, step_id: str, to: PlanStepStatus | str) -> Self:
-        """The plan with step ``step_id`` moved to ``to`` (a new plan).
+        """The plan with one of its steps moved to another status, the plan's rules checked.
 
-        A ``KeyError`` if no step has that id, a ``ValueError`` if the step's move
-        is not legal, and a ``ValidationError`` if the plan would break a rule
-        (a step started before its dependencies are done, say).
+        Args:
+            step_id: The id of the step (the first step with it).
+            to: The step's new status, a member or its value.
+
+        Returns:
+            A new plan; this one is unchanged.
+
+        Raises:
+            KeyError: If no step has that id.
+            ValueError: If the step's lifecycle has no such move.
+            ValidationError: If the plan would break a rule (a step started before its dependencies are done, say).
         """
         position = _first_positions(list(map(_STEP_ID, self.steps))).get(step_id)
         if position is None:
@@ -97,10 +123,13 @@ class PlanBase(RuledModel, frozen=True):
     def topological_order(self) -> list[PlanStep]:
         """The steps in an order that runs every dependency first.
 
-        Among steps that are ready together, lower ``order_index`` first (steps
-        without one after those with one), then list order. A ``ValueError`` names
-        the cycle, duplicate id or bad dependency if there is one (possible only
-        under schema-only validation).
+        Returns:
+            Every step once. Among steps ready together, lower ``order_index``
+            first (steps without one after those with one), then list order.
+
+        Raises:
+            ValueError: Naming the cycle, duplicate id or bad dependency, if there is
+                one (possible only in a plan read with ``semantic=False``).
         """
         ids, needs = _graph(self.steps)
         first = _first_positions(ids)
@@ -129,7 +158,11 @@ class PlanBase(RuledModel, frozen=True):
         return order
 
     def ready_steps(self) -> list[PlanStep]:
-        """The pending steps whose dependencies are all completed or skipped, in list order."""
+        """What an executor may start now.
+
+        Returns:
+            The pending steps whose dependencies are all completed or skipped, in list order.
+        """
         status = {step.step_id: step.status.value for step in self.steps}
         return [
             step

@@ -76,7 +76,11 @@ class RuledModel(LifecycleModel, frozen=True):
     """A model with rules beyond its schema, checked on every validation, and a lifecycle."""
 
     def check(self) -> list[RuleViolation]:
-        """Every rule this object breaks, without raising (empty when it is sound)."""
+        """Every rule this object breaks, without raising: for a model read with ``semantic=False``.
+
+        Returns:
+            The violations, each with its location, code and message (empty when the model is sound).
+        """
         return self._violations()
 
     def _violations(self) -> list[RuleViolation]:
