@@ -13,6 +13,7 @@ import pytest
 import rfc8785
 
 import mplp_models as mm
+from mplp_models._kinds import kind_named
 from conftest import PAYLOADS, ROOT
 
 PLAN = PAYLOADS / "plan.json"
@@ -64,8 +65,7 @@ def test_validate_names_kind_and_id_of_every_valid_payload() -> None:
     expected = []
     for path in paths:
         instance = mm.parse((ROOT / path).read_bytes())
-        ident = {"Plan": "plan_id", "Dialog": "dialog_id", "InboxMessage": "message_id", "LearningSample": "sample_id",
-                 "Event": "event_id", "TraceBase": "span_id"}[type(instance).__name__]  # fmt: skip
+        ident = kind_named(type(instance).__name__).id_field
         expected.append(f"{path}: ok {type(instance).__name__} {getattr(instance, ident)}")
     assert lines(result.stdout) == expected
 

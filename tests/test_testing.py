@@ -23,7 +23,7 @@ from hypothesis.errors import NoSuchExample
 from pydantic import BaseModel, ValidationError
 
 import mplp_models as mm
-from conftest import ROOT, fixture, is_rfc3339_date_time, reference_accepts
+from conftest import ROOT, SCHEMA_OF, fixture, is_rfc3339_date_time, reference_accepts
 from mplp_models import testing
 
 # Every public model class (the base excepted): a new model without a strategy fails here.
@@ -41,12 +41,18 @@ VALIDITY = settings(max_examples=20, deadline=None, database=None, suppress_heal
 
 def wrapped(model: type[mm.MplpModel], document: dict[str, Any]) -> tuple[type[mm.MplpModel], dict[str, Any]]:
     """A top-level document with the part in its place, for the reference validator (parts have no schema file)."""
-    if model in (mm.Plan, mm.Dialog, mm.InboxMessage, mm.LearningSample, mm.Event, mm.TraceBase, mm.Metadata):
+    if model in SCHEMA_OF:
         return model, document
     places: dict[type[mm.MplpModel], tuple[type[mm.MplpModel], str, Callable[[dict[str, Any]], Any]]] = {
         mm.PlanStep: (mm.Plan, "steps", lambda part: [part]),
         mm.DialogMessage: (mm.Dialog, "messages", lambda part: [part]),
-        mm.DialogGovernance: (mm.Dialog, "governance", lambda part: part),
+        mm.Governance: (mm.Dialog, "governance", lambda part: part),
+        mm.ContextRoot: (mm.Context, "root", lambda part: part),
+        mm.ConfirmDecision: (mm.Confirm, "decisions", lambda part: [part]),
+        mm.TraceSegment: (mm.Trace, "segments", lambda part: [part]),
+        mm.CollabParticipant: (mm.Collab, "participants", lambda part: [part]),
+        mm.ModuleDescriptor: (mm.Core, "modules", lambda part: [part]),
+        mm.NetworkNode: (mm.Network, "nodes", lambda part: [part]),
         mm.Ref: (mm.Dialog, "governance", lambda part: {"lastConfirmRef": part}),
         mm.TokenUsage: (mm.LearningSample, "token_usage", lambda part: part),
         mm.AgentTokenUsage: (mm.LearningSample, "token_usage", lambda part: {"by_agent": [part]}),

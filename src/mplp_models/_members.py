@@ -117,7 +117,8 @@ def given_members(model: BaseModel | None, handler: Callable[[Any], Any]) -> Any
     members = handler(model)
     given = model.__pydantic_fields_set__
     fields = type(model).__pydantic_fields__
-    if len(given) < len(fields) and isinstance(members, dict):
+    # An open model counts its extra keys among the given: then its fields are looked at one by one.
+    if (len(given) < len(fields) or model.__pydantic_extra__) and isinstance(members, dict):
         written = cast(dict[str, Any], members)
         for name in fields:
             if name not in given:
@@ -222,7 +223,8 @@ def _shape(kind: type) -> _Shape:
     shape = _Shape(
         loose=tuple(name for name, field in fields.items() if _admits_floats(field.annotation)),
         many=tuple(name for name, field in fields.items() if _holds_models(field.annotation)),
-        plain=kind.__module__.startswith(_GENERATED),
+        # An open model (extra="allow") keeps its extra keys outside __dict__: model_dump writes it.
+        plain=kind.__module__.startswith(_GENERATED) and getattr(kind, "model_config", {}).get("extra") != "allow",
     )
     _SHAPES[kind] = shape
     return shape

@@ -7,6 +7,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mplp_models._kinds import KINDS, SCHEMA_ONLY_FILES
+
 if TYPE_CHECKING:
     if sys.version_info >= (3, 11):
         from importlib.resources.abc import Traversable
@@ -15,20 +17,10 @@ if TYPE_CHECKING:
 
 __all__ = ["SCHEMA_FILES", "schema_bytes", "schema_name"]
 
-SCHEMA_FILES: dict[str, str] = {
-    "Plan": "mplp/v1.0/mplp-plan.schema.json",
-    "Dialog": "mplp/v1.0/mplp-dialog.schema.json",
-    "InboxMessage": "cortex/v1/inbox.schema.json",
-    "Event": "mplp/v1.0/common/events.schema.json",
-    "LearningSample": "mplp/v1.0/common/learning-sample.schema.json",
-    "Metadata": "mplp/v1.0/common/metadata.schema.json",
-    "TraceBase": "mplp/v1.0/common/trace-base.schema.json",
-    "MplpId": "mplp/v1.0/common/identifiers.schema.json",
-    "CommonTypes": "mplp/v1.0/common/common-types.schema.json",
-}
-"""Each model that has a schema file of its own, and that file under ``schemas/``.
+SCHEMA_FILES: dict[str, str] = {**{kind.name: kind.schema for kind in KINDS}, **SCHEMA_ONLY_FILES}
+"""Each model that has a schema file of its own, and that file under ``schemas/`` (from the registry, ``_kinds``).
 
-``CommonTypes`` is the file of shared definitions (``Ref``, ``RefModule``).
+``CommonTypes`` is the file of shared definitions (``Ref``, ``RefModule``, ``Governance``).
 """
 
 def _defined_in() -> dict[str, str]:

@@ -1,0 +1,73 @@
+"""Context behaviour: the open ``root`` object, and the Context lifecycle."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import TypeAdapter, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
+from typing_extensions import Self
+
+from mplp_models._base import MplpModel
+from mplp_models._semantic import RuledModel
+from mplp_models._types import JsonObject
+
+if TYPE_CHECKING:
+    from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextStatus
+
+__all__ = ["CONTEXT_MOVES", "ContextBase", "ContextRootBase"]
+
+# Upstream defines no moves between the Context states; these read the names
+# plainly: a draft goes live, a live context may be suspended and resumed, and
+# archived or closed are where it ends (an archived context may still be closed).
+CONTEXT_MOVES: dict[str, tuple[str, ...]] = {
+    "draft": ("active", "closed"),
+    "active": ("suspended", "archived", "closed"),
+    "suspended": ("active", "archived", "closed"),
+    "archived": ("closed",),
+    "closed": (),
+}
+
+_OPEN_VALUES: TypeAdapter[dict[str, Any]] = TypeAdapter(JsonObject)
+
+
+class ContextRootBase(MplpModel, frozen=True):
+    """Behaviour of ``ContextRoot``, an object the schema leaves open: keys beyond its own are kept, as JSON.
+
+    They are read with the checks of every open object (JSON values only,
+    finite numbers, nesting within ``MAX_OPEN_DEPTH``) and written back as
+    given; ``root.model_extra`` holds them.
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _extra_is_json(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            return data  # the model's own validation words the error
+        extra = {key: value for key, value in data.items() if key not in cls.model_fields}  # pyright: ignore[reportUnknownVariableType]
+        if extra:
+            try:
+                _OPEN_VALUES.validate_python(extra)
+            except ValidationError as error:
+                first = error.errors()[0]
+                where = ".".join(map(str, first["loc"]))
+                raise PydanticCustomError("open_object", f"{where}: {first['msg']}") from None  # pyright: ignore[reportArgumentType]
+        return data  # pyright: ignore[reportUnknownVariableType]
+
+
+class ContextBase(RuledModel, frozen=True):
+    """Behaviour of ``Context``: its lifecycle."""
+
+    _moves: ClassVar[Mapping[str, Sequence[str]]] = CONTEXT_MOVES
+
+    if TYPE_CHECKING:
+        status: ContextStatus
+
+    def transition(self, to: ContextStatus | str) -> Self:
+        """The context moved to ``to`` (a new context); a ``ValueError`` if the move is not legal.
+
+        draft -> active | closed; active -> suspended | archived | closed;
+        suspended -> active | archived | closed; archived -> closed; closed is final.
+        """
+        return self.model_copy(update={"status": self._check_move(to)})
