@@ -35,7 +35,7 @@ MODELS: list[type[mm.MplpModel]] = sorted(
     ),
     key=lambda model: model.__name__,
 )
-RULED = (mm.Plan, mm.Dialog, mm.InboxMessage)
+RULED = (mm.Plan, mm.Dialog, mm.InboxMessage, mm.Trace, mm.Confirm, mm.Collab, mm.Core, mm.Network)
 VALIDITY = settings(max_examples=20, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -193,6 +193,17 @@ ENUMS: list[tuple[type[mm.MplpModel], str, type[Any]]] = [
     (mm.InboxMessage, "type", mm.InboxMessageType),
     (mm.Ref, "module", mm.RefModule),
     (mm.UserFeedback, "decision", mm.FeedbackDecision),
+    (mm.Context, "status", mm.ContextStatus),
+    (mm.Confirm, "status", mm.ConfirmStatus),
+    (mm.ConfirmDecision, "status", mm.ConfirmDecisionStatus),
+    (mm.Trace, "status", mm.TraceStatus),
+    (mm.TraceSegment, "status", mm.TraceSegmentStatus),
+    (mm.Collab, "mode", mm.CollabMode),
+    (mm.CollabParticipant, "kind", mm.CollabParticipantKind),
+    (mm.ModuleDescriptor, "module_id", mm.ModuleId),
+    (mm.Network, "topology_type", mm.NetworkTopologyType),
+    (mm.NetworkNode, "status", mm.NetworkNodeStatus),
+    (mm.Extension, "extension_type", mm.ExtensionType),
 ]
 
 

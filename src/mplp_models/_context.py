@@ -10,7 +10,7 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from mplp_models._base import MplpModel
-from mplp_models._semantic import RuledModel
+from mplp_models._semantic import RuledModel, permissive_moves
 from mplp_models._types import JsonObject
 
 if TYPE_CHECKING:
@@ -18,16 +18,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CONTEXT_MOVES", "ContextBase", "ContextRootBase"]
 
-# Upstream defines no moves between the Context states; these read the names
-# plainly: a draft goes live, a live context may be suspended and resumed, and
-# archived or closed are where it ends (an archived context may still be closed).
-CONTEXT_MOVES: dict[str, tuple[str, ...]] = {
-    "draft": ("active", "closed"),
-    "active": ("suspended", "archived", "closed"),
-    "suspended": ("active", "archived", "closed"),
-    "archived": ("closed",),
-    "closed": (),
-}
+# Upstream defines no moves between the Context states: any move but out of closed.
+CONTEXT_MOVES = permissive_moves(("draft", "active", "suspended", "archived", "closed"), final=("closed",))
 
 _OPEN_VALUES: TypeAdapter[dict[str, Any]] = TypeAdapter(JsonObject)
 
@@ -67,7 +59,6 @@ class ContextBase(RuledModel, frozen=True):
     def transition(self, to: ContextStatus | str) -> Self:
         """The context moved to ``to`` (a new context); a ``ValueError`` if the move is not legal.
 
-        draft -> active | closed; active -> suspended | archived | closed;
-        suspended -> active | archived | closed; archived -> closed; closed is final.
+        Any state may move to any other but closed, which is final (upstream defines no moves).
         """
         return self.model_copy(update={"status": self._check_move(to)})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
+from mplp_models._modules import CollabModuleBase
 from mplp_models._types import NotNull, StatusEnum, Timestamp, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
@@ -18,7 +19,7 @@ from .common import (
 )
 
 
-class Collab(MplpModel, frozen=True):
+class Collab(CollabModuleBase, frozen=True):
     """
     Collab Module Core Protocol: Describes the minimal required semantics (Core Profile) for multi-agent / multi-role collaboration sessions.
     """

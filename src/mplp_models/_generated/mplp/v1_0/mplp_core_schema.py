@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
+from mplp_models._modules import CoreModuleBase
 from mplp_models._types import NotNull, StatusEnum, UniqueItems
 from pydantic import ConfigDict, Field, StrictBool, StrictStr
 
@@ -18,7 +19,7 @@ from .common import (
 )
 
 
-class Core(MplpModel, frozen=True):
+class Core(CoreModuleBase, frozen=True):
     """
     Core Module Core Protocol: Describes the minimal required semantics (Core Profile) for an MPLP protocol instance's version, enabled modules, and overall state.
     """

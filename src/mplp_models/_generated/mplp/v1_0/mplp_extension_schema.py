@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar
 
-from mplp_models._base import MplpModel
+from mplp_models._modules import ExtensionModuleBase
 from mplp_models._types import JsonObject, NotNull, StatusEnum, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
@@ -18,7 +18,7 @@ from .common import (
 )
 
 
-class Extension(MplpModel, frozen=True):
+class Extension(ExtensionModuleBase, frozen=True):
     """
     Extension Module Core Protocol: Describes the minimal required semantics (Core Profile) for the MPLP plugin system, capability injection, and protocol enhancement points.
     """

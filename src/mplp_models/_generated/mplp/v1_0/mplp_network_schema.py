@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
+from mplp_models._modules import NetworkModuleBase
 from mplp_models._types import NotNull, StatusEnum, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
@@ -18,7 +19,7 @@ from .common import (
 )
 
 
-class Network(MplpModel, frozen=True):
+class Network(NetworkModuleBase, frozen=True):
     """
     Network Module Core Protocol: Describes the minimal required semantics (Core Profile) for the topology and node collection of a multi-agent collaboration network.
     """

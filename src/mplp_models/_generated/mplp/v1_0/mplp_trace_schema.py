@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
+from mplp_models._trace import TraceModuleBase
 from mplp_models._types import JsonObject, NotNull, StatusEnum, Timestamp, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
@@ -18,7 +19,7 @@ from .common import (
 )
 
 
-class Trace(MplpModel, frozen=True):
+class Trace(TraceModuleBase, frozen=True):
     """
     Trace Module Core Protocol: Describes the minimal required semantics (Core Profile) for execution trace resources (Trace) and their key segments and events.
     """
