@@ -249,3 +249,21 @@ def test_walk_lists_every_segment_once_parents_first(trace: mm.Trace) -> None:
     for segment in trace.walk():
         assert segment.parent_segment_id is None or segment.parent_segment_id in seen
         seen.add(segment.segment_id)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "before"),
+    [
+        ("2026-03-02T14:00:00Z", "2026-03-02T14:00:01Z", True),  # the string comparison
+        ("2026-03-02T14:00:01Z", "2026-03-02T14:00:00Z", False),
+        ("2026-03-02T14:00:00Z", "2026-03-02T14:00:00Z", False),
+        ("2026-03-02T14:00:00.5Z", "2026-03-02T14:00:00.25Z", False),  # lengths differ: by instant
+        ("2026-03-02t14:00:00Z", "2026-03-02T13:00:00Z", False),  # a lowercase t sorts after T as text
+        ("2026-12-31T23:59:60Z", "2027-01-01T00:00:00Z", False),  # a leap second is the next minute's first
+        ("2026-03-02T15:00:00+02:00", "2026-03-02T14:00:00Z", True),
+    ],
+)
+def test_is_before_compares_instants(first: str, second: str, before: bool) -> None:
+    from mplp_models._types import is_before
+
+    assert is_before(mm.Timestamp(first), mm.Timestamp(second)) is before

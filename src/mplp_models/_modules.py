@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from typing_extensions import Self
 
 from mplp_models._semantic import RuledModel, RuleViolation, duplicate_ids, permissive_moves
+from mplp_models._types import is_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_collab_schema import CollabParticipant
@@ -63,9 +64,8 @@ class ConfirmModuleBase(_Moving, frozen=True):
     def _violations(self) -> list[RuleViolation]:
         decisions = self.decisions or ()
         found = duplicate_ids([decision.decision_id for decision in decisions], "decisions", "decision_id", "decision")
-        requested = self.requested_at.instant()
         for position, decision in enumerate(decisions):
-            if decision.decided_at.instant() < requested:
+            if is_before(decision.decided_at, self.requested_at):
                 found.append(RuleViolation(
                     ("decisions", position, "decided_at"), "decided_before_request",
                     f"decision {decision.decision_id} at {decision.decided_at} is before requested_at {self.requested_at}",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from typing_extensions import Self
 
 from mplp_models._semantic import RuledModel, RuleViolation, duplicate_ids, permissive_moves
-from mplp_models._types import Timestamp
+from mplp_models._types import Timestamp, is_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.common.trace_base_schema import TraceBase
@@ -99,7 +99,7 @@ class TraceModuleBase(RuledModel, frozen=True):
 def _finished_before_start(
     where: tuple[str | int, ...], started: Timestamp | None, finished: Timestamp | None, what: str
 ) -> list[RuleViolation]:
-    if started is None or finished is None or finished.instant() >= started.instant():
+    if started is None or finished is None or not is_before(finished, started):
         return []
     return [RuleViolation(
         (*where, "finished_at"), "finished_before_start", f"{what} finished at {finished}, before it started at {started}"
