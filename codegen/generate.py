@@ -12,6 +12,9 @@ files under ``schemas/`` stay verbatim):
 * ``$defs`` that nothing references are dropped. The MPLP module schemas carry a
   copy of their root object (``*_core_properties``) that no ``$ref`` names; the
   generator would turn it into a dead class.
+* The ``governance`` block that every MPLP module but Plan repeats is made one
+  definition that each module refers to, for one ``Governance`` class.
+* A ``pattern``'s ``\\d`` is written ``[0-9]``, the ASCII digits of ECMA-262.
 * Properties that the schema leaves undescribed get the description of
   ``codegen/descriptions.json`` (for the IDE hover); any property still without
   one fails the run.

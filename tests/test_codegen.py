@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -74,3 +75,33 @@ def test_unreferenced_definitions_leave_no_class() -> None:
     text = "\n".join(path.read_text() for path in GENERATED.rglob("*.py"))
     assert "CoreProperties" not in text
     assert not re.search(r"^class \w*\d\(", text, re.MULTILINE)
+
+
+def generator() -> object:
+    """codegen/generate.py as a module, for its preparation steps."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("generate", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_patterns_digits_are_ascii_as_in_ecma_262() -> None:
+    ecma_digits = generator().ecma_digits  # type: ignore[attr-defined]
+    assert ecma_digits(r"^(0|[1-9]\d*)\.\d+$") == r"^(0|[1-9][0-9]*)\.[0-9]+$"
+    assert ecma_digits(r"^\\d\[\d\]$") == r"^\\d\[[0-9]\]$"  # an escaped backslash, escaped brackets
+    with pytest.raises(SystemExit, match="character class"):
+        ecma_digits(r"^[\d.]+$")
+
+
+def test_every_module_shares_the_governance_block_or_the_run_stops() -> None:
+    module = generator()
+    shared = module.shared_governance  # type: ignore[attr-defined]
+    schema = {"properties": {"governance": {"type": "object", "description": "Other", "properties": {}}}}
+    with pytest.raises(SystemExit, match="not the shared one"):
+        shared(schema, "mplp/v1.0/mplp-other.schema.json")
+    dialog = json.loads((ROOT / "schemas" / "mplp" / "v1.0" / "mplp-dialog.schema.json").read_text())
+    prepared = shared(dialog, "mplp/v1.0/mplp-dialog.schema.json")
+    assert prepared["properties"]["governance"]["$ref"] == "common/common-types.schema.json#/definitions/Governance"

@@ -31,6 +31,16 @@ class Kind:
     new: str | None  # the KIND of `mplp-models new`, if it makes skeletons of this kind
 
     @property
+    def schema_id(self) -> str:
+        """The ``$id`` of the schema file, read from the file itself."""
+        import json
+
+        from mplp_models._schemas import schema_bytes
+
+        schema_id: str = json.loads(schema_bytes(self.name))["$id"]
+        return schema_id
+
+    @property
     def model(self) -> type[MplpModel]:
         """The model class (imported on first use)."""
         import mplp_models

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from typing_extensions import Self
 
 from mplp_models._semantic import RuledModel, RuleViolation, duplicate_ids, permissive_moves
-from mplp_models._types import is_before
+from mplp_models._types import StatusEnum, is_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_collab_schema import CollabParticipant
@@ -43,8 +43,11 @@ class _Moving(RuledModel, frozen=True):
     if TYPE_CHECKING:
         status: Any
 
-    def transition(self, to: Any) -> Self:
-        """The object moved to status ``to`` (a new object); a ``ValueError`` if the move is not legal (see the module's table)."""
+    def transition(self, to: StatusEnum | str) -> Self:
+        """The object moved to status ``to`` (a member of its status enum, or its text): a new object.
+
+        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        """
         return self.model_copy(update={"status": self._check_move(to)})
 
 
