@@ -443,3 +443,16 @@ def test_without_hypothesis_the_import_error_says_what_to_install() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("hypothesis |")
     assert "pip install 'mplp-models[testing]'" in result.stdout
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(testing.payloads())
+def test_payloads_are_told_apart_by_parse(payload: mm.MplpModel) -> None:
+    assert type(mm.parse(payload.to_json())) is type(payload)
+
+
+def test_payloads_draw_every_registered_kind() -> None:
+    from mplp_models._kinds import KINDS
+
+    for kind in KINDS:
+        assert produces(testing.payloads(), lambda payload: type(payload) is kind.model), kind.name

@@ -110,6 +110,8 @@ from mplp_models import (
     TraceStatus,
     UserFeedback,
 )
+from mplp_models._kinds import KINDS
+from mplp_models._parse import Payload
 
 __all__ = [
     "agent_token_usages",
@@ -137,6 +139,7 @@ __all__ = [
     "mplp_ids",
     "network_nodes",
     "networks",
+    "payloads",
     "plan_steps",
     "plans",
     "refs",
@@ -1050,6 +1053,11 @@ _BY_MODEL: dict[type[MplpModel], Callable[[], SearchStrategy[MplpModel]]] = {
     UserFeedback: user_feedback,
     ErrorInfo: error_info,
 }
+
+
+def payloads() -> SearchStrategy[Payload]:
+    """Any top-level payload that ``mplp_models.parse`` tells apart: each registered kind in turn, by its own strategy."""
+    return st.one_of([cast("SearchStrategy[Payload]", _BY_MODEL[kind.model]()) for kind in KINDS])
 
 
 def instances(model: type[M]) -> SearchStrategy[M]:
