@@ -332,6 +332,16 @@ def test_schema_of_a_nested_model_points_to_its_file() -> None:
     assert run("schema").returncode == 2
 
 
+def test_schema_of_the_governance_block_points_to_a_module_that_writes_it_out() -> None:
+    from mplp_models._schemas import schema_bytes, schema_name
+
+    for name in ("Governance", "DialogGovernance"):
+        with pytest.raises(LookupError, match=f"{name} is the governance block .* run `schema Dialog`"):
+            schema_name(name)
+    assert "governance" in json.loads(schema_bytes("Dialog"))["properties"]
+    assert "Governance" not in json.loads(schema_bytes("CommonTypes"))["definitions"]  # only codegen's copy has it
+
+
 # new
 
 

@@ -30,11 +30,17 @@ def _defined_in() -> dict[str, str]:
     # codegen writes schemas/a/v1.0/b-c.schema.json as the module a.v1_0.b_c_schema.
     owner = {_module_of(path): name for name, path in SCHEMA_FILES.items()}
     prefix = mplp_models._GENERATED  # pyright: ignore[reportPrivateUsage]
-    return {
+    found = {
         name: owner[location.removeprefix(prefix)]
         for name, location in mplp_models._LOCATIONS.items()  # pyright: ignore[reportPrivateUsage]
         if location.startswith(prefix) and name not in SCHEMA_FILES
     }
+    # The governance block is written out in every module schema but Plan's (codegen makes it one
+    # class, kept in common-types): the Dialog schema is where it was first.
+    return {**found, **dict.fromkeys(_GOVERNANCE, "Dialog")}
+
+
+_GOVERNANCE = ("Governance", "DialogGovernance")
 
 
 def _module_of(path: str) -> str:
@@ -50,6 +56,8 @@ def schema_name(name: str) -> str:
         return key
     if key is not None:
         owner = defined_in[key]
+        if key in _GOVERNANCE:
+            raise LookupError(f"{key} is the governance block of every module schema but Plan's: run `schema {owner}`, say")
         raise LookupError(f"{key} is defined inside the schema of {owner}: run `schema {owner}`")
     raise LookupError(f"no schema named {name!r}; one of: {', '.join(SCHEMA_FILES)}")
 
