@@ -6,6 +6,7 @@ nearly broken (a payload one step from it, accepted), and schema-only mode skips
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -267,3 +268,30 @@ def test_is_before_compares_instants(first: str, second: str, before: bool) -> N
     from mplp_models._types import is_before
 
     assert is_before(mm.Timestamp(first), mm.Timestamp(second)) is before
+
+
+# --- Context: the open root --------------------------------------------------------------------
+
+
+def test_the_roots_own_keys_are_kept_and_written_back_as_given() -> None:
+    document = fixture(mm.Context)
+    context = mm.Context.from_json(json.dumps(document))
+    assert context.root.model_extra == {"repository": {"default_branch": "main", "protected": True}}
+    assert json.loads(context.to_json()) == document
+    assert json.loads(context.model_dump_json()) == document  # pydantic's own door: no unset field written as null
+    bare = mm.ContextRoot(domain="d", environment="e")
+    assert bare.to_dict() == {"domain": "d", "environment": "e"} and bare.model_extra == {}
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (float("nan"), "finite number"),
+        (object(), "JSON value"),
+        ("a\ud800", "lone surrogate"),
+        (functools.reduce(lambda inner, _: [inner], range(mm.MAX_OPEN_DEPTH + 1), []), "deeper"),
+    ],
+)
+def test_the_roots_own_keys_are_checked_as_open_json(extra: Any, says: str) -> None:
+    with pytest.raises(ValidationError, match=says):
+        mm.ContextRoot.model_validate({"domain": "d", "environment": "e", "extra": extra})

@@ -44,7 +44,8 @@ class ContextRootBase(MplpModel, frozen=True):
             except ValidationError as error:
                 first = error.errors()[0]
                 where = ".".join(map(str, first["loc"]))
-                raise PydanticCustomError("open_object", f"{where}: {first['msg']}") from None  # pyright: ignore[reportArgumentType]
+                message = f"{where}: {first['msg']}" if where else first["msg"]
+                raise PydanticCustomError("open_object", message) from None  # pyright: ignore[reportArgumentType]
         return data  # pyright: ignore[reportUnknownVariableType]
 
 
