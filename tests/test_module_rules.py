@@ -295,3 +295,24 @@ def test_the_roots_own_keys_are_kept_and_written_back_as_given() -> None:
 def test_the_roots_own_keys_are_checked_as_open_json(extra: Any, says: str) -> None:
     with pytest.raises(ValidationError, match=says):
         mm.ContextRoot.model_validate({"domain": "d", "environment": "e", "extra": extra})
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda extra: extra["repository"].update(ratio=float("nan")),
+        lambda extra: extra.update(deep=functools.reduce(lambda inner, _: [inner], range(mm.MAX_OPEN_DEPTH + 1), [])),
+        lambda extra: extra.update(bad="\ud800"),
+        lambda extra: extra.update(thing=object()),
+    ],
+    ids=["NaN", "too deep", "lone surrogate", "not JSON"],
+)
+def test_the_roots_own_keys_changed_in_place_are_never_written(change: Any) -> None:
+    context = mm.Context.model_validate(fixture(mm.Context))
+    assert context.root.model_extra is not None
+    change(context.root.model_extra)
+    with pytest.raises(mm.CanonicalJSONError):
+        context.to_json()
+    with pytest.raises(Exception) as caught:  # pydantic's own serialization error
+        context.model_dump_json()
+    assert not isinstance(caught.value, AssertionError)

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import TypeAdapter, ValidationError, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, GetCoreSchemaHandler, TypeAdapter, ValidationError, model_validator
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 from typing_extensions import Self
 
-from mplp_models._base import MplpModel
+from mplp_models._base import MplpModel, _model_schema  # pyright: ignore[reportPrivateUsage]
+from mplp_models._members import given_members
 from mplp_models._semantic import RuledModel, permissive_moves
-from mplp_models._types import JsonObject
+from mplp_models._types import JsonObject, NonFinite, open_object_problem
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextStatus
@@ -22,6 +23,17 @@ __all__ = ["CONTEXT_MOVES", "ContextBase", "ContextRootBase"]
 CONTEXT_MOVES = permissive_moves(("draft", "active", "suspended", "archived", "closed"), final=("closed",))
 
 _OPEN_VALUES: TypeAdapter[dict[str, Any]] = TypeAdapter(JsonObject)
+
+
+def _checked_members(model: MplpModel | None, handler: Callable[[Any], Any]) -> Any:
+    """``given_members``, after refusing extra keys changed in place into what is not JSON (as open objects are)."""
+    extra = model.__pydantic_extra__ if model is not None else None
+    if extra:
+        problem = open_object_problem(extra)
+        if problem is not None:
+            message = problem[1] if isinstance(problem, tuple) else f"{NonFinite.of(problem)} is not a JSON number"
+            raise ValueError(f"an open object changed after validation cannot be written: {message}")
+    return given_members(model, handler)
 
 
 class ContextRootBase(MplpModel, frozen=True):
@@ -47,6 +59,15 @@ class ContextRootBase(MplpModel, frozen=True):
                 message = f"{where}: {first['msg']}" if where else first["msg"]
                 raise PydanticCustomError("open_object", message) from None  # pyright: ignore[reportArgumentType]
         return data  # pyright: ignore[reportUnknownVariableType]
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /) -> CoreSchema:
+        schema = super().__get_pydantic_core_schema__(source, handler)
+        model = _model_schema(schema)
+        if model is not None:  # the given fields, as for every model, and the extra keys checked on the way out
+            model["serialization"] = core_schema.wrap_serializer_function_ser_schema(_checked_members)
+        return schema
+
 
 
 class ContextBase(RuledModel, frozen=True):
