@@ -316,3 +316,12 @@ def test_the_roots_own_keys_changed_in_place_are_never_written(change: Any) -> N
     with pytest.raises(Exception) as caught:  # pydantic's own serialization error
         context.model_dump_json()
     assert not isinstance(caught.value, AssertionError)
+
+
+def test_copies_of_an_open_root_keep_its_own_keys() -> None:
+    root = mm.ContextRoot(domain="d", environment="e", region="eu")
+    assert root.model_copy(update={"entry_point": "x"}).to_dict() == {"domain": "d", "environment": "e", "entry_point": "x", "region": "eu"}
+    assert root.model_copy(update={"region": "us"}, deep=True).model_extra == {"region": "us"}
+    assert root.without("entry_point") == root
+    context = mm.Context.model_validate(fixture(mm.Context))
+    assert context.transition("suspended").root == context.root
