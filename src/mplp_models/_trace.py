@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 
 __all__ = ["TRACE_MOVES", "TraceModuleBase"]
 
-# Upstream defines no moves between the Trace states: any move but out of a final state.
-TRACE_MOVES = permissive_moves(("pending", "running", "completed", "failed", "cancelled"), final=("completed", "failed", "cancelled"))
 _FINISHED = ("completed", "failed", "cancelled")
+# Upstream defines no moves between the Trace states: any move but out of a final state.
+TRACE_MOVES = permissive_moves(("pending", "running", *_FINISHED), final=_FINISHED)
 
 
 class TraceModuleBase(RuledModel, frozen=True):
