@@ -17,6 +17,9 @@ files under ``schemas/`` stay verbatim):
 * ``$defs`` that nothing references are dropped. The MPLP module schemas carry a
   copy of their root object (``*_core_properties``) that no ``$ref`` names; the
   generator would turn it into a dead class.
+* The ``governance`` block that every MPLP module but Plan repeats is made one
+  definition that each module refers to, for one ``Governance`` class.
+* A ``pattern``'s ``\\d`` is written ``[0-9]``, the ASCII digits of ECMA-262.
 * Properties that the schema leaves undescribed get the description of
   ``codegen/descriptions.json`` (for the IDE hover); any property still without
   one fails the run.
@@ -111,8 +114,9 @@ def generate(prepared: Path, out: Path) -> None:
         destination = prepared / relative
         destination.parent.mkdir(parents=True, exist_ok=True)
         refuse_defaults(json.loads(raw), relative)
-        schema = describe(json.loads(raw), descriptions.get(relative, {}), relative)
-        destination.write_text(json.dumps(prepare(schema), indent=2), encoding="utf-8")
+        # Dead $defs go first: a property that only they hold needs no description.
+        schema = describe(without_dead_defs(json.loads(raw)), descriptions.get(relative, {}), relative)
+        destination.write_text(json.dumps(prepare(shared_governance(schema, relative)), indent=2), encoding="utf-8")
     command = [sys.executable, "-m", "datamodel_code_generator", "--input", str(prepared), "--output", str(out)]
     result = subprocess.run(command + GENERATOR_FLAGS, capture_output=True, text=True, check=False)
     if result.returncode != 0:
@@ -171,16 +175,47 @@ def escape(part: str) -> str:
     return part.replace("~", "~0").replace("/", "~1")
 
 
+GOVERNANCE_HOME = "mplp/v1.0/common/common-types.schema.json"
+GOVERNANCE_SOURCE = "mplp/v1.0/mplp-dialog.schema.json"
+
+
+def shared_governance(schema: dict[str, Any], relative: str) -> dict[str, Any]:
+    """The ``governance`` block, which every MPLP module schema repeats word for word, made one class.
+
+    The block is defined once in the prepared ``common-types`` (as
+    ``definitions/Governance``) and each module's copy becomes a ``$ref`` to it,
+    so that one ``Governance`` class serves every module. A module whose block
+    differs from the Dialog schema's fails the run rather than being merged.
+    """
+    block = json.loads((SCHEMAS / GOVERNANCE_SOURCE).read_text(encoding="utf-8"))["properties"]["governance"]
+    if relative == GOVERNANCE_HOME:
+        home = json.loads(json.dumps(block).replace('"common/common-types.schema.json#/', '"#/'))
+        schema = {**schema, "definitions": {**schema["definitions"], "Governance": home}}
+        return schema
+    own = (schema.get("properties") or {}).get("governance")
+    if own is None or not relative.startswith("mplp/v1.0/mplp-"):
+        return schema
+    if {**own, "description": block["description"]} != block:
+        raise SystemExit(f"{relative}: its governance block is not the shared one; name its own class")
+    reference = {"$ref": "common/common-types.schema.json#/definitions/Governance", "description": own["description"]}
+    return {**schema, "properties": {**schema["properties"], "governance": reference}}
+
+
 def prepare(schema: dict[str, Any]) -> dict[str, Any]:
     """The schema as the generator should see it (see the module docstring)."""
-    schema = copy.deepcopy(schema)
+    schema = without_dead_defs(copy.deepcopy(schema))
+    for node in walk(schema):
+        map_leaf_type(node)
+    return schema
+
+
+def without_dead_defs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` (changed in place) without the ``$defs`` that nothing references."""
     text = json.dumps(schema)
     defs = schema.get("$defs", {})
     for name in sorted(defs):
         if f'"#/$defs/{name}"' not in text:
             del defs[name]
-    for node in walk(schema):
-        map_leaf_type(node)
     return schema
 
 
@@ -195,6 +230,8 @@ def walk(node: Any) -> Iterator[dict[str, Any]]:
 
 
 def map_leaf_type(node: dict[str, Any]) -> None:
+    if "pattern" in node:
+        node["pattern"] = ecma_digits(node["pattern"])
     custom = None
     if "const" in node:
         # The generator would write Literal[1], which Pydantic also matches with True.
@@ -224,6 +261,29 @@ def map_leaf_type(node: dict[str, Any]) -> None:
         node["anyOf"] = [inner, {"type": "null"}]
     else:
         node["customTypePath"] = f"{TYPES}.{custom}"
+
+
+def ecma_digits(pattern: str) -> str:
+    """``pattern`` with ``\\d`` spelled ``[0-9]``: ECMA-262's ``\\d`` is ASCII, pydantic-core's matches every script's digits.
+
+    A ``\\d`` inside a character class (none in these schemas) fails the run rather than being guessed at.
+    """
+    in_class = escaped = False
+    out: list[str] = []
+    for char in pattern:
+        if escaped:
+            escaped = False
+            if char == "d":
+                if in_class:
+                    raise SystemExit(f"\\d inside a character class in {pattern!r}: spell it out in generate.py")
+                out[-1] = "[0-9]"
+                continue
+        elif char == "\\":
+            escaped = True
+        elif char in "[]":
+            in_class = char == "["
+        out.append(char)
+    return "".join(out)
 
 
 UUID4_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"

@@ -33,7 +33,16 @@ def summary(model: mm.MplpModel) -> str:
     if isinstance(model, mm.Event):
         when = model.timestamp.to_datetime().isoformat()
         return f"Event {model.event_id} {model.event_type} from {model.source!r} at {when}"
-    return f"{type(model).__name__}"
+    if isinstance(model, mm.Trace):
+        tree = " > ".join(segment.label for segment in model.walk()) or "no segments"
+        return f"Trace {model.trace_id} [{model.status.value}] segments, parents first: {tree}"
+    if isinstance(model, mm.Confirm):
+        decisions = ", ".join(decision.status.value for decision in model.decisions or ()) or "none yet"
+        return f"Confirm {model.confirm_id} of {model.target_type.value} {model.target_id} [{model.status.value}], decisions: {decisions}"
+    # The other MPLP modules: the kind, its own id (context_id for a Context...) and its status if it has one.
+    kind = type(model).__name__
+    status = getattr(model, "status", None)
+    return f"{kind} {getattr(model, f'{kind.lower()}_id', '')}" + (f" [{status.value}]" if status is not None else "")
 
 
 def main(folder: str) -> int:

@@ -1,4 +1,4 @@
-"""Validate one inbound payload (a plan, dialog, inbox message, event, ...) from a file or standard input.
+"""Validate one inbound payload (a plan, dialog, trace, confirm, inbox message, event, ...) from a file or standard input.
 
     python examples/validate_inbound.py examples/payloads/inbox.json
     python examples/validate_inbound.py < examples/payloads/invalid/inbox.json
@@ -23,6 +23,14 @@ import mplp_models as mm
 ID_FIELD = {
     mm.Plan: "plan_id",
     mm.Dialog: "dialog_id",
+    mm.Context: "context_id",
+    mm.Confirm: "confirm_id",
+    mm.Trace: "trace_id",
+    mm.Role: "role_id",
+    mm.Extension: "extension_id",
+    mm.Collab: "collab_id",
+    mm.Core: "core_id",
+    mm.Network: "network_id",
     mm.InboxMessage: "message_id",
     mm.LearningSample: "sample_id",
     mm.Event: "event_id",

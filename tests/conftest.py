@@ -18,6 +18,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
 
 import mplp_models as mm
+from mplp_models._kinds import KINDS, SCHEMA_ONLY_FILES
 from reference_formats import is_rfc3339_date_time
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,22 +27,14 @@ PAYLOADS = ROOT / "examples" / "payloads"
 SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"
 
-# Which schema file validates which model, and the repository fixture of each.
+# Which schema file validates which model, and the repository fixture of each: from the registry
+# of kinds (mplp_models._kinds), so that a new kind is tested as soon as it is registered.
 SCHEMA_OF: dict[type[mm.MplpModel], str] = {
-    mm.Plan: "mplp/v1.0/mplp-plan.schema.json",
-    mm.Dialog: "mplp/v1.0/mplp-dialog.schema.json",
-    mm.InboxMessage: "cortex/v1/inbox.schema.json",
-    mm.LearningSample: "mplp/v1.0/common/learning-sample.schema.json",
-    mm.Event: "mplp/v1.0/common/events.schema.json",
-    mm.TraceBase: "mplp/v1.0/common/trace-base.schema.json",
-    mm.Metadata: "mplp/v1.0/common/metadata.schema.json",
+    **{kind.model: kind.schema for kind in KINDS},
+    mm.Metadata: SCHEMA_ONLY_FILES["Metadata"],
 }
 FIXTURE_OF: dict[type[mm.MplpModel], str] = {
-    mm.Plan: "plan.json",
-    mm.Dialog: "dialog.json",
-    mm.InboxMessage: "inbox.json",
-    mm.LearningSample: "learning-sample.json",
-    mm.Event: "event.json",
+    kind.model: f"{kind.slug}.json" for kind in KINDS if (PAYLOADS / f"{kind.slug}.json").exists()
 }
 
 
@@ -84,13 +77,17 @@ def mutate(document: Any, path: tuple[Any, ...], value: Any) -> Any:
 # before a trailing newline (ECMA-262's does not), and the date-time check
 # would take a trailing newline too (reference_formats.py). Written
 # independently of the package's own regular expressions, so that the two can disagree.
+# `\d` is ASCII digits, as in ECMA-262 (Python's `re` takes other scripts' digits too).
 
 @functools.cache
 def _ecma_pattern(pattern: str) -> re.Pattern[str]:
     # `$` outside a character class, not escaped: the end of the text only.
     out, in_class, escaped = [], False, False
     for char in pattern:
-        if escaped:
+        if escaped and char == "d":  # ECMA-262's \d is [0-9]; Python's matches every script's digits
+            out[-1] = "0-9" if in_class else "[0-9]"
+            escaped = False
+        elif escaped:
             out.append(char)
             escaped = False
         elif char == "\\":

@@ -13,6 +13,7 @@ import pytest
 import rfc8785
 
 import mplp_models as mm
+from mplp_models._kinds import KINDS, kind_named
 from conftest import PAYLOADS, ROOT
 
 PLAN = PAYLOADS / "plan.json"
@@ -64,8 +65,7 @@ def test_validate_names_kind_and_id_of_every_valid_payload() -> None:
     expected = []
     for path in paths:
         instance = mm.parse((ROOT / path).read_bytes())
-        ident = {"Plan": "plan_id", "Dialog": "dialog_id", "InboxMessage": "message_id", "LearningSample": "sample_id",
-                 "Event": "event_id", "TraceBase": "span_id"}[type(instance).__name__]  # fmt: skip
+        ident = kind_named(type(instance).__name__).id_field
         expected.append(f"{path}: ok {type(instance).__name__} {getattr(instance, ident)}")
     assert lines(result.stdout) == expected
 
@@ -332,11 +332,20 @@ def test_schema_of_a_nested_model_points_to_its_file() -> None:
     assert run("schema").returncode == 2
 
 
+def test_schema_of_the_governance_block_points_to_a_module_that_writes_it_out() -> None:
+    from mplp_models._schemas import schema_bytes, schema_name
+
+    for name in ("Governance", "DialogGovernance"):
+        with pytest.raises(LookupError, match=f"{name} is the governance block .* run `schema Dialog`"):
+            schema_name(name)
+    assert "governance" in json.loads(schema_bytes("Dialog"))["properties"]
+    assert "Governance" not in json.loads(schema_bytes("CommonTypes"))["definitions"]  # only codegen's copy has it
+
+
 # new
 
 
-@pytest.mark.parametrize(("kind", "model"), [("plan", mm.Plan), ("dialog", mm.Dialog),
-                                             ("inbox", mm.InboxMessage), ("sample", mm.LearningSample)])  # fmt: skip
+@pytest.mark.parametrize(("kind", "model"), [(kind.new, kind.model) for kind in KINDS if kind.new is not None])
 def test_new_makes_valid_documents_with_fresh_ids(kind: str, model: type[mm.MplpModel]) -> None:
     first, second = run("new", kind), run("new", kind, "--canonical")
     assert first.returncode == second.returncode == 0

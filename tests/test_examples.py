@@ -12,6 +12,7 @@ import pytest
 import rfc8785
 
 import mplp_models as mm
+from mplp_models._kinds import kind_named
 from conftest import FIXTURE_OF, PAYLOADS, ROOT, load, reference_accepts
 
 
@@ -106,7 +107,7 @@ def test_build_plan_prints_an_execution_order_and_the_canonical_json() -> None:
 def test_validate_inbound_accepts_every_payload(name: str) -> None:
     document = load(PAYLOADS / name)
     kind = type(mm.parse(document))
-    identifier = next(document[key] for key in ("plan_id", "dialog_id", "message_id", "sample_id", "event_id", "span_id") if key in document)
+    identifier = document[kind_named(kind.__name__).id_field]
     result = run_example("validate_inbound.py", f"examples/payloads/{name}")
     assert (result.returncode, result.stdout) == (0, f"ok: examples/payloads/{name}: {kind.__name__} {identifier}\n")
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import typing
 
 import pytest
 from pydantic import ValidationError
 
 import mplp_models as mm
+from mplp_models._kinds import KINDS
 from conftest import FIXTURE_OF, PAYLOADS, load
 
 
@@ -38,7 +40,7 @@ def test_a_payload_missing_a_field_is_still_recognized_and_the_error_names_it() 
     ("data", "says"),
     [
         ({"hello": "world"}, "none of"),
-        ({"plan_id": "x", "objective": "o", "dialog_id": "y"}, "Plan and Dialog"),
+        ({"plan_id": "x", "objective": "o", "steps": [], "dialog_id": "y", "messages": []}, "Plan and Dialog"),
         ([], "JSON object"),
         ("null", "JSON object"),
     ],
@@ -51,3 +53,14 @@ def test_unknown_kinds_are_clear_errors(data: object, says: str) -> None:
 def test_parse_refuses_duplicate_keys_too() -> None:
     with pytest.raises(ValidationError, match="Duplicate key"):
         mm.parse(b'{"event_id": "a", "event_id": "b"}')
+
+
+def test_payload_is_the_union_of_the_registered_kinds() -> None:
+    assert typing.get_args(mm.Payload) == tuple(kind.model for kind in KINDS)
+
+
+def test_every_kind_has_keys_of_its_own() -> None:
+    # A kind whose required keys all belong to other kinds too could never be told apart.
+    from mplp_models._parse import _OWN_KEYS  # pyright: ignore[reportPrivateUsage]
+
+    assert {model.__name__ for model, own in _OWN_KEYS.items() if own} == {kind.name for kind in KINDS}

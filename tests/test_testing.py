@@ -23,7 +23,7 @@ from hypothesis.errors import NoSuchExample
 from pydantic import BaseModel, ValidationError
 
 import mplp_models as mm
-from conftest import ROOT, fixture, is_rfc3339_date_time, reference_accepts
+from conftest import ROOT, SCHEMA_OF, fixture, is_rfc3339_date_time, reference_accepts
 from mplp_models import testing
 
 # Every public model class (the base excepted): a new model without a strategy fails here.
@@ -35,18 +35,24 @@ MODELS: list[type[mm.MplpModel]] = sorted(
     ),
     key=lambda model: model.__name__,
 )
-RULED = (mm.Plan, mm.Dialog, mm.InboxMessage)
+RULED = (mm.Plan, mm.Dialog, mm.InboxMessage, mm.Trace, mm.Confirm, mm.Collab, mm.Core, mm.Network)
 VALIDITY = settings(max_examples=20, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def wrapped(model: type[mm.MplpModel], document: dict[str, Any]) -> tuple[type[mm.MplpModel], dict[str, Any]]:
     """A top-level document with the part in its place, for the reference validator (parts have no schema file)."""
-    if model in (mm.Plan, mm.Dialog, mm.InboxMessage, mm.LearningSample, mm.Event, mm.TraceBase, mm.Metadata):
+    if model in SCHEMA_OF:
         return model, document
     places: dict[type[mm.MplpModel], tuple[type[mm.MplpModel], str, Callable[[dict[str, Any]], Any]]] = {
         mm.PlanStep: (mm.Plan, "steps", lambda part: [part]),
         mm.DialogMessage: (mm.Dialog, "messages", lambda part: [part]),
-        mm.DialogGovernance: (mm.Dialog, "governance", lambda part: part),
+        mm.Governance: (mm.Dialog, "governance", lambda part: part),
+        mm.ContextRoot: (mm.Context, "root", lambda part: part),
+        mm.ConfirmDecision: (mm.Confirm, "decisions", lambda part: [part]),
+        mm.TraceSegment: (mm.Trace, "segments", lambda part: [part]),
+        mm.CollabParticipant: (mm.Collab, "participants", lambda part: [part]),
+        mm.ModuleDescriptor: (mm.Core, "modules", lambda part: [part]),
+        mm.NetworkNode: (mm.Network, "nodes", lambda part: [part]),
         mm.Ref: (mm.Dialog, "governance", lambda part: {"lastConfirmRef": part}),
         mm.TokenUsage: (mm.LearningSample, "token_usage", lambda part: part),
         mm.AgentTokenUsage: (mm.LearningSample, "token_usage", lambda part: {"by_agent": [part]}),
@@ -187,6 +193,17 @@ ENUMS: list[tuple[type[mm.MplpModel], str, type[Any]]] = [
     (mm.InboxMessage, "type", mm.InboxMessageType),
     (mm.Ref, "module", mm.RefModule),
     (mm.UserFeedback, "decision", mm.FeedbackDecision),
+    (mm.Context, "status", mm.ContextStatus),
+    (mm.Confirm, "status", mm.ConfirmStatus),
+    (mm.ConfirmDecision, "status", mm.ConfirmDecisionStatus),
+    (mm.Trace, "status", mm.TraceStatus),
+    (mm.TraceSegment, "status", mm.TraceSegmentStatus),
+    (mm.Collab, "mode", mm.CollabMode),
+    (mm.CollabParticipant, "kind", mm.CollabParticipantKind),
+    (mm.ModuleDescriptor, "module_id", mm.ModuleId),
+    (mm.Network, "topology_type", mm.NetworkTopologyType),
+    (mm.NetworkNode, "status", mm.NetworkNodeStatus),
+    (mm.Extension, "extension_type", mm.ExtensionType),
 ]
 
 
@@ -426,3 +443,16 @@ def test_without_hypothesis_the_import_error_says_what_to_install() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("hypothesis |")
     assert "pip install 'mplp-models[testing]'" in result.stdout
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(testing.payloads())
+def test_payloads_are_told_apart_by_parse(payload: mm.MplpModel) -> None:
+    assert type(mm.parse(payload.to_json())) is type(payload)
+
+
+def test_payloads_draw_every_registered_kind() -> None:
+    from mplp_models._kinds import KINDS
+
+    for kind in KINDS:
+        assert produces(testing.payloads(), lambda payload: type(payload) is kind.model), kind.name

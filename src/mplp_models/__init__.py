@@ -23,9 +23,10 @@ if TYPE_CHECKING:
     from mplp_models._cloudevents import CloudEvent
     from mplp_models._conversion import ConversionError
     from mplp_models._decode import MAX_DEPTH
+    from mplp_models._dialog import DialogGovernance
     from mplp_models._errors import ErrorEntry, errors_as_json
     from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageType
-    from mplp_models._generated.mplp.v1_0.common.common_types_schema import Ref, RefModule
+    from mplp_models._generated.mplp.v1_0.common.common_types_schema import Governance, Ref, RefModule
     from mplp_models._generated.mplp.v1_0.common.events_schema import Event
     from mplp_models._generated.mplp.v1_0.common.identifiers_schema import MplpId
     from mplp_models._generated.mplp.v1_0.common.learning_sample_schema import (
@@ -39,14 +40,41 @@ if TYPE_CHECKING:
     )
     from mplp_models._generated.mplp.v1_0.common.metadata_schema import CrossCuttingConcern, Metadata
     from mplp_models._generated.mplp.v1_0.common.trace_base_schema import TraceBase
-    from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import (
-        Dialog,
-        DialogGovernance,
-        DialogMessage,
-        DialogMessageRole,
-        DialogStatus,
+    from mplp_models._generated.mplp.v1_0.mplp_collab_schema import (
+        Collab,
+        CollabMode,
+        CollabParticipant,
+        CollabParticipantKind,
+        CollabStatus,
+    )
+    from mplp_models._generated.mplp.v1_0.mplp_confirm_schema import (
+        Confirm,
+        ConfirmDecision,
+        ConfirmDecisionStatus,
+        ConfirmStatus,
+        ConfirmTargetType,
+    )
+    from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context, ContextRoot, ContextStatus
+    from mplp_models._generated.mplp.v1_0.mplp_core_schema import (
+        Core,
+        CoreStatus,
+        ModuleDescriptor,
+        ModuleDescriptorStatus,
+        ModuleId,
+    )
+    from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import Dialog, DialogMessage, DialogMessageRole, DialogStatus
+    from mplp_models._generated.mplp.v1_0.mplp_extension_schema import Extension, ExtensionStatus, ExtensionType
+    from mplp_models._generated.mplp.v1_0.mplp_network_schema import (
+        Network,
+        NetworkNode,
+        NetworkNodeKind,
+        NetworkNodeStatus,
+        NetworkStatus,
+        NetworkTopologyType,
     )
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStatus, PlanStep, PlanStepStatus
+    from mplp_models._generated.mplp.v1_0.mplp_role_schema import Role
+    from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace, TraceSegment, TraceSegmentStatus, TraceStatus
     from mplp_models._parse import Payload, parse
     from mplp_models._semantic import RuleViolation
     from mplp_models._skeletons import new_id
@@ -60,7 +88,22 @@ __all__ = [
     "canonical_json",
     "CanonicalJSONError",
     "CloudEvent",
+    "Collab",
+    "CollabMode",
+    "CollabParticipant",
+    "CollabParticipantKind",
+    "CollabStatus",
+    "Confirm",
+    "ConfirmDecision",
+    "ConfirmDecisionStatus",
+    "ConfirmStatus",
+    "ConfirmTargetType",
+    "Context",
+    "ContextRoot",
+    "ContextStatus",
     "ConversionError",
+    "Core",
+    "CoreStatus",
     "CrossCuttingConcern",
     "Dialog",
     "DialogGovernance",
@@ -71,7 +114,11 @@ __all__ = [
     "ErrorInfo",
     "errors_as_json",
     "Event",
+    "Extension",
+    "ExtensionStatus",
+    "ExtensionType",
     "FeedbackDecision",
+    "Governance",
     "InboxMessage",
     "InboxMessageStatus",
     "InboxMessageType",
@@ -81,8 +128,17 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_OPEN_DEPTH",
     "Metadata",
+    "ModuleDescriptor",
+    "ModuleDescriptorStatus",
+    "ModuleId",
     "MplpId",
     "MplpModel",
+    "Network",
+    "NetworkNode",
+    "NetworkNodeKind",
+    "NetworkNodeStatus",
+    "NetworkStatus",
+    "NetworkTopologyType",
     "new_id",
     "OpenAIChatMessage",
     "parse",
@@ -93,11 +149,16 @@ __all__ = [
     "PlanStepStatus",
     "Ref",
     "RefModule",
+    "Role",
     "RuleViolation",
     "SCHEMA_ONLY",
     "Timestamp",
     "TokenUsage",
+    "Trace",
     "TraceBase",
+    "TraceSegment",
+    "TraceSegmentStatus",
+    "TraceStatus",
     "UserFeedback",
     "__version__",
 ]
@@ -112,9 +173,10 @@ _LOCATIONS: dict[str, str] = {
     "CloudEvent": "mplp_models._cloudevents",
     "ConversionError": "mplp_models._conversion",
     "MAX_DEPTH": "mplp_models._decode",
+    "DialogGovernance": "mplp_models._dialog",  # the shared Governance, under the name it had first
     **dict.fromkeys(("ErrorEntry", "errors_as_json"), "mplp_models._errors"),
     **dict.fromkeys(("InboxMessage", "InboxMessageStatus", "InboxMessageType"), _GENERATED + "cortex.v1.inbox_schema"),
-    **dict.fromkeys(("Ref", "RefModule"), _GENERATED + "mplp.v1_0.common.common_types_schema"),
+    **dict.fromkeys(("Governance", "Ref", "RefModule"), _GENERATED + "mplp.v1_0.common.common_types_schema"),
     "Event": _GENERATED + "mplp.v1_0.common.events_schema",
     "MplpId": _GENERATED + "mplp.v1_0.common.identifiers_schema",
     **dict.fromkeys(
@@ -124,10 +186,18 @@ _LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("CrossCuttingConcern", "Metadata"), _GENERATED + "mplp.v1_0.common.metadata_schema"),
     "TraceBase": _GENERATED + "mplp.v1_0.common.trace_base_schema",
     **dict.fromkeys(
-        ("Dialog", "DialogGovernance", "DialogMessage", "DialogMessageRole", "DialogStatus"),
+        ("Dialog", "DialogMessage", "DialogMessageRole", "DialogStatus"),
         _GENERATED + "mplp.v1_0.mplp_dialog_schema",
     ),
     **dict.fromkeys(("Plan", "PlanStatus", "PlanStep", "PlanStepStatus"), _GENERATED + "mplp.v1_0.mplp_plan_schema"),
+    **dict.fromkeys(("Collab", "CollabMode", "CollabParticipant", "CollabParticipantKind", "CollabStatus"), _GENERATED + "mplp.v1_0.mplp_collab_schema"),
+    **dict.fromkeys(("Confirm", "ConfirmDecision", "ConfirmDecisionStatus", "ConfirmStatus", "ConfirmTargetType"), _GENERATED + "mplp.v1_0.mplp_confirm_schema"),
+    **dict.fromkeys(("Context", "ContextRoot", "ContextStatus"), _GENERATED + "mplp.v1_0.mplp_context_schema"),
+    **dict.fromkeys(("Core", "CoreStatus", "ModuleDescriptor", "ModuleDescriptorStatus", "ModuleId"), _GENERATED + "mplp.v1_0.mplp_core_schema"),
+    **dict.fromkeys(("Extension", "ExtensionStatus", "ExtensionType"), _GENERATED + "mplp.v1_0.mplp_extension_schema"),
+    **dict.fromkeys(("Network", "NetworkNode", "NetworkNodeKind", "NetworkNodeStatus", "NetworkStatus", "NetworkTopologyType"), _GENERATED + "mplp.v1_0.mplp_network_schema"),
+    "Role": _GENERATED + "mplp.v1_0.mplp_role_schema",
+    **dict.fromkeys(("Trace", "TraceSegment", "TraceSegmentStatus", "TraceStatus"), _GENERATED + "mplp.v1_0.mplp_trace_schema"),
     **dict.fromkeys(("Payload", "parse"), "mplp_models._parse"),
     "RuleViolation": "mplp_models._semantic",
     "new_id": "mplp_models._skeletons",

@@ -267,7 +267,7 @@ class MplpModel(BaseModel, frozen=True):
         """
         if not update:
             return super().model_copy(deep=deep)
-        values = {name: self.__dict__[name] for name in self.__pydantic_fields_set__}
+        values = self._given_values()
         if deep:
             values = copy.deepcopy(values)
         return type(self)(**{**values, **update})
@@ -288,8 +288,13 @@ class MplpModel(BaseModel, frozen=True):
         unknown = sorted(set(fields) - type(self).model_fields.keys())
         if unknown:
             raise ValueError(f"{type(self).__name__} has no field {', '.join(map(repr, unknown))}")
-        values = {name: self.__dict__[name] for name in self.__pydantic_fields_set__ if name not in fields}
+        values = {name: value for name, value in self._given_values().items() if name not in fields}
         return type(self)(**values)
+
+    def _given_values(self) -> dict[str, Any]:
+        """The fields that were given, and the keys of their own that an open model holds (ContextRoot)."""
+        held = {**self.__dict__, **(self.__pydantic_extra__ or {})}
+        return {name: held[name] for name in self.__pydantic_fields_set__}
 
     # --- Python conveniences that agree with the JSON ---
 

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from mplp_models._base import MplpModel
 from mplp_models._errors import ErrorEntry, errors_as_json
+from mplp_models._kinds import KINDS, PART_ID_FIELDS
 
 if TYPE_CHECKING:
     from multiprocessing.pool import AsyncResult, Pool
@@ -32,11 +33,8 @@ __all__ = ["Outcome", "ValidateOptions", "check", "model_names", "open_input", "
 _BLOCK_BYTES = 1 << 18
 _BAD_SHOWN = 20  # invalid documents the summary names
 
-# The id field that names a document of each kind in an `ok` line.
-_ID_FIELD = {
-    "Plan": "plan_id", "PlanStep": "step_id", "Dialog": "dialog_id", "InboxMessage": "message_id",
-    "LearningSample": "sample_id", "Event": "event_id", "TraceBase": "span_id",
-}  # fmt: skip
+# The id field that names a document of each kind in an `ok` line (and of a part, for --kind PlanStep).
+_ID_FIELD = {**{kind.name: kind.id_field for kind in KINDS}, **PART_ID_FIELDS}
 
 
 class ValidateOptions(NamedTuple):

@@ -9,6 +9,7 @@ from typing_extensions import Self
 
 from mplp_models import _chat, _fastpath
 from mplp_models._chat import AgentRole, AnthropicChat, OpenAIChatMessage
+from mplp_models._generated.mplp.v1_0.common.common_types_schema import Governance
 from mplp_models._semantic import RuledModel, RuleViolation
 from mplp_models._types import Timestamp, earliest_and_latest
 
@@ -16,7 +17,10 @@ if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.common.metadata_schema import Metadata
     from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import DialogMessage, DialogStatus
 
-__all__ = ["DIALOG_MOVES", "DialogBase"]
+__all__ = ["DIALOG_MOVES", "DialogBase", "DialogGovernance"]
+
+DialogGovernance = Governance
+"""The governance block of a ``Dialog``: the ``Governance`` that every module shares, under the name it had first."""
 
 DIALOG_MOVES: dict[str, tuple[str, ...]] = {
     "active": ("paused", "completed", "cancelled"),

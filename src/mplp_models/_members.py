@@ -123,7 +123,8 @@ def given_members(model: BaseModel | None, handler: Callable[[Any], Any]) -> Any
     members = handler(model)
     given = model.__pydantic_fields_set__
     fields = type(model).__pydantic_fields__
-    if len(given) < len(fields) and isinstance(members, dict):
+    # An open model counts its extra keys among the given: then its fields are looked at one by one.
+    if (len(given) < len(fields) or model.__pydantic_extra__) and isinstance(members, dict):
         written = cast(dict[str, Any], members)
         for name in fields:
             if name not in given:

@@ -12,15 +12,27 @@ from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage
 from mplp_models._generated.mplp.v1_0.common.events_schema import Event
 from mplp_models._generated.mplp.v1_0.common.learning_sample_schema import LearningSample
 from mplp_models._generated.mplp.v1_0.common.trace_base_schema import TraceBase
+from mplp_models._generated.mplp.v1_0.mplp_collab_schema import Collab
+from mplp_models._generated.mplp.v1_0.mplp_confirm_schema import Confirm
+from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
+from mplp_models._generated.mplp.v1_0.mplp_core_schema import Core
 from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import Dialog
+from mplp_models._generated.mplp.v1_0.mplp_extension_schema import Extension
+from mplp_models._generated.mplp.v1_0.mplp_network_schema import Network
 from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
+from mplp_models._generated.mplp.v1_0.mplp_role_schema import Role
+from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace
+from mplp_models._kinds import KINDS as _REGISTRY
 
 __all__ = ["Payload", "parse"]
 
-Payload = Union[Plan, Dialog, InboxMessage, LearningSample, Event, TraceBase]
+# Spelled out for type checkers; a test holds it to the registry (_kinds.KINDS).
+Payload = Union[
+    Plan, Dialog, Context, Confirm, Trace, Role, Extension, Collab, Core, Network, InboxMessage, LearningSample, Event, TraceBase
+]
 """Any top-level payload that ``parse`` recognizes."""
 
-KINDS: tuple[type[MplpModel], ...] = (Plan, Dialog, InboxMessage, LearningSample, Event, TraceBase)
+KINDS: tuple[type[MplpModel], ...] = tuple(kind.model for kind in _REGISTRY)
 
 
 def _required(kind: type[MplpModel]) -> frozenset[str]:

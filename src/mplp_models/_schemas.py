@@ -7,6 +7,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mplp_models._kinds import KINDS, SCHEMA_ONLY_FILES
+
 if TYPE_CHECKING:
     if sys.version_info >= (3, 11):
         from importlib.resources.abc import Traversable
@@ -15,20 +17,10 @@ if TYPE_CHECKING:
 
 __all__ = ["SCHEMA_FILES", "schema_bytes", "schema_name"]
 
-SCHEMA_FILES: dict[str, str] = {
-    "Plan": "mplp/v1.0/mplp-plan.schema.json",
-    "Dialog": "mplp/v1.0/mplp-dialog.schema.json",
-    "InboxMessage": "cortex/v1/inbox.schema.json",
-    "Event": "mplp/v1.0/common/events.schema.json",
-    "LearningSample": "mplp/v1.0/common/learning-sample.schema.json",
-    "Metadata": "mplp/v1.0/common/metadata.schema.json",
-    "TraceBase": "mplp/v1.0/common/trace-base.schema.json",
-    "MplpId": "mplp/v1.0/common/identifiers.schema.json",
-    "CommonTypes": "mplp/v1.0/common/common-types.schema.json",
-}
-"""Each model that has a schema file of its own, and that file under ``schemas/``.
+SCHEMA_FILES: dict[str, str] = {**{kind.name: kind.schema for kind in KINDS}, **SCHEMA_ONLY_FILES}
+"""Each model that has a schema file of its own, and that file under ``schemas/`` (from the registry, ``_kinds``).
 
-``CommonTypes`` is the file of shared definitions (``Ref``, ``RefModule``).
+``CommonTypes`` is the file of shared definitions (``Ref``, ``RefModule``, ``Governance``).
 """
 
 def _defined_in() -> dict[str, str]:
@@ -38,11 +30,17 @@ def _defined_in() -> dict[str, str]:
     # codegen writes schemas/a/v1.0/b-c.schema.json as the module a.v1_0.b_c_schema.
     owner = {_module_of(path): name for name, path in SCHEMA_FILES.items()}
     prefix = mplp_models._GENERATED  # pyright: ignore[reportPrivateUsage]
-    return {
+    found = {
         name: owner[location.removeprefix(prefix)]
         for name, location in mplp_models._LOCATIONS.items()  # pyright: ignore[reportPrivateUsage]
         if location.startswith(prefix) and name not in SCHEMA_FILES
     }
+    # The governance block is written out in every module schema but Plan's (codegen makes it one
+    # class, kept in common-types): the Dialog schema is where it was first.
+    return {**found, **dict.fromkeys(_GOVERNANCE, "Dialog")}
+
+
+_GOVERNANCE = ("Governance", "DialogGovernance")
 
 
 def _module_of(path: str) -> str:
@@ -58,6 +56,8 @@ def schema_name(name: str) -> str:
         return key
     if key is not None:
         owner = defined_in[key]
+        if key in _GOVERNANCE:
+            raise LookupError(f"{key} is the governance block of every module schema but Plan's: run `schema {owner}`, say")
         raise LookupError(f"{key} is defined inside the schema of {owner}: run `schema {owner}`")
     raise LookupError(f"no schema named {name!r}; one of: {', '.join(SCHEMA_FILES)}")
 

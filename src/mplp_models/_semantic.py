@@ -19,7 +19,7 @@ from typing_extensions import Self
 
 from mplp_models._base import SCHEMA_ONLY, MplpModel
 
-__all__ = ["LifecycleModel", "RuleViolation", "RuledModel"]
+__all__ = ["LifecycleModel", "RuleViolation", "RuledModel", "duplicate_ids", "permissive_moves"]
 
 
 def _schema_only(context: object) -> bool:
@@ -71,6 +71,30 @@ class LifecycleModel(MplpModel, frozen=True):
                 f"from {current.value} it can move to {options}"
             )
         return target
+
+def permissive_moves(states: Sequence[str], final: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """A lifecycle that upstream does not define: every state but the ``final`` ones may move to any other state."""
+    return {state: () if state in final else tuple(other for other in states if other != state) for state in states}
+
+
+def duplicate_ids(ids: Sequence[str], where: str, id_field: str, noun: str) -> list[RuleViolation]:
+    """One violation for each item whose id an earlier item of the list ``where`` already has.
+
+    ``duplicate_{id_field}`` at ``(where, i, id_field)``, naming the id and both positions.
+    """
+    if len(set(ids)) == len(ids):  # the common case, at C speed
+        return []
+    first: dict[str, int] = {}
+    found: list[RuleViolation] = []
+    for position, value in enumerate(ids):
+        earlier = first.setdefault(value, position)
+        if earlier != position:
+            found.append(RuleViolation(
+                (where, position, id_field), f"duplicate_{id_field}",
+                f"{noun} id {value} is used by {where} {earlier} and {position}",
+            ))  # fmt: skip
+    return found
+
 
 class RuledModel(LifecycleModel, frozen=True):
     """A model with rules beyond its schema, checked on every validation, and a lifecycle."""

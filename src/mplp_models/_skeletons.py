@@ -6,6 +6,8 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from mplp_models._kinds import KINDS
+
 # Light on purpose: the command line lists the kinds below at start-up, before any model is needed.
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel
@@ -67,13 +69,97 @@ def _sample(now: str) -> dict[str, Any]:
     return {"sample_id": new_id(), "project_id": "project", "success_flag": True, "timestamps": {"started_at": now}}
 
 
+def _context(now: str) -> dict[str, Any]:
+    return {
+        "meta": new_meta(now),
+        "context_id": new_id(),
+        "root": {"domain": "domain", "environment": "development"},
+        "title": "New context",
+        "status": "draft",
+        "created_at": now,
+    }
+
+
+def _confirm(now: str) -> dict[str, Any]:
+    return {
+        "meta": new_meta(now),
+        "confirm_id": new_id(),
+        "target_type": "plan",
+        "target_id": new_id(),
+        "status": "pending",
+        "requested_by_role": "requester",
+        "requested_at": now,
+    }
+
+
+def _trace(now: str) -> dict[str, Any]:
+    trace_id = new_id()
+    return {
+        "meta": new_meta(now),
+        "trace_id": trace_id,
+        "context_id": new_id(),
+        "root_span": {"trace_id": trace_id, "span_id": new_id()},
+        "status": "pending",
+    }
+
+
+def _role(now: str) -> dict[str, Any]:
+    return {"meta": new_meta(now), "role_id": new_id(), "name": "New role", "created_at": now}
+
+
+def _extension(now: str) -> dict[str, Any]:
+    return {
+        "meta": new_meta(now),
+        "extension_id": new_id(),
+        "context_id": new_id(),
+        "name": "New extension",
+        "extension_type": "capability",
+        "version": "0.1.0",
+        "status": "registered",
+    }
+
+
+def _collab(now: str) -> dict[str, Any]:
+    return {
+        "meta": new_meta(now),
+        "collab_id": new_id(),
+        "context_id": new_id(),
+        "title": "New collaboration",
+        "purpose": "What the participants work on together",
+        "mode": "orchestrated",
+        "status": "draft",
+        "participants": [{"participant_id": "participant-1", "kind": "agent"}],
+        "created_at": now,
+    }
+
+
+def _core(now: str) -> dict[str, Any]:
+    modules = [{"module_id": module, "version": PROTOCOL_VERSION, "status": "enabled"} for module in ("context", "plan")]
+    return {"meta": new_meta(now), "core_id": new_id(), "protocol_version": PROTOCOL_VERSION, "status": "draft", "modules": modules}
+
+
+def _network(now: str) -> dict[str, Any]:
+    return {
+        "meta": new_meta(now),
+        "network_id": new_id(),
+        "context_id": new_id(),
+        "name": "New network",
+        "topology_type": "single_node",
+        "status": "draft",
+        "nodes": [{"node_id": new_id(), "kind": "agent", "status": "active"}],
+    }
+
+
+_MAKERS: dict[str, Callable[[str], dict[str, Any]]] = {
+    "Plan": _plan, "Dialog": _dialog, "Context": _context, "Confirm": _confirm, "Trace": _trace, "Role": _role,
+    "Extension": _extension, "Collab": _collab, "Core": _core, "Network": _network, "InboxMessage": _inbox,
+    "LearningSample": _sample,
+}  # fmt: skip
+
 SKELETONS: dict[str, tuple[str, Callable[[str], dict[str, Any]]]] = {
-    "plan": ("Plan", _plan),
-    "dialog": ("Dialog", _dialog),
-    "inbox": ("InboxMessage", _inbox),
-    "sample": ("LearningSample", _sample),
+    kind.new: (kind.name, _MAKERS[kind.name]) for kind in KINDS if kind.new is not None
 }
-"""``new`` KIND: the model it makes and the document maker."""
+"""``new`` KIND (named in the registry, ``_kinds``): the model it makes and the document maker."""
 
 
 def skeleton(kind: str) -> MplpModel:

@@ -340,6 +340,21 @@ class StatusEnum(str, enum.Enum):
     __format__ = str.__format__  # type: ignore[assignment]  # the same call, typed by str rather than Enum
 
 
+def is_before(first: Timestamp, second: Timestamp) -> bool:
+    """Whether ``first`` names an earlier instant than ``second``.
+
+    Two texts in ``Z`` of the same length (so the same number of fraction
+    digits), with a ``T`` and no leap second, order as their instants do: the
+    common case is one string comparison. Any other pair is compared by ``instant()``.
+    """
+    if (
+        len(first) == len(second) and first[-1] == second[-1] == "Z" and first[10] == second[10] == "T"
+        and first[17:19] != "60" and second[17:19] != "60"
+    ):  # fmt: skip
+        return first < second
+    return first.instant() < second.instant()
+
+
 def earliest_and_latest(stamps: Sequence[Timestamp]) -> tuple[Timestamp, Timestamp]:
     """The earliest and the latest of ``stamps`` (not empty) by the instants they name.
 

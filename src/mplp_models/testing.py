@@ -50,6 +50,21 @@ from pydantic import JsonValue
 
 from mplp_models import (
     AgentTokenUsage,
+    Collab,
+    CollabMode,
+    CollabParticipant,
+    CollabParticipantKind,
+    CollabStatus,
+    Confirm,
+    ConfirmDecision,
+    ConfirmDecisionStatus,
+    ConfirmStatus,
+    ConfirmTargetType,
+    Context,
+    ContextRoot,
+    ContextStatus,
+    Core,
+    CoreStatus,
     CrossCuttingConcern,
     Dialog,
     DialogGovernance,
@@ -58,47 +73,83 @@ from mplp_models import (
     DialogStatus,
     ErrorInfo,
     Event,
+    Extension,
+    ExtensionStatus,
+    ExtensionType,
     FeedbackDecision,
+    Governance,
     InboxMessage,
     InboxMessageStatus,
     InboxMessageType,
     LearningSample,
     LearningSampleTimestamps,
     Metadata,
+    ModuleDescriptor,
+    ModuleDescriptorStatus,
+    ModuleId,
     MplpModel,
+    Network,
+    NetworkNode,
+    NetworkNodeKind,
+    NetworkNodeStatus,
+    NetworkStatus,
+    NetworkTopologyType,
     Plan,
     PlanStatus,
     PlanStep,
     PlanStepStatus,
     Ref,
     RefModule,
+    Role,
     Timestamp,
     TokenUsage,
+    Trace,
     TraceBase,
+    TraceSegment,
+    TraceSegmentStatus,
+    TraceStatus,
     UserFeedback,
 )
+from mplp_models._kinds import KINDS
+from mplp_models._parse import Payload
 
 __all__ = [
     "agent_token_usages",
+    "collab_participants",
+    "collabs",
+    "confirm_decisions",
+    "confirms",
+    "context_roots",
+    "contexts",
+    "cores",
     "dialog_governance",
     "dialog_messages",
     "dialogs",
     "error_info",
     "events",
+    "extensions",
+    "governance",
     "inbox_messages",
     "instances",
     "json_objects",
     "learning_sample_timestamps",
     "learning_samples",
     "metadata",
+    "module_descriptors",
     "mplp_ids",
+    "network_nodes",
+    "networks",
+    "payloads",
     "plan_steps",
     "plans",
     "refs",
     "register_type_strategies",
+    "roles",
     "timestamps",
     "token_usages",
     "trace_bases",
+    "trace_segments",
+    "traces",
     "user_feedback",
 ]
 
@@ -506,8 +557,13 @@ def dialog_messages() -> SearchStrategy[DialogMessage]:
 
 
 def dialog_governance() -> SearchStrategy[DialogGovernance]:
-    """``DialogGovernance``: each field present or absent (the empty object too)."""
-    return _built(DialogGovernance, {}, {
+    """``DialogGovernance`` (the shared ``Governance``): as ``governance()``."""
+    return governance()
+
+
+def governance() -> SearchStrategy[Governance]:
+    """``Governance``, the block every module but Plan may carry: each field present or absent (the empty object too)."""
+    return _built(Governance, {}, {
         "lifecyclePhase": st.one_of(st.sampled_from(["design", "implementation", "review"]), _texts()),
         "truthDomain": st.one_of(st.sampled_from(["requirements", "architecture"]), _texts()),
         "locked": st.booleans(),
@@ -672,6 +728,297 @@ def learning_samples() -> SearchStrategy[LearningSample]:
     return _learning_samples()
 
 
+# --- the further MPLP modules ---------------------------------------------------------------
+
+
+def _semvers() -> SearchStrategy[str]:
+    """Semantic versions as the Extension schema's pattern takes them: no leading zeros, maybe a pre-release and a build."""
+    number = st.one_of(st.just("0"), st.integers(1, 10**9).map(str))
+    label = st.one_of(number, st.text(_ASCII_ALNUM + "-", min_size=1, max_size=6).filter(lambda text: not text.isdigit()))
+    dotted = st.lists(label, min_size=1, max_size=3).map(".".join)
+    build = st.lists(st.text(_ASCII_ALNUM + "-", min_size=1, max_size=6), min_size=1, max_size=3).map(".".join)
+    return _joined(
+        _joined(number, number, number, separator="."),
+        st.one_of(st.just(""), dotted.map("-".__add__)),
+        st.one_of(st.just(""), build.map("+".__add__)),
+    )
+
+
+def _common(draw: st.DrawFn, fields: dict[str, object]) -> None:
+    """The optional parts every module shares: governance, trace and events."""
+    _maybe(draw, fields, "governance", governance())
+    _maybe(draw, fields, "trace", trace_bases())
+    _maybe(draw, fields, "events", st.lists(events(), max_size=3))
+
+
+@st.composite
+def _context_roots(draw: st.DrawFn) -> ContextRoot:
+    fields: dict[str, object] = {"domain": draw(_texts()), "environment": draw(_texts())}
+    _maybe(draw, fields, "entry_point", _texts())
+    extra = draw(st.one_of(st.just(dict[str, JsonValue]()), json_objects()))
+    return ContextRoot.model_validate({**fields, **{key: extra[key] for key in extra.keys() - ContextRoot.model_fields.keys()}})
+
+
+def context_roots() -> SearchStrategy[ContextRoot]:
+    """``ContextRoot``: domain and environment, maybe an entry point, and now and then keys of its own (open JSON)."""
+    return _context_roots()
+
+
+@st.composite
+def _contexts(draw: st.DrawFn) -> Context:
+    created, updated = draw(_timeline(2))
+    fields: dict[str, object] = {
+        "meta": draw(metadata()),
+        "context_id": draw(mplp_ids()),
+        "root": draw(context_roots()),
+        "title": draw(_texts(min_size=1)),
+        "status": draw(st.sampled_from(ContextStatus)),
+    }
+    _maybe(draw, fields, "summary", _texts())
+    _maybe(draw, fields, "tags", st.lists(_texts(min_size=1), max_size=4))
+    _maybe(draw, fields, "language", st.sampled_from(["en", "zh-CN", "de"]))
+    _maybe(draw, fields, "owner_role", _texts())
+    _maybe(draw, fields, "constraints", json_objects())
+    _maybe(draw, fields, "created_at", st.just(created))
+    _maybe(draw, fields, "updated_at", st.just(updated))
+    _common(draw, fields)
+    return Context.model_validate(fields)
+
+
+def contexts() -> SearchStrategy[Context]:
+    """``Context``: any status, a root with keys of its own now and then, ``created_at`` not after ``updated_at``."""
+    return _contexts()
+
+
+@st.composite
+def _confirm_decisions(draw: st.DrawFn, decision_id: str, decided_at: Timestamp) -> ConfirmDecision:
+    fields: dict[str, object] = {
+        "decision_id": decision_id,
+        "status": draw(st.sampled_from(ConfirmDecisionStatus)),
+        "decided_by_role": draw(_texts()),
+        "decided_at": decided_at,
+    }
+    _maybe(draw, fields, "reason", _texts())
+    return ConfirmDecision.model_validate(fields)
+
+
+def confirm_decisions() -> SearchStrategy[ConfirmDecision]:
+    """``ConfirmDecision`` on its own: any status, maybe a reason."""
+    return st.tuples(mplp_ids(), timestamps()).flatmap(lambda drawn: _confirm_decisions(*drawn))
+
+
+@st.composite
+def _confirms(draw: st.DrawFn, max_decisions: int) -> Confirm:
+    count = draw(st.integers(0, max_decisions))
+    requested, *decided = draw(_timeline(count + 1))  # no decision before the request
+    ids = draw(st.lists(mplp_ids(), min_size=count, max_size=count, unique=True))
+    fields: dict[str, object] = {
+        "meta": draw(metadata()),
+        "confirm_id": draw(mplp_ids()),
+        "target_type": draw(st.sampled_from(ConfirmTargetType)),
+        "target_id": draw(mplp_ids()),
+        "status": draw(st.sampled_from(ConfirmStatus)),
+        "requested_by_role": draw(_texts()),
+        "requested_at": requested,
+    }
+    _maybe(draw, fields, "reason", _texts())
+    _maybe(draw, fields, "decisions", st.just([draw(_confirm_decisions(i, at)) for i, at in zip(ids, decided)]))
+    _common(draw, fields)
+    return Confirm.model_validate(fields)
+
+
+def confirms(*, max_decisions: int = 4) -> SearchStrategy[Confirm]:
+    """``Confirm``: any status, 0 to ``max_decisions`` decisions with unique ids, none before ``requested_at``.
+
+    The confirm's status and its decisions' are drawn apart: upstream ties them by no rule.
+    """
+    return _confirms(max_decisions)
+
+
+@st.composite
+def _trace_segments(draw: st.DrawFn, segment_id: str, parent: str | None) -> TraceSegment:
+    started, finished = draw(_timeline(2))
+    fields: dict[str, object] = {
+        "segment_id": segment_id,
+        "label": draw(_texts()),
+        "status": draw(st.sampled_from(TraceSegmentStatus)),
+    }
+    if parent is not None:
+        fields["parent_segment_id"] = parent
+    _maybe(draw, fields, "started_at", st.just(started))
+    _maybe(draw, fields, "finished_at", st.just(finished))
+    _maybe(draw, fields, "attributes", json_objects())
+    return TraceSegment.model_validate(fields)
+
+
+def trace_segments() -> SearchStrategy[TraceSegment]:
+    """``TraceSegment`` on its own: maybe a parent (a random id), ``started_at`` not after ``finished_at``."""
+    return st.tuples(mplp_ids(), st.one_of(st.none(), mplp_ids())).flatmap(lambda drawn: _trace_segments(*drawn))
+
+
+@st.composite
+def _traces(draw: st.DrawFn, max_segments: int) -> Trace:
+    count = draw(st.integers(0, max_segments))
+    ids = draw(st.lists(mplp_ids(), min_size=count, max_size=count, unique=True))
+    # Each segment's parent, if any, is listed before it, so the links form a forest, not a cycle.
+    parents = [draw(st.one_of(st.none(), st.sampled_from(ids[:position]))) if position else None for position in range(count)]
+    trace_id = draw(mplp_ids())
+    root_span = draw(trace_bases()).model_copy(update={"trace_id": trace_id})
+    started, finished = draw(_timeline(2))
+    fields: dict[str, object] = {
+        "meta": draw(metadata()),
+        "trace_id": trace_id,
+        "context_id": draw(mplp_ids()),
+        "root_span": root_span,
+        "status": draw(st.sampled_from(TraceStatus)),
+    }
+    _maybe(draw, fields, "plan_id", mplp_ids())
+    _maybe(draw, fields, "started_at", st.just(started))
+    _maybe(draw, fields, "finished_at", st.just(finished))
+    order = draw(st.permutations(range(count)))  # listed in any order: a child may come before its parent
+    _maybe(draw, fields, "segments", st.just([draw(_trace_segments(ids[i], parents[i])) for i in order]))
+    _maybe(draw, fields, "governance", governance())
+    _maybe(draw, fields, "events", st.lists(events(), max_size=3))
+    return Trace.model_validate(fields)
+
+
+def traces(*, max_segments: int = 6) -> SearchStrategy[Trace]:
+    """``Trace``: ``root_span.trace_id`` is the trace's, 0 to ``max_segments`` segments with unique ids whose parent links form a forest (listed in any order); every ``started_at`` not after its ``finished_at``."""
+    return _traces(max_segments)
+
+
+@st.composite
+def _roles(draw: st.DrawFn) -> Role:
+    created, updated = draw(_timeline(2))
+    fields: dict[str, object] = {"meta": draw(metadata()), "role_id": draw(mplp_ids()), "name": draw(_texts())}
+    _maybe(draw, fields, "description", _texts())
+    _maybe(draw, fields, "capabilities", st.lists(_texts(), max_size=4))
+    _maybe(draw, fields, "created_at", st.just(created))
+    _maybe(draw, fields, "updated_at", st.just(updated))
+    _common(draw, fields)
+    return Role.model_validate(fields)
+
+
+def roles() -> SearchStrategy[Role]:
+    """``Role``: a name, maybe capabilities, ``created_at`` and ``updated_at`` in order."""
+    return _roles()
+
+
+@st.composite
+def _extensions(draw: st.DrawFn) -> Extension:
+    fields: dict[str, object] = {
+        "meta": draw(metadata()),
+        "extension_id": draw(mplp_ids()),
+        "context_id": draw(mplp_ids()),
+        "name": draw(_texts(min_size=1)),
+        "extension_type": draw(st.sampled_from(ExtensionType)),
+        "version": draw(_semvers()),
+        "status": draw(st.sampled_from(ExtensionStatus)),
+    }
+    _maybe(draw, fields, "config", json_objects())
+    _common(draw, fields)
+    return Extension.model_validate(fields)
+
+
+def extensions() -> SearchStrategy[Extension]:
+    """``Extension``: any type and status, a semantic version (pre-release and build too), maybe an open config."""
+    return _extensions()
+
+
+@st.composite
+def _collabs(draw: st.DrawFn) -> Collab:
+    created, updated = draw(_timeline(2))
+    fields: dict[str, object] = {
+        "meta": draw(metadata()),
+        "collab_id": draw(mplp_ids()),
+        "context_id": draw(mplp_ids()),
+        "title": draw(_texts(min_size=1)),
+        "purpose": draw(_texts(min_size=1)),
+        "mode": draw(st.sampled_from(CollabMode)),
+        "status": draw(st.sampled_from(CollabStatus)),
+        "participants": draw(_unique_by(collab_participants(), "participant_id", 1, 4)),
+        "created_at": created,
+    }
+    _maybe(draw, fields, "updated_at", st.just(updated))
+    _common(draw, fields)
+    return Collab.model_validate(fields)
+
+
+def collab_participants() -> SearchStrategy[CollabParticipant]:
+    """``CollabParticipant``: a non-empty id, any kind, maybe a role and a display name."""
+    return _built(
+        CollabParticipant,
+        {"participant_id": _texts(min_size=1), "kind": st.sampled_from(CollabParticipantKind)},
+        {"role_id": _texts(), "display_name": _texts()},
+    )
+
+
+def _unique_by(items: SearchStrategy[M], key: str, min_size: int, max_size: int) -> SearchStrategy[list[M]]:
+    return st.lists(items, min_size=min_size, max_size=max_size, unique_by=lambda item: getattr(item, key))
+
+
+def collabs() -> SearchStrategy[Collab]:
+    """``Collab``: any mode and status, 1 to 4 participants with unique ids, ``created_at`` not after ``updated_at``."""
+    return _collabs()
+
+
+@st.composite
+def _cores(draw: st.DrawFn) -> Core:
+    fields: dict[str, object] = {
+        "meta": draw(metadata()),
+        "core_id": draw(mplp_ids()),
+        "protocol_version": draw(st.one_of(st.just("1.0.0"), _texts(min_size=1))),
+        "status": draw(st.sampled_from(CoreStatus)),
+        "modules": draw(_unique_by(module_descriptors(), "module_id", 1, len(ModuleId))),
+    }
+    _common(draw, fields)
+    return Core.model_validate(fields)
+
+
+def module_descriptors() -> SearchStrategy[ModuleDescriptor]:
+    """``ModuleDescriptor``: any module and status, a non-empty version, maybe ``required``."""
+    return _built(
+        ModuleDescriptor,
+        {"module_id": st.sampled_from(ModuleId), "version": _texts(min_size=1), "status": st.sampled_from(ModuleDescriptorStatus)},
+        {"required": st.booleans(), "description": _texts()},
+    )
+
+
+def cores() -> SearchStrategy[Core]:
+    """``Core``: any status, 1 to 10 module descriptors, no module twice."""
+    return _cores()
+
+
+@st.composite
+def _networks(draw: st.DrawFn) -> Network:
+    fields: dict[str, object] = {
+        "meta": draw(metadata()),
+        "network_id": draw(mplp_ids()),
+        "context_id": draw(mplp_ids()),
+        "name": draw(_texts(min_size=1)),
+        "topology_type": draw(st.sampled_from(NetworkTopologyType)),
+        "status": draw(st.sampled_from(NetworkStatus)),
+    }
+    _maybe(draw, fields, "description", _texts())
+    _maybe(draw, fields, "nodes", _unique_by(network_nodes(), "node_id", 0, 5))
+    _common(draw, fields)
+    return Network.model_validate(fields)
+
+
+def network_nodes() -> SearchStrategy[NetworkNode]:
+    """``NetworkNode``: any kind and status, maybe a name and a role."""
+    return _built(
+        NetworkNode,
+        {"node_id": mplp_ids(), "kind": st.sampled_from(NetworkNodeKind), "status": st.sampled_from(NetworkNodeStatus)},
+        {"name": _texts(), "role_id": _texts()},
+    )
+
+
+def networks() -> SearchStrategy[Network]:
+    """``Network``: any topology and status, maybe nodes with unique ids."""
+    return _networks()
+
+
 # --- by model class ---------------------------------------------------------------------
 
 _BY_MODEL: dict[type[MplpModel], Callable[[], SearchStrategy[MplpModel]]] = {
@@ -679,7 +1026,21 @@ _BY_MODEL: dict[type[MplpModel], Callable[[], SearchStrategy[MplpModel]]] = {
     PlanStep: plan_steps,
     Dialog: dialogs,
     DialogMessage: dialog_messages,
-    DialogGovernance: dialog_governance,
+    Governance: governance,
+    Context: contexts,
+    ContextRoot: context_roots,
+    Confirm: confirms,
+    ConfirmDecision: confirm_decisions,
+    Trace: traces,
+    TraceSegment: trace_segments,
+    Role: roles,
+    Extension: extensions,
+    Collab: collabs,
+    CollabParticipant: collab_participants,
+    Core: cores,
+    ModuleDescriptor: module_descriptors,
+    Network: networks,
+    NetworkNode: network_nodes,
     InboxMessage: inbox_messages,
     Event: events,
     TraceBase: trace_bases,
@@ -692,6 +1053,11 @@ _BY_MODEL: dict[type[MplpModel], Callable[[], SearchStrategy[MplpModel]]] = {
     UserFeedback: user_feedback,
     ErrorInfo: error_info,
 }
+
+
+def payloads() -> SearchStrategy[Payload]:
+    """Any top-level payload that ``mplp_models.parse`` tells apart: each registered kind in turn, by its own strategy."""
+    return st.one_of([cast("SearchStrategy[Payload]", _BY_MODEL[kind.model]()) for kind in KINDS])
 
 
 def instances(model: type[M]) -> SearchStrategy[M]:

@@ -110,6 +110,40 @@ class Plan(_Model, kw_only=True):
     events: Union[list[Event], UnsetType] = UNSET
 
 
+# --- trace -----------------------------------------------------------------------
+
+
+class Governance(_Model, kw_only=True):
+    lifecyclePhase: Union[str, UnsetType] = UNSET  # noqa: N815 (the schema's own names)
+    truthDomain: Union[str, UnsetType] = UNSET  # noqa: N815
+    locked: Union[bool, UnsetType] = UNSET
+    lastConfirmRef: Union[Ref, UnsetType] = UNSET  # noqa: N815
+
+
+class TraceSegment(_Model, kw_only=True):
+    segment_id: MplpId
+    parent_segment_id: Union[MplpId, UnsetType] = UNSET
+    label: str
+    status: Literal["pending", "running", "completed", "failed", "cancelled", "skipped"]
+    started_at: Union[DateTime, UnsetType] = UNSET
+    finished_at: Union[DateTime, UnsetType] = UNSET
+    attributes: Union[OpenObject, UnsetType] = UNSET
+
+
+class Trace(_Model, kw_only=True):
+    meta: Metadata
+    governance: Union[Governance, UnsetType] = UNSET
+    trace_id: MplpId
+    context_id: MplpId
+    plan_id: Union[MplpId, UnsetType] = UNSET
+    root_span: TraceBase
+    status: Literal["pending", "running", "completed", "failed", "cancelled"]
+    started_at: Union[DateTime, UnsetType] = UNSET
+    finished_at: Union[DateTime, UnsetType] = UNSET
+    segments: Union[list[TraceSegment], UnsetType] = UNSET
+    events: Union[list[Event], UnsetType] = UNSET
+
+
 # --- dialog ----------------------------------------------------------------------
 
 
@@ -219,5 +253,7 @@ class LearningSample(_Model, kw_only=True):
     vendor_extensions: Union[OpenObject, UnsetType] = UNSET
 
 
-TYPE_OF: dict[str, type[_Model]] = {"plan": Plan, "dialog": Dialog, "inbox": InboxMessage, "learning": LearningSample}
+TYPE_OF: dict[str, type[_Model]] = {
+    "plan": Plan, "dialog": Dialog, "trace": Trace, "inbox": InboxMessage, "learning": LearningSample,
+}  # fmt: skip
 """The Struct of each payload kind."""

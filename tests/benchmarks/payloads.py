@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("plan", "dialog", "inbox", "learning")
+KINDS = ("plan", "dialog", "trace", "inbox", "learning")
 """The payload kinds, each validated against its own schema by every contender."""
 
 
@@ -63,6 +63,28 @@ def dialog_payload(messages: int, seed: int = 0) -> dict[str, Any]:
             for i in range(messages)
         ],
         "started_at": "2026-03-02T10:00:00Z",
+    }  # fmt: skip
+
+
+def trace_payload(segments: int, seed: int = 0) -> dict[str, Any]:
+    """A completed trace: a binary tree of segments (segment i under (i - 1) // 2), listed leaves first, each a second long."""
+    base = seed * 100_000
+    trace_id = uuid(base + 9)
+
+    def stamp(second: int) -> str:
+        return f"2026-03-02T{10 + second // 3600 % 10:02d}:{second // 60 % 60:02d}:{second % 60:02d}.250Z"
+
+    return {
+        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0", "created_at": "2026-03-02T10:00:00Z"},
+        "trace_id": trace_id, "context_id": uuid(base + 2), "plan_id": uuid(base + 1),
+        "root_span": {"trace_id": trace_id, "span_id": uuid(base + 4), "attributes": {"service": "runner", "ratio": 0.5}},
+        "status": "completed", "started_at": stamp(0), "finished_at": stamp(segments + 1),
+        "segments": [
+            {"segment_id": uuid(base + 200 + i), "label": f"segment {i}: stage {i % 7}", "status": "completed",
+             **({"parent_segment_id": uuid(base + 200 + (i - 1) // 2)} if i else {}),
+             "started_at": stamp(i), "finished_at": stamp(i + 1), "attributes": {"attempt": 1, "cost": 0.125}}
+            for i in reversed(range(segments))
+        ],
     }  # fmt: skip
 
 
@@ -123,6 +145,8 @@ def payloads() -> list[Payload]:
         Payload("plan, 2,000 steps", "plan-2000", "plan", plan_payload(2000)),
         Payload("dialog, 10 messages", "dialog-10", "dialog", dialog_payload(10)),
         Payload("dialog, 1,000 messages", "dialog-1000", "dialog", dialog_payload(1000)),
+        Payload("trace, 10 segments", "trace-10", "trace", trace_payload(10)),
+        Payload("trace, 1,000 segments", "trace-1000", "trace", trace_payload(1000)),
         Payload("inbox message", "inbox", "inbox", inbox_payload()),
         Payload("learning sample", "learning", "learning", learning_payload()),
     ]

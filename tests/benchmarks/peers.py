@@ -39,6 +39,7 @@ SCHEMAS = ROOT / "schemas"
 MODEL: dict[str, type[mm.MplpModel]] = {
     "plan": mm.Plan,
     "dialog": mm.Dialog,
+    "trace": mm.Trace,
     "inbox": mm.InboxMessage,
     "learning": mm.LearningSample,
 }
@@ -189,6 +190,8 @@ def _break_date_time(kind: str, raw: bytes) -> bytes:
         value["meta"]["created_at"] = no_offset  # in metadata.schema.json, by $ref
     elif kind == "dialog":
         value["messages"][0]["timestamp"] = no_offset
+    elif kind == "trace":
+        value["segments"][0]["started_at"] = no_offset
     elif kind == "inbox":
         value["created_at"] = no_offset
     else:
@@ -202,6 +205,8 @@ def _break_pattern(kind: str, raw: bytes) -> bytes:
         value["steps"][0]["step_id"] = "X" + value["steps"][0]["step_id"][1:]  # in identifiers.schema.json, by $ref
     elif kind == "dialog":
         value["governance"]["lastConfirmRef"]["id"] = "not-a-uuid"
+    elif kind == "trace":
+        value["segments"][0]["segment_id"] = "X" + value["segments"][0]["segment_id"][1:]
     elif kind == "inbox":
         value["message_id"] = "XM-1"
     else:

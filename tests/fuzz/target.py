@@ -11,8 +11,9 @@ import json
 from pydantic import ValidationError
 
 import mplp_models as mm
+from mplp_models._kinds import KINDS
 
-READERS = (mm.parse, mm.Plan.from_json, mm.Dialog.from_json, mm.InboxMessage.from_json, mm.LearningSample.from_json)
+READERS = (mm.parse, *(kind.model.from_json for kind in KINDS if kind.name not in ("Event", "TraceBase")))
 
 
 def check(data: bytes) -> None:

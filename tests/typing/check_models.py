@@ -103,16 +103,33 @@ def methods(plan: mm.Plan, stamp: mm.Timestamp, data: bytes) -> None:
     assert_type(plan.transition(mm.PlanStatus.proposed), mm.Plan)
     assert_type(plan.topological_order(), list[mm.PlanStep])
     assert_type(plan.check(), list[mm.RuleViolation])
-    assert_type(mm.parse(data), mm.Plan | mm.Dialog | mm.InboxMessage | mm.LearningSample | mm.Event | mm.TraceBase)
+    assert_type(mm.parse(data), mm.Payload)
     assert_type(mm.canonical_json({"a": 1}), bytes)
     assert_type(stamp.to_datetime(), datetime)
     assert_type(stamp.instant(), tuple[int, str])
     assert_type(mm.Timestamp.now(), mm.Timestamp)
 
 
+def modules(trace: mm.Trace, confirm: mm.Confirm, context: mm.Context, network: mm.Network) -> None:
+    assert_type(trace.walk(), list[mm.TraceSegment])
+    assert_type(trace.roots(), list[mm.TraceSegment])
+    assert_type(trace.children("id"), list[mm.TraceSegment])
+    assert_type(trace.transition(mm.TraceStatus.running), mm.Trace)
+    assert_type(trace.root_span, mm.TraceBase)
+    assert_type(confirm.transition("approved"), mm.Confirm)
+    assert_type(confirm.decisions, tuple[mm.ConfirmDecision, ...] | None)
+    assert_type(context.root, mm.ContextRoot)
+    assert_type(context.transition(mm.ContextStatus.active), mm.Context)
+    assert_type(network.nodes, tuple[mm.NetworkNode, ...] | None)
+    assert_type(mm.Core.from_json(b"{}").modules, tuple[mm.ModuleDescriptor, ...])
+    assert_type(mm.DialogGovernance, type[mm.Governance])
+
+
 def strategies() -> None:
     assert_type(testing.plans(), SearchStrategy[mm.Plan])
     assert_type(testing.dialogs(), SearchStrategy[mm.Dialog])
+    assert_type(testing.traces(), SearchStrategy[mm.Trace])
+    assert_type(testing.payloads(), SearchStrategy[mm.Payload])
     assert_type(testing.events(), SearchStrategy[mm.Event])
     assert_type(testing.inbox_messages("read"), SearchStrategy[mm.InboxMessage])
     assert_type(testing.instances(mm.LearningSample), SearchStrategy[mm.LearningSample])

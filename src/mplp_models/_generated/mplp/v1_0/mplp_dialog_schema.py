@@ -8,7 +8,7 @@ from typing import Annotated, ClassVar
 from mplp_models._base import MplpModel
 from mplp_models._dialog import DialogBase
 from mplp_models._types import NotNull, StatusEnum, Timestamp, UniqueItems
-from pydantic import ConfigDict, Field, StrictBool, StrictStr
+from pydantic import ConfigDict, Field, StrictStr
 
 from .common import (
     common_types_schema,
@@ -36,7 +36,7 @@ class Dialog(DialogBase, frozen=True):
     [PROTOCOL-CORE] MPLP protocol and schema metadata.
     """
     governance: Annotated[
-        DialogGovernance | None,
+        common_types_schema.Governance | None,
         NotNull,
         Field(
             description="[PROTOCOL-CORE] Governance metadata for lifecycle management, truth domain authority, and locking status."
@@ -120,56 +120,6 @@ class Dialog(DialogBase, frozen=True):
     """
 
 
-class DialogGovernance(MplpModel, frozen=True):
-    """
-    [PROTOCOL-CORE] Governance metadata for lifecycle management, truth domain authority, and locking status.
-    """
-
-    model_config: ClassVar[ConfigDict] = ConfigDict(
-        extra="forbid",
-    )
-    lifecyclePhase: Annotated[
-        StrictStr | None,
-        NotNull,
-        Field(
-            description="Current phase in the lifecycle fence (e.g., \u0027design\u0027, \u0027implementation\u0027, \u0027review\u0027)."
-        ),
-    ] = None
-    """
-    Current phase in the lifecycle fence (e.g., 'design', 'implementation', 'review').
-    """
-    truthDomain: Annotated[
-        StrictStr | None,
-        NotNull,
-        Field(
-            description="The truth domain this object belongs to (e.g., \u0027requirements\u0027, \u0027architecture\u0027)."
-        ),
-    ] = None
-    """
-    The truth domain this object belongs to (e.g., 'requirements', 'architecture').
-    """
-    locked: Annotated[
-        StrictBool | None,
-        NotNull,
-        Field(
-            description="If true, this object cannot be modified except by specific governance overrides."
-        ),
-    ] = None
-    """
-    If true, this object cannot be modified except by specific governance overrides.
-    """
-    lastConfirmRef: Annotated[
-        common_types_schema.Ref | None,
-        NotNull,
-        Field(
-            description="Reference to the last Confirm decision that validated this state."
-        ),
-    ] = None
-    """
-    Reference to the last Confirm decision that validated this state.
-    """
-
-
 class DialogMessage(MplpModel, frozen=True):
     """
     Minimal Protocol Format - Aligned with OpenAI/Anthropic standards
@@ -226,5 +176,4 @@ class DialogStatus(StatusEnum):
 
 # Built now rather than at first use: a class may name one defined after it.
 Dialog.model_rebuild()
-DialogGovernance.model_rebuild()
 DialogMessage.model_rebuild()

@@ -7,7 +7,7 @@ from typing import Annotated, Any, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._types import NotNull, StatusEnum, UniqueItems
-from pydantic import ConfigDict, Field, StrictStr
+from pydantic import ConfigDict, Field, StrictBool, StrictStr
 from typing_extensions import TypeAliasType
 
 from . import identifiers_schema, metadata_schema
@@ -24,6 +24,56 @@ CommonTypes = TypeAliasType(
 """
 Type definitions shared by the MPLP modules.
 """
+
+
+class Governance(MplpModel, frozen=True):
+    """
+    [PROTOCOL-CORE] Governance metadata for lifecycle management, truth domain authority, and locking status.
+    """
+
+    model_config: ClassVar[ConfigDict] = ConfigDict(
+        extra="forbid",
+    )
+    lifecyclePhase: Annotated[
+        StrictStr | None,
+        NotNull,
+        Field(
+            description="Current phase in the lifecycle fence (e.g., \u0027design\u0027, \u0027implementation\u0027, \u0027review\u0027)."
+        ),
+    ] = None
+    """
+    Current phase in the lifecycle fence (e.g., 'design', 'implementation', 'review').
+    """
+    truthDomain: Annotated[
+        StrictStr | None,
+        NotNull,
+        Field(
+            description="The truth domain this object belongs to (e.g., \u0027requirements\u0027, \u0027architecture\u0027)."
+        ),
+    ] = None
+    """
+    The truth domain this object belongs to (e.g., 'requirements', 'architecture').
+    """
+    locked: Annotated[
+        StrictBool | None,
+        NotNull,
+        Field(
+            description="If true, this object cannot be modified except by specific governance overrides."
+        ),
+    ] = None
+    """
+    If true, this object cannot be modified except by specific governance overrides.
+    """
+    lastConfirmRef: Annotated[
+        Ref | None,
+        NotNull,
+        Field(
+            description="Reference to the last Confirm decision that validated this state."
+        ),
+    ] = None
+    """
+    Reference to the last Confirm decision that validated this state.
+    """
 
 
 class Ref(MplpModel, frozen=True):
@@ -69,4 +119,5 @@ class RefModule(StatusEnum):
     network = "network"
 
 # Built now rather than at first use: a class may name one defined after it.
+Governance.model_rebuild()
 Ref.model_rebuild()

@@ -1,0 +1,86 @@
+"""Context behaviour: the open ``root`` object, and the Context lifecycle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel, GetCoreSchemaHandler, TypeAdapter, ValidationError, model_validator
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
+from typing_extensions import Self
+
+from mplp_models._base import MplpModel, _model_schema  # pyright: ignore[reportPrivateUsage]
+from mplp_models._members import given_members
+from mplp_models._semantic import RuledModel, permissive_moves
+from mplp_models._types import JsonObject, NonFinite, open_object_problem
+
+if TYPE_CHECKING:
+    from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextStatus
+
+__all__ = ["CONTEXT_MOVES", "ContextBase", "ContextRootBase"]
+
+# Upstream defines no moves between the Context states: any move but out of closed.
+CONTEXT_MOVES = permissive_moves(("draft", "active", "suspended", "archived", "closed"), final=("closed",))
+
+_OPEN_VALUES: TypeAdapter[dict[str, Any]] = TypeAdapter(JsonObject)
+
+
+def _checked_members(model: MplpModel | None, handler: Callable[[Any], Any]) -> Any:
+    """``given_members``, after refusing extra keys changed in place into what is not JSON (as open objects are)."""
+    extra = model.__pydantic_extra__ if model is not None else None
+    if extra:
+        problem = open_object_problem(extra)
+        if problem is not None:
+            message = problem[1] if isinstance(problem, tuple) else f"{NonFinite.of(problem)} is not a JSON number"
+            raise ValueError(f"an open object changed after validation cannot be written: {message}")
+    return given_members(model, handler)
+
+
+class ContextRootBase(MplpModel, frozen=True):
+    """Behaviour of ``ContextRoot``, an object the schema leaves open: keys beyond its own are kept, as JSON.
+
+    They are read with the checks of every open object (JSON values only,
+    finite numbers, nesting within ``MAX_OPEN_DEPTH``) and written back as
+    given; ``root.model_extra`` holds them.
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _extra_is_json(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            return data  # the model's own validation words the error
+        extra = {key: value for key, value in data.items() if key not in cls.model_fields}  # pyright: ignore[reportUnknownVariableType]
+        if extra:
+            try:
+                _OPEN_VALUES.validate_python(extra)
+            except ValidationError as error:
+                first = error.errors()[0]
+                where = ".".join(map(str, first["loc"]))
+                message = f"{where}: {first['msg']}" if where else first["msg"]
+                raise PydanticCustomError("open_object", message) from None  # pyright: ignore[reportArgumentType]
+        return data  # pyright: ignore[reportUnknownVariableType]
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /) -> CoreSchema:
+        schema = super().__get_pydantic_core_schema__(source, handler)
+        model = _model_schema(schema)
+        if model is not None:  # the given fields, as for every model, and the extra keys checked on the way out
+            model["serialization"] = core_schema.wrap_serializer_function_ser_schema(_checked_members)
+        return schema
+
+
+
+class ContextBase(RuledModel, frozen=True):
+    """Behaviour of ``Context``: its lifecycle."""
+
+    _moves: ClassVar[Mapping[str, Sequence[str]]] = CONTEXT_MOVES
+
+    if TYPE_CHECKING:
+        status: ContextStatus
+
+    def transition(self, to: ContextStatus | str) -> Self:
+        """The context moved to ``to`` (a new context); a ``ValueError`` if the move is not legal.
+
+        Any state may move to any other but closed, which is final (upstream defines no moves).
+        """
+        return self.model_copy(update={"status": self._check_move(to)})
