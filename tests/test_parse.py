@@ -39,8 +39,8 @@ def test_a_payload_missing_a_field_is_still_recognized_and_the_error_names_it() 
 @pytest.mark.parametrize(
     ("data", "says"),
     [
-        ({"hello": "world"}, "none of"),
-        ({"plan_id": "x", "objective": "o", "steps": [], "dialog_id": "y", "messages": []}, "Plan and Dialog"),
+        ({"hello": "world"}, r"no key that names one, such as Plan \(plan_id\), Dialog \(dialog_id\)"),
+        ({"plan_id": "x", "objective": "o", "steps": [], "dialog_id": "y", "messages": []}, r"as large a share of the keys of Plan \(objective, plan_id, steps\), Dialog \(dialog_id, messages\)"),
         ([], "JSON object"),
         ("null", "JSON object"),
     ],

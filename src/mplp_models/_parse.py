@@ -48,6 +48,9 @@ _OWN_KEYS = {
     for kind, keys in _REQUIRED.items()
 }
 
+_ID_FIELD = {entry.model: entry.id_field for entry in _REGISTRY}
+_NAMING_KEY = {kind: _ID_FIELD[kind] if _ID_FIELD[kind] in own else min(own) for kind, own in _OWN_KEYS.items()}
+
 
 def parse(
     data: bytes | str | Mapping[str, Any], *, semantic: bool = True, allow_duplicate_keys: bool = False
@@ -72,10 +75,13 @@ def _kind_of(value: Any) -> type[MplpModel]:
     scores = {kind: len(own & value.keys()) / len(own) for kind, own in _OWN_KEYS.items()}
     best = max(scores.values())
     winners = [kind.__name__ for kind, score in scores.items() if score == best]
-    if best == 0 or len(winners) > 1:
-        hint = ", ".join(f"{kind.__name__} ({', '.join(sorted(own))})" for kind, own in _OWN_KEYS.items())
-        what = "none of" if best == 0 else f"as many keys of {' and '.join(winners)} from"
-        raise invalid("parse", "payload_kind", f"Cannot tell the payload kind: it has {what} the keys of {hint}", (), value)
+    if best == 0:
+        # One key a kind (its id field where that is its own): the message stays short as kinds are added.
+        hint = ", ".join(f"{kind.__name__} ({_NAMING_KEY[kind]})" for kind in _OWN_KEYS)
+        raise invalid("parse", "payload_kind", f"Cannot tell the payload kind: it has no key that names one, such as {hint}", (), value)
+    if len(winners) > 1:
+        hint = ", ".join(f"{kind.__name__} ({', '.join(sorted(own))})" for kind, own in _OWN_KEYS.items() if kind.__name__ in winners)
+        raise invalid("parse", "payload_kind", f"Cannot tell the payload kind: it has as large a share of the keys of {hint}", (), value)
     return next(kind for kind, score in scores.items() if score == best)
 
 
