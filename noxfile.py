@@ -6,7 +6,7 @@ dependencies.
   raised floor is tested as soon as it is declared.
 * ``newest``: Python 3.13 with the newest release of every dependency that the pins allow.
 
-Both install the package with the ``dev`` extra (the test tools, pinned) and run pytest; the type
+Both install the package with the ``dev`` dependency group (the test tools, pinned) and run pytest; the type
 checks and the docs build are not part of the matrix (``make test`` runs them), the tests of the
 docs' Python blocks are. Arguments after ``--`` go to pytest: ``make test-matrix ARGS="-x -k plan"``.
 Interpreters are found on PATH as ``python3.10`` and ``python3.13``; none is downloaded.
@@ -27,9 +27,10 @@ else:  # nox depends on tomli there
 
 nox.options.default_venv_backend = "uv"
 nox.options.error_on_missing_interpreters = True
-nox.needs_version = ">=2026.10.20"  # the pin of the dev extra (download_python, uv backend)
+nox.needs_version = ">=2026.10.20"  # the pin of the dev group (download_python, uv backend)
 
-PROJECT = tomllib.loads(Path(__file__).with_name("pyproject.toml").read_text(encoding="utf-8"))["project"]
+PROJECT_FILE = tomllib.loads(Path(__file__).with_name("pyproject.toml").read_text(encoding="utf-8"))
+PROJECT = PROJECT_FILE["project"]
 # The property tests: enough documents per model to exercise the paths, not the thousands of `make test`.
 ENV = {"ROUNDTRIP_EXAMPLES": "50"}
 # datamodel-code-generator 0.89.0 needs typing-extensions>=4.16: it cannot be installed beside the
@@ -64,7 +65,7 @@ def versions(session: nox.Session) -> None:
 @nox.session(python="3.10", download_python="never")
 def lowest(session: nox.Session) -> None:
     """Python 3.10, the declared floors of pydantic, orjson and typing-extensions."""
-    dev = [r for r in PROJECT["optional-dependencies"]["dev"] if _name(r) not in NOT_WITH_FLOORS]
+    dev = [r for r in PROJECT_FILE["dependency-groups"]["dev"] if _name(r) not in NOT_WITH_FLOORS]
     session.install("-e", ".", *dev, *floors())
     versions(session)
     ignored = [f"--ignore={path}" for path in NOT_WITH_FLOORS.values()]
@@ -76,6 +77,6 @@ def lowest(session: nox.Session) -> None:
 @nox.session(python="3.13", download_python="never")
 def newest(session: nox.Session) -> None:
     """Python 3.13, the newest release of everything (uv resolves to the newest by default)."""
-    session.install("--upgrade", "-e", ".[dev]")
+    session.install("--upgrade", "--group", "dev", "-e", ".")
     versions(session)
     session.run("python", "-m", "pytest", *session.posargs, env=ENV)
