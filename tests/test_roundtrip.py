@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 import mplp_models as mm
-from conftest import SCHEMA_OF, SCHEMAS, load, reference_accepts
+from conftest import SCHEMA_OF, SCHEMAS, examples, load, reference_accepts
 
-# Thousands of documents per model in every run; ROUNDTRIP_EXAMPLES=100 for a quick local pass.
-EXAMPLES = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES", "1000"))
+# A thousand documents per model at full depth (make test-deep), fifty in make test; ROUNDTRIP_EXAMPLES=N sets the count.
+EXAMPLES = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES", examples(quick=50, deep=1000)))
 BY_ID = {schema["$id"]: schema for schema in (load(path) for path in SCHEMAS.rglob("*.schema.json"))}
 
 
