@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-matrix codegen check-codegen typecheck docs bench fuzz clean
+.PHONY: demo test test-deep test-matrix codegen check-codegen typecheck docs bench fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,9 +16,21 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(PY) examples/demo.py examples/payloads
 
-## test: the whole suite: type checks, the docs build, tests (generated-code drift among them: tests/test_codegen.py)
+# Test processes (pytest-xdist): one per CPU; TEST_JOBS=N for N, TEST_JOBS=0 for none (all in pytest's own).
+# Work stealing: a process that runs out of tests takes some of another's, so that all end
+# together although a few tests (the round trip's) take much longer than the rest.
+TEST_JOBS ?= auto
+PYTEST = $(PY) -m pytest -n $(TEST_JOBS) --dist worksteal
+
+## test: every kind of check at quick depth: type checks, the docs build, the tests (generated-code
+## drift among them: tests/test_codegen.py) with few hypothesis examples and without the slow ones
 test: $(STAMP) typecheck docs
-	$(PY) -m pytest
+	$(PYTEST) -m "not slow"
+
+## test-deep: the same at full depth: every test (slow ones too) with the deep hypothesis profile
+## (1,000 documents per model in the round trip...; see tests/conftest.py)
+test-deep: $(STAMP) typecheck docs
+	MPLP_TEST_PROFILE=deep $(PYTEST)
 
 ## codegen: regenerate src/mplp_models/_generated from schemas/
 codegen: $(STAMP)

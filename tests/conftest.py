@@ -1,16 +1,18 @@
-"""Shared fixtures: the repository's payloads, ../shared when present, and the reference validator."""
+"""Shared fixtures: the repository's payloads, ../shared when present, the reference validator, and the test depth."""
 
 from __future__ import annotations
 
 import copy
 import functools
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 from jsonschema import Draft7Validator, Draft202012Validator, FormatChecker
 from jsonschema import ValidationError as SchemaError
 from jsonschema.validators import extend
@@ -150,3 +152,37 @@ _Published = extend(Draft202012Validator, {"pattern": _pattern})
 def published_schema_validator(model: type[mm.MplpModel]) -> Any:
     """The same exact checks on the model's own ``model_json_schema()`` (pydantic writes draft 2020-12)."""
     return _Published(model.model_json_schema(), format_checker=_FORMATS)
+
+
+# --- test depth: hypothesis profiles -----------------------------------------
+# The same checks at two depths. `quick` (the default, `make test`) runs few
+# examples of every property; `deep` (MPLP_TEST_PROFILE=deep, `make test-deep`)
+# runs the full depth: hypothesis's default of 100 examples, and each count
+# that a test names through `examples(...)` (1,000 documents per model in the
+# round trip, say). The profiles differ in depth only.
+#
+# Both drop two checks that measure wall-clock time, which a busy machine
+# (other jobs beside the tests, or the two xdist workers on two cores) inflates
+# at random: the 200 ms per-example deadline, and HealthCheck.too_slow, which
+# fails a test whose first ten inputs take more than a second to draw. Slowness
+# is still caught: test_strategy_cost.py holds every strategy of
+# mplp_models.testing to too_slow's own budget in CPU time, which the load of
+# other processes hardly changes, and the tiers' run times are in the README. The
+# health checks that count rather than time (data_too_large, filter_too_much,
+# large_base_example) stay on: their verdict does not depend on the load.
+PROFILE = os.environ.get("MPLP_TEST_PROFILE", "quick")
+settings.register_profile("quick", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("deep", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(PROFILE)  # an unknown name stops the run here
+
+
+def examples(*, quick: int, deep: int) -> int:
+    """A property's example count at the chosen depth: ``deep`` (the full depth) or ``quick``."""
+    return deep if PROFILE == "deep" else quick
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The round trip's tests take longest by far (minutes each at full depth): they go first, so
+    # that they start at once and the test processes (make test's pytest-xdist, which steals
+    # work) share out the short ones around them.
+    items.sort(key=lambda item: item.path.name != "test_roundtrip.py")

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mplp_models as mm
-from conftest import CONFORMANCE, PAYLOADS, shared_or_skip
+from conftest import CONFORMANCE, PAYLOADS, examples, shared_or_skip
 from mplp_models._canonical import es6_number
 
 
@@ -204,13 +204,13 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(quick=200, deep=2000), deadline=None)
 @given(json_values)
 def test_same_bytes_as_the_reference_implementation(value: Any) -> None:
     assert mm.canonical_json(value) == rfc8785.dumps(value)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(quick=50, deep=300), deadline=None)
 @given(json_values)
 def test_canonical_form_is_a_fixed_point(value: Any) -> None:
     once = mm.canonical_json(value)

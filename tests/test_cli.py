@@ -1,7 +1,10 @@
-"""The ``mplp-models`` command, run as users run it: in a subprocess, through ``python -m``."""
+"""The ``mplp-models`` command: in this process through ``main(argv)`` (``run``), and as users run
+it, in a subprocess through ``python -m`` (``spawn`` and the tests of pipes, terminals, exit
+status 141, unwritable output, file names that are not UTF-8 and worker processes)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pty
@@ -15,11 +18,31 @@ import rfc8785
 import mplp_models as mm
 from mplp_models._kinds import KINDS, kind_named
 from conftest import PAYLOADS, ROOT
+from mplp_models._cli import main
 
 PLAN = PAYLOADS / "plan.json"
 
 
 def run(*args: str, stdin: bytes = b"", cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
+    """``mplp-models ARGS`` in this process (a subprocess costs a fresh interpreter each): the exit status
+    and the bytes written to stdout and stderr, as ``spawn`` gives them."""
+    data = [io.BytesIO(stdin), io.BytesIO(), io.BytesIO()]
+    streams = [io.TextIOWrapper(buffer, encoding="utf-8", write_through=True) for buffer in data]
+    saved, here = (sys.stdin, sys.stdout, sys.stderr), os.getcwd()
+    sys.stdin, sys.stdout, sys.stderr = streams
+    os.chdir(cwd)
+    try:
+        status = main(list(args))
+    except SystemExit as stop:  # argparse's way out: --help, --version and usage errors
+        status = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+        os.chdir(here)
+    return subprocess.CompletedProcess(["mplp-models", *args], status, data[1].getvalue(), data[2].getvalue())
+
+
+def spawn(*args: str, stdin: bytes = b"", cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
+    """``python -m mplp_models ARGS`` in a subprocess: for what needs a process of its own (worker processes)."""
     return subprocess.run(
         [sys.executable, "-m", "mplp_models", *args], input=stdin, capture_output=True, cwd=cwd, timeout=120
     )
@@ -156,7 +179,7 @@ def test_ndjson_with_two_jobs_gives_the_same_output_in_order(ndjson: Path, tmp_p
 
     many = tmp_path / "many.ndjson"
     many.write_bytes(ndjson.read_bytes() * (3 * _BLOCK_BYTES // ndjson.stat().st_size + 1))  # several blocks
-    one, two = run("validate", "--ndjson", str(many)), run("validate", "--ndjson", "--jobs", "2", str(many))
+    one, two = run("validate", "--ndjson", str(many)), spawn("validate", "--ndjson", "--jobs", "2", str(many))
     assert (two.returncode, two.stdout) == (one.returncode, one.stdout)
     assert len(lines(one.stderr)) > 8
     assert lines(two.stderr)[:-1] == lines(one.stderr)[:-1]  # all but the timing of the summary
@@ -164,7 +187,7 @@ def test_ndjson_with_two_jobs_gives_the_same_output_in_order(ndjson: Path, tmp_p
 
 def test_many_files_with_two_jobs_keep_their_order(tmp_path: Path, bad_status: Path) -> None:
     paths = [str(PLAN)] * 40 + [str(bad_status), str(tmp_path / "missing.json")] + [str(PLAN)] * 40 + [str(bad_status)]
-    one, two = run("validate", *paths), run("validate", "--jobs", "2", *paths)
+    one, two = run("validate", *paths), spawn("validate", "--jobs", "2", *paths)
     assert one.returncode == two.returncode == 2
     assert (two.stdout, two.stderr) == (one.stdout, one.stderr)
     assert [line.split(": ")[0] for line in lines(one.stderr)] == [str(bad_status), "mplp-models", str(bad_status)]
@@ -181,7 +204,7 @@ def test_ndjson_from_stdin_in_json_format(ndjson: Path) -> None:
 def test_ndjson_all_valid_is_exit_0(tmp_path: Path) -> None:
     path = tmp_path / "ok.ndjson"
     path.write_bytes(b"\n".join(mm.Plan.from_json(PLAN.read_bytes()).to_json() for _ in range(3)))
-    result = run("validate", "--ndjson", str(path), "--jobs", "0")
+    result = spawn("validate", "--ndjson", str(path), "--jobs", "0")
     assert result.returncode == 0
     assert lines(result.stderr)[-1].endswith(": 3 valid, 0 invalid")
 
@@ -385,7 +408,7 @@ def test_ndjson_lines_longer_than_a_read_block_keep_their_numbers(tmp_path: Path
     path = tmp_path / "long.ndjson"
     path.write_text("\n".join(rows))  # no newline after the last line
     for jobs in ("1", "2"):
-        result = run("validate", "--ndjson", "--jobs", jobs, str(path))
+        result = (run if jobs == "1" else spawn)("validate", "--ndjson", "--jobs", jobs, str(path))
         assert result.returncode == 1
         assert [line.split(": ")[0] for line in lines(result.stdout)] == [f"{path}:1", f"{path}:2", f"{path}:4"]
         assert lines(result.stderr)[0].startswith(f"{path}:3: invalid Plan: /status:")

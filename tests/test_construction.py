@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from pydantic import ValidationError
 
 import mplp_models as mm
+from conftest import examples
 from test_roundtrip import date_times
 
 STEP_ID = "a1000000-0000-4000-8000-000000000001"
@@ -116,7 +117,7 @@ def test_timestamp_field_refuses_a_datetime_object() -> None:
         mm.Event(event_id=STEP_ID, event_type="a", source="s", timestamp=datetime.now(timezone.utc))  # type: ignore[arg-type]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(quick=50, deep=500), deadline=None)
 @given(date_times())
 def test_instant_keys_agree_with_datetimes(text: str) -> None:
     stamp = mm.Timestamp(text)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import FIXTURE_OF, PAYLOADS, load
+from conftest import FIXTURE_OF, PAYLOADS, examples, load
 
 EVENT = load(PAYLOADS / "event.json")
 
@@ -26,13 +26,13 @@ def only_validation_errors(data: object) -> None:
                 assert len(entry["message"]) < 400
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(quick=50, deep=400), deadline=None)
 @given(st.binary(max_size=200))
 def test_random_bytes(data: bytes) -> None:
     only_validation_errors(data)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(quick=50, deep=400), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list('{}[]":,0123456789.eE+-tfnrul \\\\u') + ["\ud800", "é", "\U0001f600"]), max_size=60))
 def test_random_json_like_text(text: str) -> None:
     only_validation_errors(text)
@@ -56,6 +56,7 @@ def test_hostile_literals(text: str) -> None:
     only_validation_errors(document)
 
 
+@pytest.mark.slow
 def test_a_50_mb_string_is_read_and_never_echoed_whole() -> None:
     huge = "x" * (50 * 1024 * 1024)
     event = mm.Event.from_json(json.dumps(dict(EVENT, source=huge)))
@@ -78,6 +79,7 @@ def test_a_pattern_field_with_a_1_mb_value() -> None:
 MEMORY_MULTIPLE = 4  # documented in docs/validation.md; measured at about 2
 
 
+@pytest.mark.slow
 def test_a_100_mb_plan_stays_within_the_documented_memory() -> None:
     # A fresh process, so that its peak resident size is this read's alone.
     script = """

@@ -23,12 +23,12 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 import mplp_models as mm
-from conftest import SCHEMA_OF, SCHEMAS, load, reference_accepts
+from conftest import SCHEMA_OF, SCHEMAS, examples, load, reference_accepts
 from fast_path_switch import either_path  # noqa: F401  # a fixture
 
-# Thousands of documents per model in every run; ROUNDTRIP_EXAMPLES=100 for a quick local pass.
-EXAMPLES = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES", "1000"))
-# With the fast paths off, a fifth as many; ROUNDTRIP_EXAMPLES_OFF=N sets the count.
+# A thousand documents per model at full depth (make test-deep), fifty in make test; ROUNDTRIP_EXAMPLES=N sets the count.
+EXAMPLES = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES", examples(quick=50, deep=1000)))
+# With the fast paths off, a fifth as many at full depth; ROUNDTRIP_EXAMPLES_OFF=N sets the count.
 EXAMPLES_OFF = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES_OFF", max(EXAMPLES // 5, 10)))
 BY_ID = {schema["$id"]: schema for schema in (load(path) for path in SCHEMAS.rglob("*.schema.json"))}
 
