@@ -49,8 +49,8 @@ class CanonicalJSONError(ValueError):
     """
 
     def __init__(self, message: str, location: Location = ()) -> None:
-        self.pointer = pointer(location)
-        self.path = "$" + "".join(_segment(part) for part in location)
+        self.pointer: str = pointer(location)
+        self.path: str = "$" + "".join(_segment(part) for part in location)
         super().__init__(f"{message} at {self.pointer or 'the top level'}")
 
 
