@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-deep test-matrix codegen check-codegen typecheck docs bench fuzz clean
+.PHONY: demo test test-deep test-matrix lint codegen check-codegen typecheck docs bench fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,14 +22,20 @@ demo: $(STAMP)
 TEST_JOBS ?= auto
 PYTEST = $(PY) -m pytest -n $(TEST_JOBS) --dist worksteal
 
-## test: every kind of check at quick depth: type checks, the docs build, the tests (generated-code
+## lint: ruff's lint rules and its formatting (pyproject.toml's [tool.ruff]); `ruff format .` and
+## `ruff check --fix .` fix most of what it finds
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+## test: every kind of check at quick depth: lint, type checks, the docs build, the tests (generated-code
 ## drift among them: tests/test_codegen.py) with few hypothesis examples and without the slow ones
-test: $(STAMP) typecheck docs
+test: $(STAMP) lint typecheck docs
 	$(PYTEST) -m "not slow"
 
 ## test-deep: the same at full depth: every test (slow ones too) with the deep hypothesis profile
 ## (1,000 documents per model in the round trip...; see tests/conftest.py)
-test-deep: $(STAMP) typecheck docs
+test-deep: $(STAMP) lint typecheck docs
 	MPLP_TEST_PROFILE=deep $(PYTEST)
 
 ## codegen: regenerate src/mplp_models/_generated from schemas/

@@ -56,7 +56,8 @@ def floors() -> list[str]:
 
 def versions(session: nox.Session) -> None:
     session.run(
-        "python", "-c",
+        "python",
+        "-c",
         "import sys; from importlib.metadata import version as v; print('python', sys.version.split()[0]); "
         "[print(n, v(n)) for n in ('pydantic', 'pydantic-core', 'orjson', 'typing-extensions', 'hypothesis')]",
     )

@@ -62,27 +62,40 @@ CODEGEN = ROOT / "codegen"
 TYPES = "mplp_models._types"
 
 GENERATOR_FLAGS = [
-    "--input-file-type", "jsonschema",
-    "--output-model-type", "pydantic_v2.BaseModel",
-    "--target-python-version", "3.10",
-    "--target-pydantic-version", "2.11",
-    "--base-class", "mplp_models._base.MplpModel",
-    "--base-class-map", str(CODEGEN / "bases.json"),
-    "--formatters", "builtin",
+    "--input-file-type",
+    "jsonschema",
+    "--output-model-type",
+    "pydantic_v2.BaseModel",
+    "--target-python-version",
+    "3.10",
+    "--target-pydantic-version",
+    "2.11",
+    "--base-class",
+    "mplp_models._base.MplpModel",
+    "--base-class-map",
+    str(CODEGEN / "bases.json"),
+    "--formatters",
+    "builtin",
     "--disable-timestamp",
     "--use-annotated",
     "--field-constraints",
     "--use-type-alias",
     "--use-subclass-enum",
-    "--strict-types", "str", "bool",
-    "--naming-strategy", "full-path",
+    "--strict-types",
+    "str",
+    "bool",
+    "--naming-strategy",
+    "full-path",
     "--use-schema-description",
     "--use-field-description",
     "--use-double-quotes",
     "--keep-model-order",
-    "--additional-imports", f"typing.Annotated,typing.ClassVar,pydantic.Field,{TYPES}.NotNull,{TYPES}.StatusEnum,{TYPES}.UniqueItems",
-    "--custom-template-dir", str(CODEGEN / "templates"),
-    "--model-name-map", str(CODEGEN / "names.json"),
+    "--additional-imports",
+    f"typing.Annotated,typing.ClassVar,pydantic.Field,{TYPES}.NotNull,{TYPES}.StatusEnum,{TYPES}.UniqueItems",
+    "--custom-template-dir",
+    str(CODEGEN / "templates"),
+    "--model-name-map",
+    str(CODEGEN / "names.json"),
 ]
 
 
@@ -333,7 +346,11 @@ def built_now(source: str) -> str:
     if not models:
         return source
     lines = "".join(f"{name}.model_rebuild()\n" for name in models)
-    return source.rstrip("\n") + "\n\n# Built now rather than at first use: a class may name one defined after it.\n" + lines
+    return (
+        source.rstrip("\n")
+        + "\n\n# Built now rather than at first use: a class may name one defined after it.\n"
+        + lines
+    )
 
 
 def status_enums(source: str) -> str:

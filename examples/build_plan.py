@@ -27,7 +27,8 @@ def release_plan() -> mm.Plan:
             status=mm.PlanStepStatus.pending,
             agent_role=role,
             order_index=order,
-            dependencies=dependencies or None,  # None: not given, so absent rather than [] (or null, which the schema refuses)
+            dependencies=dependencies
+            or None,  # None: not given, so absent rather than [] (or null, which the schema refuses)
         )
 
     steps = (
@@ -66,7 +67,12 @@ def main() -> int:
         print(f"  {number}. {step.description} ({step.agent_role})" + (f", after: {after}" if after else ""))
     print("Ready to start: " + ", ".join(step.description for step in plan.ready_steps()))
     first = plan.ready_steps()[0].step_id
-    started = plan.transition("proposed").transition("approved").transition("in_progress").transition_step(first, "in_progress")
+    started = (
+        plan.transition("proposed")
+        .transition("approved")
+        .transition("in_progress")
+        .transition_step(first, "in_progress")
+    )
     print(f"Started: {started.steps[0].description} [{started.steps[0].status}]")
 
     # A mistake is refused where it is made: here a step that waits for itself.

@@ -1,6 +1,6 @@
 """Validate every JSON payload in a folder and print a typed one-line summary of each.
 
-    python examples/demo.py examples/payloads
+python examples/demo.py examples/payloads
 """
 
 from __future__ import annotations

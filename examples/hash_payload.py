@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import sys
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -32,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for path in args.paths:
         try:
-            data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+            data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
             print(f"{canonical_sha256(data)}  {path}")
         except OSError as error:
             print(f"{path}: cannot read: {error.strerror}", file=sys.stderr)

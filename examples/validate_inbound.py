@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -47,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
 
     name = "<stdin>" if args.path == "-" else args.path
     try:
-        data = sys.stdin.buffer.read() if args.path == "-" else open(args.path, "rb").read()
+        data = sys.stdin.buffer.read() if args.path == "-" else Path(args.path).read_bytes()
     except OSError as error:
         print(f"cannot read {name}: {error.strerror}", file=sys.stderr)
         return 2

@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, settings
 from jsonschema import Draft7Validator, Draft202012Validator, FormatChecker
 from jsonschema import ValidationError as SchemaError
 from jsonschema.validators import extend
+from reference_formats import is_rfc3339_date_time
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
 
 import mplp_models as mm
 from mplp_models._kinds import KINDS, SCHEMA_ONLY_FILES
-from reference_formats import is_rfc3339_date_time
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas"
@@ -80,6 +80,7 @@ def mutate(document: Any, path: tuple[Any, ...], value: Any) -> Any:
 # would take a trailing newline too (reference_formats.py). Written
 # independently of the package's own regular expressions, so that the two can disagree.
 # `\d` is ASCII digits, as in ECMA-262 (Python's `re` takes other scripts' digits too).
+
 
 @functools.cache
 def _ecma_pattern(pattern: str) -> re.Pattern[str]:

@@ -30,6 +30,4 @@ def is_rfc3339_date_time(text: object) -> bool:
         return False
     if hour > 23 or minute > 59 or second > 60:
         return False
-    if match.group(9) is not None and (int(match.group(9)) > 23 or int(match.group(10)) > 59):
-        return False
-    return True
+    return match.group(9) is None or (int(match.group(9)) <= 23 and int(match.group(10)) <= 59)

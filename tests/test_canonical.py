@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 import rfc8785
+from conftest import CONFORMANCE, PAYLOADS, examples, shared_or_skip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mplp_models as mm
-from conftest import CONFORMANCE, PAYLOADS, examples, shared_or_skip
 from mplp_models._canonical import es6_number
 
 
@@ -90,7 +90,9 @@ def test_appendix_b_nan_and_infinities_are_refused(hex_digits: str) -> None:
 
 
 def test_what_orjson_gets_wrong_is_fixed() -> None:
-    assert mm.canonical_json([100.0, 1e20, 1e-6, -0.0, 1e21, 1e-7]) == b"[100,100000000000000000000,0.000001,0,1e+21,1e-7]"
+    assert (
+        mm.canonical_json([100.0, 1e20, 1e-6, -0.0, 1e21, 1e-7]) == b"[100,100000000000000000000,0.000001,0,1e+21,1e-7]"
+    )
     # UTF-16 order: U+1F600 is a surrogate pair (D83D DE00), which sorts before U+E000.
     assert mm.canonical_json({"\ue000": 1, "\U0001f600": 2, "a": 3}) == '{"a":3,"\U0001f600":2,"\ue000":1}'.encode()
 
@@ -115,7 +117,9 @@ def test_errors_name_the_json_pointer_and_path(value: Any, path: str, pointer: s
     with pytest.raises(mm.CanonicalJSONError) as caught:
         mm.canonical_json(value)
     assert caught.value.path.startswith(path)
-    assert caught.value.pointer.startswith(pointer) and str(caught.value).endswith(f"at {caught.value.pointer or 'the top level'}")
+    assert caught.value.pointer.startswith(pointer) and str(caught.value).endswith(
+        f"at {caught.value.pointer or 'the top level'}"
+    )
     assert isinstance(caught.value, ValueError)
 
 

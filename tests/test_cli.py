@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 import rfc8785
+from conftest import PAYLOADS, ROOT
 
 import mplp_models as mm
-from mplp_models._kinds import KINDS, kind_named
-from conftest import PAYLOADS, ROOT
 from mplp_models._cli import main
+from mplp_models._kinds import KINDS, kind_named
 
 PLAN = PAYLOADS / "plan.json"
 
@@ -139,8 +139,13 @@ def test_json_format_puts_every_record_on_stdout(bad_status: Path) -> None:
     result = run("validate", "--format", "json", str(PLAN), str(bad_status))
     assert result.returncode == 1
     good, bad = (json.loads(line) for line in lines(result.stdout))
-    assert good == {"source": str(PLAN), "valid": True, "kind": "Plan",
-                    "id": "3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11", "errors": []}  # fmt: skip
+    assert good == {
+        "source": str(PLAN),
+        "valid": True,
+        "kind": "Plan",
+        "id": "3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11",
+        "errors": [],
+    }
     assert bad["valid"] is False and bad["kind"] == "Plan" and bad["id"] is None
     assert [(entry["pointer"], entry["code"]) for entry in bad["errors"]] == [("/status", "enum")]
 
@@ -197,7 +202,10 @@ def test_ndjson_from_stdin_in_json_format(ndjson: Path) -> None:
     result = run("validate", "--ndjson", "--format", "json", "-", stdin=ndjson.read_bytes())
     records = [json.loads(line) for line in lines(result.stdout)]
     assert len(records) == 200
-    assert [(record["line"], record["valid"]) for record in records if not record["valid"]] == [(7, False), (151, False)]
+    assert [(record["line"], record["valid"]) for record in records if not record["valid"]] == [
+        (7, False),
+        (151, False),
+    ]
     assert {record["source"] for record in records} == {"-"}
 
 
@@ -213,8 +221,10 @@ def test_progress_bar_shows_on_a_terminal(ndjson: Path) -> None:
     controller, terminal = pty.openpty()
     process = subprocess.Popen(
         [sys.executable, "-m", "mplp_models", "validate", "--ndjson", str(ndjson)],
-        stdout=subprocess.DEVNULL, stderr=terminal, env={**os.environ, "TERM": "xterm"},
-    )  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=terminal,
+        env={**os.environ, "TERM": "xterm"},
+    )
     os.close(terminal)  # the child holds it now; reading ends when the child closes it
     shown = b""
     try:
@@ -238,8 +248,10 @@ def test_jobs_must_be_a_count() -> None:
 def test_a_closed_pipe_stops_quietly(ndjson: Path) -> None:
     with subprocess.Popen(
         [sys.executable, "-m", "mplp_models", "validate", "--ndjson", str(ndjson), str(ndjson), str(ndjson)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-    ) as process:  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    ) as process:
         assert process.stdout is not None and process.stderr is not None
         first = process.stdout.readline()
         process.stdout.close()
@@ -252,8 +264,9 @@ def test_a_closed_pipe_stops_quietly(ndjson: Path) -> None:
 
 def test_output_that_cannot_be_written_is_exit_2() -> None:
     with open("/dev/full", "wb") as full:
-        result = subprocess.run([sys.executable, "-m", "mplp_models", "schema", "Plan"], stdout=full,
-                                stderr=subprocess.PIPE, timeout=60)  # fmt: skip
+        result = subprocess.run(
+            [sys.executable, "-m", "mplp_models", "schema", "Plan"], stdout=full, stderr=subprocess.PIPE, timeout=60
+        )
     assert result.returncode == 2
     assert result.stderr.decode().startswith("mplp-models: cannot write output: No space left on device")
 
@@ -267,8 +280,9 @@ def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path: Path) -> None:
     environment = {**os.environ, "PYTHONIOENCODING": "utf-8"}  # strict encoding, as in a UTF-8 locale
     text = subprocess.run([*command, name], capture_output=True, timeout=60, env=environment)
     assert (text.returncode, lines(text.stdout)) == (0, [f"{shown}: ok Plan 3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11"])
-    records = subprocess.run([*command, "--format", "json", "--jobs", "2", name], capture_output=True, timeout=60,
-                             env=environment)  # fmt: skip
+    records = subprocess.run(
+        [*command, "--format", "json", "--jobs", "2", name], capture_output=True, timeout=60, env=environment
+    )
     assert records.returncode == 0
     assert json.loads(records.stdout)["source"] == shown
 
@@ -276,8 +290,12 @@ def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path: Path) -> None:
 def test_ndjson_from_a_live_pipe_flows_line_by_line() -> None:
     import select
 
-    with subprocess.Popen([sys.executable, "-m", "mplp_models", "validate", "--ndjson", "-"], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:  # fmt: skip
+    with subprocess.Popen(
+        [sys.executable, "-m", "mplp_models", "validate", "--ndjson", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
         assert process.stdin is not None and process.stdout is not None
         process.stdin.write(mm.Plan.from_json(PLAN.read_bytes()).to_json() + b"\n")
         process.stdin.flush()

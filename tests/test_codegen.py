@@ -15,9 +15,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from conftest import ROOT
 from pydantic import BaseModel
 
-from conftest import ROOT
 from mplp_models import _generated
 from mplp_models._members import fast_path_problems, is_plain
 
@@ -46,7 +46,7 @@ def test_a_hand_edit_fails_the_check(copy_of_generated: Path, tmp_path: Path) ->
     edited = tmp_path / "_generated"
     shutil.copytree(copy_of_generated, edited)
     module = edited / "mplp" / "v1_0" / "mplp_plan_schema.py"
-    module.write_text(module.read_text().replace('Field(min_length=1)', 'Field(min_length=0)', 1))
+    module.write_text(module.read_text().replace("Field(min_length=1)", "Field(min_length=0)", 1))
     result = check(edited)
     assert result.returncode == 1
     assert "differs: mplp/v1_0/mplp_plan_schema.py" in result.stderr

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 import rfc8785
+from conftest import CONFORMANCE, load, shared_or_skip
 from pydantic import ValidationError
 
 import mplp_models as mm
 from mplp_models._kinds import MPLP_MODULES
-from conftest import CONFORMANCE, load, shared_or_skip
 
 
 def payloads() -> list[Path]:

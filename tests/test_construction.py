@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from pydantic import ValidationError
+from test_roundtrip import date_times
 
 import mplp_models as mm
-from conftest import examples
-from test_roundtrip import date_times
 
 STEP_ID = "a1000000-0000-4000-8000-000000000001"
 

@@ -16,12 +16,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from conftest import DELETE, FIXTURE_OF, PAYLOADS, load, mutate, reference_accepts
+from fast_path_switch import either_path  # noqa: F401  # a fixture, used by pytestmark
 from pydantic import ValidationError
 
 import mplp_models as mm
 from mplp_models._kinds import MPLP_MODULES
-from conftest import DELETE, FIXTURE_OF, PAYLOADS, load, mutate, reference_accepts
-from fast_path_switch import either_path  # noqa: F401  # a fixture, used by pytestmark
 
 pytestmark = pytest.mark.usefixtures("either_path")
 
@@ -43,8 +43,18 @@ def edges(value: Any) -> list[Any]:
     """Values near the edge of what the keyword at this place may accept."""
     if isinstance(value, str):
         # Arabic-Indic digits for ASCII ones: a digit to Python's and Rust's \d, not to ECMA-262's.
-        other_digits = value.translate(str.maketrans("0123456789", "\u0660\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669"))
-        return [value + "\n", " " + value, value.upper(), value + "\u0000", value * 50, "2026-02-29T00:00:00Z", other_digits]
+        other_digits = value.translate(
+            str.maketrans("0123456789", "\u0660\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669")
+        )
+        return [
+            value + "\n",
+            " " + value,
+            value.upper(),
+            value + "\u0000",
+            value * 50,
+            "2026-02-29T00:00:00Z",
+            other_digits,
+        ]
     if isinstance(value, bool):
         return [int(value), str(value).lower()]
     if isinstance(value, (int, float)):
@@ -100,8 +110,9 @@ def test_rules_only_ever_add_rejections() -> None:
 
 UPSTREAM = [
     *(f"mplp-v1.0/examples/{module.lower()}.with-events.json" for module in MPLP_MODULES),
-    "mplp-v1.0/examples/event.valid.json", "cortex-inbox/sample.json",
-]  # fmt: skip
+    "mplp-v1.0/examples/event.valid.json",
+    "cortex-inbox/sample.json",
+]
 
 
 @pytest.mark.parametrize("name", UPSTREAM)

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import ROOT
 
 import mplp_models as mm
-from conftest import ROOT
 
 DOCS = ROOT / "docs"
 NO_RUN = "<!-- no-run -->"
@@ -52,7 +52,7 @@ def test_python_blocks_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     namespace: dict[str, Any] = {"__name__": f"docs.{page.stem}"}
     for line, code in python_blocks(page):
         # Leading newlines put the code at its own line numbers: a traceback names the page's line.
-        exec(compile("\n" * (line - 1) + code, str(page), "exec"), namespace)  # noqa: S102
+        exec(compile("\n" * (line - 1) + code, str(page), "exec"), namespace)
 
 
 def test_the_block_finder_skips_only_marked_blocks(tmp_path: Path) -> None:
@@ -93,7 +93,7 @@ def nav_pages(entries: Any) -> set[str]:
 
 
 def config() -> dict[str, Any]:
-    loaded: dict[str, Any] = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506
+    loaded: dict[str, Any] = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
     return loaded
 
 
@@ -110,7 +110,11 @@ def test_the_site_builds_offline() -> None:
     plugin_names = {next(iter(p)) if isinstance(p, dict) else p for p in site["plugins"]}
     assert plugin_names <= {"search", "mkdocstrings"}  # privacy and social fetch from the network
     extensions = {next(iter(e)) if isinstance(e, dict) else e for e in site["markdown_extensions"]}
-    highlight = next(e["pymdownx.highlight"] for e in site["markdown_extensions"] if isinstance(e, dict) and "pymdownx.highlight" in e)
+    highlight = next(
+        e["pymdownx.highlight"]
+        for e in site["markdown_extensions"]
+        if isinstance(e, dict) and "pymdownx.highlight" in e
+    )
     assert highlight["use_pygments"] is True  # coloured at build time, no script from a CDN
     assert {"admonition", "pymdownx.superfences"} <= extensions
 
@@ -120,6 +124,8 @@ def test_the_api_reference_names_every_public_name() -> None:
     documented = re.findall(r"^::: mplp_models\.(\w+)\s*$", text, re.MULTILINE)
     public = [name for name in mm.__all__ if not name.startswith("__")]
     assert sorted(set(public) - set(documented)) == [], "add these to docs/api.md"
-    modules = {name for name in documented if not name.startswith("_") and importlib.util.find_spec(f"mplp_models.{name}")}
+    modules = {
+        name for name in documented if not name.startswith("_") and importlib.util.find_spec(f"mplp_models.{name}")
+    }
     assert sorted(set(documented) - set(public) - modules) == [], "docs/api.md names these, which are not public"
     assert len(documented) == len(set(documented)), "docs/api.md names one object twice"

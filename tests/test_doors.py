@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FIXTURE_OF, PAYLOADS, SCHEMA_OF, fixture, published_schema_validator, reference_accepts
 from pydantic import BaseModel, TypeAdapter, ValidationError
+from test_differential import mutations
 
 import mplp_models as mm
-from conftest import FIXTURE_OF, PAYLOADS, SCHEMA_OF, fixture, published_schema_validator, reference_accepts
-from test_differential import mutations
 
 PAYLOAD_FILES = sorted(PAYLOADS.glob("*.json"))
 ON_PATH = [str(Path(__file__).resolve().parent.parent / "src")]
@@ -73,8 +73,9 @@ def test_pydantics_options_work_as_pydantic_documents_them() -> None:
     assert nulls, "the inbox fixture holds explicit nulls"
     assert message.model_dump(mode="json", exclude_none=True) == {k: v for k, v in document.items() if k not in nulls}
     assert message.model_dump(mode="json", include={"message_id", "status"}) == {
-        "message_id": document["message_id"], "status": document["status"]
-    }  # fmt: skip
+        "message_id": document["message_id"],
+        "status": document["status"],
+    }
     assert "subject" not in message.model_dump(exclude={"subject"})
     assert message.model_dump(mode="json", exclude_unset=True) == document
     step = mm.PlanStep(step_id=mm.new_id(), description="d", status=mm.PlanStepStatus.pending)
@@ -107,7 +108,10 @@ def test_model_validate_json_takes_the_schema_only_context() -> None:
 
 def test_no_option_lets_unknown_keys_in() -> None:
     document = {**fixture(mm.Event), "unknown": 1}
-    for read in (mm.Event.model_validate, lambda data, **options: mm.Event.model_validate_json(json.dumps(data), **options)):
+    for read in (
+        mm.Event.model_validate,
+        lambda data, **options: mm.Event.model_validate_json(json.dumps(data), **options),
+    ):
         with pytest.raises(ValueError, match="only the keys their schema allows"):
             read(document, extra="allow")
         with pytest.raises(ValidationError, match="unknown"):
@@ -123,10 +127,14 @@ def test_json_null_is_refused_where_the_schema_refuses_it_and_none_in_python_mea
         mm.Plan.model_validate_json(json.dumps(document))
     step = mm.PlanStep(step_id=mm.new_id(), description="d", status=mm.PlanStepStatus.pending, dependencies=None)
     assert "dependencies" not in step.model_fields_set and "dependencies" not in step.to_dict()
-    event = mm.Event(event_id=mm.new_id(), event_type="plan.approved", source="planner", timestamp=mm.Timestamp.now(), trace_id=None)
+    event = mm.Event(
+        event_id=mm.new_id(), event_type="plan.approved", source="planner", timestamp=mm.Timestamp.now(), trace_id=None
+    )
     assert "trace_id" not in event.to_dict()
     # A nullable field keeps its explicit null: that is a value the schema allows.
-    nulled = mm.Event(event_id=mm.new_id(), event_type="plan.approved", source="planner", timestamp=mm.Timestamp.now(), data=None)
+    nulled = mm.Event(
+        event_id=mm.new_id(), event_type="plan.approved", source="planner", timestamp=mm.Timestamp.now(), data=None
+    )
     assert nulled.to_dict()["data"] is None
 
 
@@ -137,7 +145,7 @@ def test_model_copy_validates_like_construction() -> None:
     plan = mm.Plan.model_validate(fixture(mm.Plan))
     with pytest.raises(ValidationError, match="status"):
         plan.model_copy(update={"status": "bogus"})
-    with pytest.raises(ValidationError, match="extra_forbidden|Extra inputs"):
+    with pytest.raises(ValidationError, match=r"extra_forbidden|Extra inputs"):
         plan.model_copy(update={"bogus": 1})
     assert plan.model_copy() == plan and plan.model_copy(deep=True) == plan
     assert plan.model_copy(update={"trace": None}) == plan.without("trace")
@@ -164,7 +172,9 @@ def test_nothing_changes_a_model_in_place() -> None:
     "change",
     [
         lambda attributes: attributes.update(ratio=float("nan")),
-        lambda attributes: attributes.update(deep=json.loads("[" * (mm.MAX_OPEN_DEPTH + 1) + "]" * (mm.MAX_OPEN_DEPTH + 1))),
+        lambda attributes: attributes.update(
+            deep=json.loads("[" * (mm.MAX_OPEN_DEPTH + 1) + "]" * (mm.MAX_OPEN_DEPTH + 1))
+        ),
         lambda attributes: attributes.update(bad="\ud800"),
         lambda attributes: attributes.update(thing=object()),
     ],
@@ -218,7 +228,9 @@ def test_the_json_schema_gives_the_reference_verdict_on_every_mutation(model: ty
         count += 1
         expected = reference_accepts(model, mutated)
         if published.is_valid(mutated) != expected:
-            disagreements.append(f"{change}: reference {'accepts' if expected else 'refuses'}: {json.dumps(mutated)[:300]}")
+            disagreements.append(
+                f"{change}: reference {'accepts' if expected else 'refuses'}: {json.dumps(mutated)[:300]}"
+            )
     assert count > 100
     assert not disagreements, "\n".join(disagreements[:20])
 
@@ -229,8 +241,11 @@ def test_the_json_schema_gives_the_reference_verdict_on_every_mutation(model: ty
 def run_fresh(code: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-W", "error", "-c", textwrap.dedent(code)],
-        capture_output=True, text=True, check=False, cwd=PAYLOADS.parent.parent,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=PAYLOADS.parent.parent,
+    )
 
 
 def test_a_type_adapter_built_first_refuses_nan_in_a_fresh_process() -> None:
@@ -285,9 +300,11 @@ def test_a_fresh_fastapi_app_raises_no_warning() -> None:
 # --- small things ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("member", [mm.PlanStatus.in_progress, mm.DialogMessageRole.assistant, mm.InboxMessageStatus.unread])
+@pytest.mark.parametrize(
+    "member", [mm.PlanStatus.in_progress, mm.DialogMessageRole.assistant, mm.InboxMessageStatus.unread]
+)
 def test_status_enums_render_as_their_value(member: Any) -> None:
-    assert str(member) == f"{member}" == format(member) == "{}".format(member) == member.value
+    assert str(member) == f"{member}" == format(member) == f"{member}" == member.value
     assert f"{member:>20}" == f"{member.value:>20}"
 
 
@@ -310,7 +327,12 @@ def test_equality_tells_absent_from_null() -> None:
 
 def test_python_values_where_text_is_wanted_say_what_to_call() -> None:
     with pytest.raises(ValidationError) as caught:
-        mm.Event(event_id=uuid.uuid4(), event_type="plan.approved", source="s", timestamp=datetime.datetime.now(datetime.timezone.utc))  # type: ignore[arg-type]
+        mm.Event(
+            event_id=uuid.uuid4(),
+            event_type="plan.approved",
+            source="s",
+            timestamp=datetime.datetime.now(datetime.timezone.utc),
+        )  # type: ignore[arg-type]
     messages = {entry["loc"][0]: entry["msg"] for entry in caught.value.errors()}
     assert "str(value)" in messages["event_id"] and "new_id()" in messages["event_id"]
     assert "Timestamp.from_datetime" in messages["timestamp"]

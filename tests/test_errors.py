@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import PAYLOADS, load
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import PAYLOADS, load
 
 
 def errors(document: object, model: type[mm.MplpModel] = mm.Plan) -> list[mm.ErrorEntry]:
@@ -27,7 +27,7 @@ def test_pointers_codes_and_messages() -> None:
     assert found["/objective"] == {"pointer": "/objective", "code": "missing", "message": "Field required"}
     pattern = found["/steps/3/step_id"]
     assert pattern["code"] == "mplp_id"
-    assert "lowercase UUID version 4" in pattern["message"] and "found \"XXXX" in pattern["message"]
+    assert "lowercase UUID version 4" in pattern["message"] and 'found "XXXX' in pattern["message"]
     assert "(102 characters)" in pattern["message"] and "X" * 60 not in pattern["message"]
 
 

@@ -11,10 +11,10 @@ import json
 from typing import Any
 
 import pytest
+from conftest import DELETE, fixture, mutate, reference_accepts
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import DELETE, fixture, mutate, reference_accepts
 
 ID = "550e8400-e29b-41d4-a716-446655440000"
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 import rfc8785
+from conftest import FIXTURE_OF, PAYLOADS, ROOT, load, reference_accepts
 
 import mplp_models as mm
 from mplp_models._kinds import kind_named
-from conftest import FIXTURE_OF, PAYLOADS, ROOT, load, reference_accepts
 
 
 @pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
@@ -36,9 +36,9 @@ def test_fixtures_cover_every_part() -> None:
     assert {message.role for message in dialog.messages} == set(mm.DialogMessageRole)
     assert any(message.event is not None for message in dialog.messages)
     sample = mm.LearningSample.from_json((PAYLOADS / "learning-sample.json").read_bytes())
-    assert all(
-        getattr(sample, name) is not None for name in mm.LearningSample.model_fields
-    ), "the learning-sample fixture should carry every optional field"
+    assert all(getattr(sample, name) is not None for name in mm.LearningSample.model_fields), (
+        "the learning-sample fixture should carry every optional field"
+    )
     assert sample.token_usage is not None and sample.token_usage.by_agent
     inbox = mm.InboxMessage.from_json((PAYLOADS / "inbox.json").read_bytes())
     assert inbox.task_id is None and "task_id" in inbox.model_fields_set
@@ -52,7 +52,9 @@ def test_demo_prints_a_typed_summary_of_every_payload() -> None:
     assert len(lines) == len(list(PAYLOADS.glob("*.json")))
     assert any(line.startswith("plan.json: Plan ") and "5 steps" in line for line in lines)
     assert any(line.startswith("inbox.json: InboxMessage IM-release-2.0-ready") for line in lines)
-    canonical = [line.removeprefix("  canonical: ") for line in result.stdout.splitlines() if line.startswith("  canonical: ")]
+    canonical = [
+        line.removeprefix("  canonical: ") for line in result.stdout.splitlines() if line.startswith("  canonical: ")
+    ]
     assert len(canonical) == len(lines)
     for text in canonical:
         assert mm.canonical_json(json.loads(text)) == text.encode()
@@ -61,7 +63,9 @@ def test_demo_prints_a_typed_summary_of_every_payload() -> None:
 def test_demo_fails_on_an_invalid_payload(tmp_path: pytest.TempPathFactory) -> None:
     bad = dict(load(PAYLOADS / "event.json"), timestamp="yesterday")
     (tmp_path / "bad.json").write_text(json.dumps(bad))  # type: ignore[operator]
-    result = subprocess.run([sys.executable, str(ROOT / "examples" / "demo.py"), str(tmp_path)], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "demo.py"), str(tmp_path)], capture_output=True, text=True
+    )
     assert result.returncode == 1
     assert "bad.json: INVALID" in result.stdout and "timestamp" in result.stdout
 
@@ -75,8 +79,11 @@ INVALID = PAYLOADS / "invalid"
 def run_example(script: str, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(EXAMPLES / script), *args],
-        input=stdin.decode() if stdin is not None else None, capture_output=True, text=True, cwd=ROOT,
-    )  # fmt: skip
+        input=stdin.decode() if stdin is not None else None,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
 
 
 def test_build_plan_prints_an_execution_order_and_the_canonical_json() -> None:
@@ -153,7 +160,9 @@ def test_validate_inbound_lists_rule_violations_and_reads_stdin() -> None:
     assert cycle in result.stdout
     as_json = run_example("validate_inbound.py", "--json", "-", stdin=raw)
     assert as_json.returncode == 1
-    assert [(entry["pointer"], entry["code"]) for entry in json.loads(as_json.stdout)] == problems_printed(result.stdout)
+    assert [(entry["pointer"], entry["code"]) for entry in json.loads(as_json.stdout)] == problems_printed(
+        result.stdout
+    )
     schema_only = run_example("validate_inbound.py", "--schema-only", "examples/payloads/invalid/plan-cycle.json")
     assert (schema_only.returncode, schema_only.stdout.split(": ")[0]) == (0, "ok")
 

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
+from conftest import FIXTURE_OF, PAYLOADS, load
+from fast_path_switch import fast_paths
 from pydantic import (
     AfterValidator,
     ConfigDict,
@@ -29,14 +31,12 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-
-import mplp_models as mm
-from conftest import FIXTURE_OF, PAYLOADS, load
-from fast_path_switch import fast_paths
-from mplp_models import _base, _dialog, _members, _plan
-from mplp_models._members import fast_path_problems, is_plain
 from test_differential import mutations
 from test_performance_paths import EVENT_VARIANTS
+
+import mplp_models as mm
+from mplp_models import _base, _dialog, _members, _plan
+from mplp_models._members import fast_path_problems, is_plain
 
 PAYLOAD_FILES = sorted(PAYLOADS.glob("*.json"))
 
@@ -253,10 +253,25 @@ def variants() -> dict[str, type[mm.MplpModel]]:
         def model_post_init(self, context: Any, /) -> None:
             pass
 
-    made = {kind.__name__: kind for kind in (
-        Default, Factory, Aliased, Excluded, Extra, Ignored, Computed, FieldValidator, ModelValidator,
-        FieldSerializer, ModelSerializer, AnnotatedValidator, AnnotatedSerializer, PostInit,
-    )}  # fmt: skip
+    made = {
+        kind.__name__: kind
+        for kind in (
+            Default,
+            Factory,
+            Aliased,
+            Excluded,
+            Extra,
+            Ignored,
+            Computed,
+            FieldValidator,
+            ModelValidator,
+            FieldSerializer,
+            ModelSerializer,
+            AnnotatedValidator,
+            AnnotatedSerializer,
+            PostInit,
+        )
+    }
     for kind in made.values():
         kind.__module__ = GENERATED
     return made

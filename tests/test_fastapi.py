@@ -19,15 +19,15 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx2")  # starlette's test client; on httpx it warns
 
-from fastapi import APIRouter, Body, FastAPI, HTTPException  # noqa: E402
-from fastapi.routing import APIRoute  # noqa: E402
-from fastapi.testclient import TestClient  # noqa: E402
-import httpx2  # noqa: E402
-from pydantic import ValidationError  # noqa: E402
+import httpx2
+from conftest import FIXTURE_OF, PAYLOADS, ROOT
+from fastapi import APIRouter, Body, FastAPI, HTTPException
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+from pydantic import ValidationError
 
-import mplp_models as mm  # noqa: E402
-from conftest import FIXTURE_OF, PAYLOADS, ROOT  # noqa: E402
-from mplp_models.fastapi import StrictJSONRoute  # noqa: E402
+import mplp_models as mm
+from mplp_models.fastapi import StrictJSONRoute
 
 PLAN = (PAYLOADS / "plan.json").read_bytes()
 PATH_OF = {model: f"/{model.__name__.lower()}" for model in FIXTURE_OF}
@@ -136,8 +136,11 @@ REFUSALS = {
     ),
     "invalid UTF-8": Refusal(edit(PLAN, b"Ship the 2.0", b"Ship the \xff 2.0"), ["json_invalid"], [""]),
     "schema": Refusal(
-        edit(PLAN, b'"status": "pending",\n      "dependencies": ["a1000000-0000-4000-8000-000000000001"]',
-             b'"status": "paused",\n      "dependencies": ["a1000000-0000-4000-8000-000000000001"]'),
+        edit(
+            PLAN,
+            b'"status": "pending",\n      "dependencies": ["a1000000-0000-4000-8000-000000000001"]',
+            b'"status": "paused",\n      "dependencies": ["a1000000-0000-4000-8000-000000000001"]',
+        ),
         ["enum"],
         ["/steps/3/status"],
     ),

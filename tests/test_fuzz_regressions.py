@@ -6,11 +6,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import PAYLOADS, ROOT
 
 sys.path.insert(0, str(ROOT / "tests" / "fuzz"))
-from target import check  # noqa: E402
+from target import check
 
 REGRESSIONS = ROOT / "tests" / "fuzz" / "regressions"
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import FIXTURE_OF, PAYLOADS, examples, load
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import FIXTURE_OF, PAYLOADS, examples, load
 
 EVENT = load(PAYLOADS / "event.json")
 
@@ -33,7 +33,12 @@ def test_random_bytes(data: bytes) -> None:
 
 
 @settings(max_examples=examples(quick=50, deep=400), deadline=None)
-@given(st.text(alphabet=st.sampled_from(list('{}[]":,0123456789.eE+-tfnrul \\\\u') + ["\ud800", "é", "\U0001f600"]), max_size=60))
+@given(
+    st.text(
+        alphabet=st.sampled_from(list('{}[]":,0123456789.eE+-tfnrul \\\\u') + ["\ud800", "é", "\U0001f600"]),
+        max_size=60,
+    )
+)
 def test_random_json_like_text(text: str) -> None:
     only_validation_errors(text)
 

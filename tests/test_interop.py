@@ -15,12 +15,12 @@ import sys
 from typing import Any
 
 import pytest
+from conftest import PAYLOADS, ROOT, load
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import PAYLOADS, ROOT, load
 from mplp_models import ConversionError
 from mplp_models._conversion import render
 from mplp_models.testing import dialogs, events, json_objects, mplp_ids, timestamps
@@ -111,8 +111,11 @@ def chat_messages(roles: list[str]) -> st.SearchStrategy[list[dict[str, Any]]]:
 FILLED_TEXTS = st.text(st.characters(codec="utf-8"), min_size=1, max_size=40)
 TEXT_BLOCKS = st.builds(lambda text: {"type": "text", "text": text}, FILLED_TEXTS)
 ANTHROPIC_CHATS = st.fixed_dictionaries(
-    {"messages": st.lists(st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant"]), "content": FILLED_TEXTS}),
-                          max_size=8)},  # fmt: skip
+    {
+        "messages": st.lists(
+            st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant"]), "content": FILLED_TEXTS}), max_size=8
+        )
+    },
     # One system block reads back as a string, so a list has two blocks or more.
     optional={"system": st.one_of(FILLED_TEXTS, st.lists(TEXT_BLOCKS, min_size=2, max_size=3))},
 )
@@ -157,7 +160,9 @@ def test_anthropic_takes_the_opening_system_messages_as_its_system_prompt(dialog
     else:
         assert chat["system"] == [{"type": "text", "text": text} for text in system]
     assert chat["messages"] == [
-        {"role": message.role.value, "content": message.content} for message in dialog.messages if message.role != "system"
+        {"role": message.role.value, "content": message.content}
+        for message in dialog.messages
+        if message.role != "system"
     ]
     back = mm.Dialog.from_anthropic_messages(**chat, **given_back(dialog))
     assert back.to_dict() == carried(dialog)
@@ -190,7 +195,9 @@ def test_anthropic_chat_to_dialog_and_back_is_the_same(chat: dict[str, Any]) -> 
 
 
 def test_from_messages_fills_what_the_format_lacks_with_fresh_ids_and_now() -> None:
-    first = mm.Dialog.from_openai_messages([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}])
+    first = mm.Dialog.from_openai_messages(
+        [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    )
     second = mm.Dialog.from_openai_messages([])
     assert first.dialog_id != second.dialog_id and first.context_id != first.dialog_id
     for dialog in (first, second):
@@ -207,14 +214,18 @@ def test_from_messages_takes_one_timestamp_for_all_or_one_per_message() -> None:
     same = mm.Dialog.from_openai_messages(messages, timestamps="2026-03-02T14:00:00Z")
     assert [message.timestamp for message in same.messages] == ["2026-03-02T14:00:00Z"] * 2
     each = mm.Dialog.from_anthropic_messages(
-        messages, system="Be brief.", timestamps=["2026-03-02T14:00:00Z", "2026-03-02T14:00:01Z", "2026-03-02T14:00:02.5Z"]
+        messages,
+        system="Be brief.",
+        timestamps=["2026-03-02T14:00:00Z", "2026-03-02T14:00:01Z", "2026-03-02T14:00:02.5Z"],
     )
     assert [(message.role.value, message.timestamp) for message in each.messages] == [
         ("system", "2026-03-02T14:00:00Z"),
         ("user", "2026-03-02T14:00:01Z"),
         ("assistant", "2026-03-02T14:00:02.5Z"),
     ]
-    error = refused(mm.Dialog.from_anthropic_messages, messages, system="Be brief.", timestamps=["2026-03-02T14:00:00Z"] * 2)
+    error = refused(
+        mm.Dialog.from_anthropic_messages, messages, system="Be brief.", timestamps=["2026-03-02T14:00:00Z"] * 2
+    )
     assert error.path == ("timestamps",) and "2 given for 3 messages" in str(error)
 
 
@@ -227,7 +238,11 @@ def test_from_messages_validates_the_dialog_with_its_rules() -> None:
     ]
     with pytest.raises(ValidationError) as caught:
         mm.Dialog.from_openai_messages(messages, timestamps="yesterday", dialog_id="D-1", status="finished")
-    assert {entry["loc"] for entry in caught.value.errors()} == {("messages", 0, "timestamp"), ("dialog_id",), ("status",)}
+    assert {entry["loc"] for entry in caught.value.errors()} == {
+        ("messages", 0, "timestamp"),
+        ("dialog_id",),
+        ("status",),
+    }
 
 
 def test_from_messages_takes_every_given_field() -> None:
@@ -242,7 +257,12 @@ def test_from_messages_takes_every_given_field() -> None:
 # --- dialogs and chat formats: writing refusals ------------------------------------------------
 
 AGENT = {"role": "agent", "content": "412 checks green", "timestamp": "2026-03-02T14:00:09Z"}
-EVENT = {"event_id": "d4000000-0000-4000-b000-000000000004", "event_type": "trace.span.closed", "source": "runtime.ael", "timestamp": "2026-03-02T14:00:09Z"}
+EVENT = {
+    "event_id": "d4000000-0000-4000-b000-000000000004",
+    "event_type": "trace.span.closed",
+    "source": "runtime.ael",
+    "timestamp": "2026-03-02T14:00:09Z",
+}
 
 
 def dialog_of(*messages: dict[str, Any]) -> mm.Dialog:
@@ -254,12 +274,18 @@ def dialog_of(*messages: dict[str, Any]) -> mm.Dialog:
 @pytest.mark.parametrize(
     ("messages", "path", "words"),
     [
-        ([{"role": "user", "content": "status?"}, AGENT], ("messages", 1, "role"), "pass agent_role='assistant' or agent_role='user'"),
+        (
+            [{"role": "user", "content": "status?"}, AGENT],
+            ("messages", 1, "role"),
+            "pass agent_role='assistant' or agent_role='user'",
+        ),
         ([{"role": "user", "content": "status?", "event": EVENT}], ("messages", 0, "event"), "pass drop_events=True"),
     ],
     ids=["agent", "event"],
 )
-def test_writing_refuses_what_the_format_cannot_carry(form: str, messages: list[dict[str, Any]], path: tuple[Any, ...], words: str) -> None:
+def test_writing_refuses_what_the_format_cannot_carry(
+    form: str, messages: list[dict[str, Any]], path: tuple[Any, ...], words: str
+) -> None:
     dialog = dialog_of(*messages)
     write = dialog.to_openai_messages if form == "openai" else dialog.to_anthropic_messages
     error = refused(write)
@@ -269,7 +295,11 @@ def test_writing_refuses_what_the_format_cannot_carry(form: str, messages: list[
 
 
 def test_anthropic_refuses_a_system_message_after_the_conversation_has_begun() -> None:
-    dialog = dialog_of({"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}, {"role": "system", "content": "Be kind."})
+    dialog = dialog_of(
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "hi"},
+        {"role": "system", "content": "Be kind."},
+    )
     error = refused(dialog.to_anthropic_messages)
     assert error.path == ("messages", 2, "role") and error.pointer == "/messages/2/role"
     assert "after the conversation has begun" in str(error)
@@ -294,22 +324,72 @@ def test_writing_refuses_an_unknown_option(keyword: str, value: str) -> None:
 HI = {"role": "user", "content": "hi"}
 IMAGE = {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}}
 OPENAI_REFUSALS: list[tuple[str, Any, tuple[Any, ...], str]] = [
-    ("tool", [HI, {"role": "tool", "content": "42", "tool_call_id": "c1"}], ("messages", 1, "role"), "tool messages (results of tool calls) have no place"),
+    (
+        "tool",
+        [HI, {"role": "tool", "content": "42", "tool_call_id": "c1"}],
+        ("messages", 1, "role"),
+        "tool messages (results of tool calls) have no place",
+    ),
     ("function", [{"role": "function", "name": "f", "content": "42"}], ("messages", 0, "role"), "function messages"),
-    ("unknown role", [{"role": "robot", "content": "x"}], ("messages", 0, "role"), "expected one of 'system', 'developer', 'user', 'assistant'; found 'robot'"),
+    (
+        "unknown role",
+        [{"role": "robot", "content": "x"}],
+        ("messages", 0, "role"),
+        "expected one of 'system', 'developer', 'user', 'assistant'; found 'robot'",
+    ),
     ("role not text", [{"role": 7, "content": "x"}], ("messages", 0, "role"), "found a number"),
     ("no role", [{"content": "x"}], ("messages", 0, "role"), "required, and absent"),
     ("agent role", [{"role": "agent", "content": "x"}], ("messages", 0, "role"), "found 'agent'"),
-    ("name", [HI, {"role": "user", "content": "x", "name": "alice"}], ("messages", 1, "name"), "would be lost: a dialog keeps only role and content"),
-    ("tool calls", [{"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function"}]}], ("messages", 0, "tool_calls"), "would be lost"),
+    (
+        "name",
+        [HI, {"role": "user", "content": "x", "name": "alice"}],
+        ("messages", 1, "name"),
+        "would be lost: a dialog keeps only role and content",
+    ),
+    (
+        "tool calls",
+        [{"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function"}]}],
+        ("messages", 0, "tool_calls"),
+        "would be lost",
+    ),
     ("null content", [{"role": "assistant", "content": None}], ("messages", 0, "content"), "needs text; found null"),
     ("no content", [{"role": "user"}], ("messages", 0, "content"), "needs text; found absent"),
-    ("number content", [{"role": "user", "content": 3}], ("messages", 0, "content"), "expected a string or a list of text parts; found a number"),
-    ("image part", [{"role": "user", "content": [{"type": "text", "text": "see"}, IMAGE]}], ("messages", 0, "content", 1, "type"), "holds text only; found a 'image_url' part"),
-    ("untyped part", [{"role": "user", "content": [{"text": "see"}]}], ("messages", 0, "content", 0, "type"), "found no type"),
-    ("part without text", [{"role": "user", "content": [{"type": "text", "text": None}]}], ("messages", 0, "content", 0, "text"), "expected a string; found null"),
-    ("part with more", [{"role": "user", "content": [{"type": "text", "text": "a", "lang": "en"}]}], ("messages", 0, "content", 0, "lang"), "would be lost: a dialog keeps only type and text"),
-    ("two parts", [{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}], ("messages", 0, "content"), "2 text parts, and a dialog message holds one text; pass join_parts"),
+    (
+        "number content",
+        [{"role": "user", "content": 3}],
+        ("messages", 0, "content"),
+        "expected a string or a list of text parts; found a number",
+    ),
+    (
+        "image part",
+        [{"role": "user", "content": [{"type": "text", "text": "see"}, IMAGE]}],
+        ("messages", 0, "content", 1, "type"),
+        "holds text only; found a 'image_url' part",
+    ),
+    (
+        "untyped part",
+        [{"role": "user", "content": [{"text": "see"}]}],
+        ("messages", 0, "content", 0, "type"),
+        "found no type",
+    ),
+    (
+        "part without text",
+        [{"role": "user", "content": [{"type": "text", "text": None}]}],
+        ("messages", 0, "content", 0, "text"),
+        "expected a string; found null",
+    ),
+    (
+        "part with more",
+        [{"role": "user", "content": [{"type": "text", "text": "a", "lang": "en"}]}],
+        ("messages", 0, "content", 0, "lang"),
+        "would be lost: a dialog keeps only type and text",
+    ),
+    (
+        "two parts",
+        [{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}],
+        ("messages", 0, "content"),
+        "2 text parts, and a dialog message holds one text; pass join_parts",
+    ),
     ("no parts", [{"role": "user", "content": []}], ("messages", 0, "content"), "found an empty list of parts"),
     ("message not an object", [HI, "hello"], ("messages", 1), "expected an object; found 'hello'"),
     ("messages a string", "hello", ("messages",), "expected a list of message objects; found 'hello'"),
@@ -317,7 +397,9 @@ OPENAI_REFUSALS: list[tuple[str, Any, tuple[Any, ...], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("messages", "path", "words"), [case[1:] for case in OPENAI_REFUSALS], ids=[case[0] for case in OPENAI_REFUSALS])
+@pytest.mark.parametrize(
+    ("messages", "path", "words"), [case[1:] for case in OPENAI_REFUSALS], ids=[case[0] for case in OPENAI_REFUSALS]
+)
 def test_reading_openai_refuses_what_a_dialog_cannot_carry(messages: Any, path: tuple[Any, ...], words: str) -> None:
     error = refused(mm.Dialog.from_openai_messages, messages)
     assert error.path == path
@@ -325,19 +407,63 @@ def test_reading_openai_refuses_what_a_dialog_cannot_carry(messages: Any, path: 
 
 
 ANTHROPIC_REFUSALS: list[tuple[str, dict[str, Any], tuple[Any, ...], str]] = [
-    ("system message", {"messages": [HI, {"role": "system", "content": "x"}]}, ("messages", 1, "role"), "system prompt is the top-level system"),
-    ("developer", {"messages": [{"role": "developer", "content": "x"}]}, ("messages", 0, "role"), "expected one of 'user', 'assistant'; found 'developer'"),
-    ("tool use", {"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]}]}, ("messages", 0, "content", 0, "type"), "found a 'tool_use' part"),
-    ("tool result", {"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "42"}]}]}, ("messages", 0, "content", 0, "type"), "found a 'tool_result' part"),
-    ("thinking", {"messages": [{"role": "assistant", "content": [{"type": "thinking", "thinking": "hm", "signature": "s"}]}]}, ("messages", 0, "content", 0, "type"), "found a 'thinking' part"),
-    ("cache control", {"messages": [HI], "system": [{"type": "text", "text": "x", "cache_control": {"type": "ephemeral"}}]}, ("system", 0, "cache_control"), "would be lost"),
-    ("image in system", {"messages": [HI], "system": [{"type": "image", "source": {}}]}, ("system", 0, "type"), "found a 'image' part"),
-    ("system a number", {"messages": [HI], "system": 1}, ("system",), "expected a string or a list of text blocks; found a number"),
+    (
+        "system message",
+        {"messages": [HI, {"role": "system", "content": "x"}]},
+        ("messages", 1, "role"),
+        "system prompt is the top-level system",
+    ),
+    (
+        "developer",
+        {"messages": [{"role": "developer", "content": "x"}]},
+        ("messages", 0, "role"),
+        "expected one of 'user', 'assistant'; found 'developer'",
+    ),
+    (
+        "tool use",
+        {"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]}]},
+        ("messages", 0, "content", 0, "type"),
+        "found a 'tool_use' part",
+    ),
+    (
+        "tool result",
+        {"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "42"}]}]},
+        ("messages", 0, "content", 0, "type"),
+        "found a 'tool_result' part",
+    ),
+    (
+        "thinking",
+        {"messages": [{"role": "assistant", "content": [{"type": "thinking", "thinking": "hm", "signature": "s"}]}]},
+        ("messages", 0, "content", 0, "type"),
+        "found a 'thinking' part",
+    ),
+    (
+        "cache control",
+        {"messages": [HI], "system": [{"type": "text", "text": "x", "cache_control": {"type": "ephemeral"}}]},
+        ("system", 0, "cache_control"),
+        "would be lost",
+    ),
+    (
+        "image in system",
+        {"messages": [HI], "system": [{"type": "image", "source": {}}]},
+        ("system", 0, "type"),
+        "found a 'image' part",
+    ),
+    (
+        "system a number",
+        {"messages": [HI], "system": 1},
+        ("system",),
+        "expected a string or a list of text blocks; found a number",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("chat", "path", "words"), [case[1:] for case in ANTHROPIC_REFUSALS], ids=[case[0] for case in ANTHROPIC_REFUSALS])
-def test_reading_anthropic_refuses_what_a_dialog_cannot_carry(chat: dict[str, Any], path: tuple[Any, ...], words: str) -> None:
+@pytest.mark.parametrize(
+    ("chat", "path", "words"), [case[1:] for case in ANTHROPIC_REFUSALS], ids=[case[0] for case in ANTHROPIC_REFUSALS]
+)
+def test_reading_anthropic_refuses_what_a_dialog_cannot_carry(
+    chat: dict[str, Any], path: tuple[Any, ...], words: str
+) -> None:
     error = refused(mm.Dialog.from_anthropic_messages, **chat)
     assert error.path == path
     assert words in str(error)
@@ -345,10 +471,20 @@ def test_reading_anthropic_refuses_what_a_dialog_cannot_carry(chat: dict[str, An
 
 def test_reading_takes_keys_that_say_nothing_as_absent() -> None:
     # The shape of a message that an OpenAI SDK returns, dumped to a dict.
-    openai = {"role": "assistant", "content": "done", "refusal": None, "tool_calls": None, "annotations": [], "audio": None, "function_call": None}
+    openai = {
+        "role": "assistant",
+        "content": "done",
+        "refusal": None,
+        "tool_calls": None,
+        "annotations": [],
+        "audio": None,
+        "function_call": None,
+    }
     assert mm.Dialog.from_openai_messages([openai]).to_openai_messages() == [{"role": "assistant", "content": "done"}]
     anthropic = {"role": "assistant", "content": [{"type": "text", "text": "done", "citations": None}]}
-    assert mm.Dialog.from_anthropic_messages([anthropic]).to_anthropic_messages() == {"messages": [{"role": "assistant", "content": "done"}]}
+    assert mm.Dialog.from_anthropic_messages([anthropic]).to_anthropic_messages() == {
+        "messages": [{"role": "assistant", "content": "done"}]
+    }
 
 
 def test_reading_takes_text_parts_one_or_joined_by_request() -> None:
@@ -396,8 +532,8 @@ def is_structured(text: str) -> bool:
     text, _, query = text.partition("?")
     path = text
     if text.startswith("//"):
-        authority, slash, path = text[2:].partition("/")
-        user, at, host_port = authority.rpartition("@")
+        authority, _, path = text[2:].partition("/")
+        user, _, host_port = authority.rpartition("@")
         if "@" in user or "[" in user or "]" in user:
             return False
         if host_port.startswith("["):
@@ -417,10 +553,15 @@ def is_structured(text: str) -> bool:
 URI_REFERENCES = st.one_of(
     st.sampled_from(["plan", "runtime.ael", "/mycontext", "urn:mplp:runtime", "https://example.com/a?b=1#c"]),
     st.lists(
-        st.one_of(st.sampled_from(URI_CHARACTERS), st.builds(lambda a, b: f"%{a}{b}", st.sampled_from(HEX), st.sampled_from(HEX))),
+        st.one_of(
+            st.sampled_from(URI_CHARACTERS),
+            st.builds(lambda a, b: f"%{a}{b}", st.sampled_from(HEX), st.sampled_from(HEX)),
+        ),
         min_size=1,
         max_size=20,
-    ).map("".join).filter(is_structured),
+    )
+    .map("".join)
+    .filter(is_structured),
 )
 EVENT_TYPES = st.from_regex(r"[a-z][a-z0-9]{0,6}(\.[a-z][a-z0-9]{0,6}){0,3}", fullmatch=True)
 
@@ -491,19 +632,64 @@ CLOUDEVENT = {
     "time": "2026-03-01T09:00:00Z",
 }
 CLOUDEVENT_REFUSALS: list[tuple[str, Any, tuple[Any, ...], str]] = [
-    ("specversion 0.3", {**CLOUDEVENT, "specversion": "0.3"}, ("specversion",), "only CloudEvents 1.0 is read; found '0.3'"),
+    (
+        "specversion 0.3",
+        {**CLOUDEVENT, "specversion": "0.3"},
+        ("specversion",),
+        "only CloudEvents 1.0 is read; found '0.3'",
+    ),
     ("specversion a number", {**CLOUDEVENT, "specversion": 1.0}, ("specversion",), "found a number"),
-    ("no specversion", {key: value for key, value in CLOUDEVENT.items() if key != "specversion"}, ("specversion",), "found absent"),
-    ("data_base64", {**CLOUDEVENT, "datacontenttype": "image/png", "data_base64": "iVBORw0K"}, ("data_base64",), "binary data has no place"),
-    ("text data", {**CLOUDEVENT, "datacontenttype": "text/plain", "data": "hello"}, ("datacontenttype",), "'text/plain' is not JSON"),
-    ("xml data", {**CLOUDEVENT, "datacontenttype": "application/xml", "data": "<a/>"}, ("datacontenttype",), "is not JSON"),
-    ("other JSON type", {**CLOUDEVENT, "datacontenttype": "application/vnd.mplp+json", "data": {}}, ("datacontenttype",), "pass drop_attributes=['datacontenttype']"),
-    ("content type a number", {**CLOUDEVENT, "datacontenttype": 5, "data": {}}, ("datacontenttype",), "expected a media type"),
+    (
+        "no specversion",
+        {key: value for key, value in CLOUDEVENT.items() if key != "specversion"},
+        ("specversion",),
+        "found absent",
+    ),
+    (
+        "data_base64",
+        {**CLOUDEVENT, "datacontenttype": "image/png", "data_base64": "iVBORw0K"},
+        ("data_base64",),
+        "binary data has no place",
+    ),
+    (
+        "text data",
+        {**CLOUDEVENT, "datacontenttype": "text/plain", "data": "hello"},
+        ("datacontenttype",),
+        "'text/plain' is not JSON",
+    ),
+    (
+        "xml data",
+        {**CLOUDEVENT, "datacontenttype": "application/xml", "data": "<a/>"},
+        ("datacontenttype",),
+        "is not JSON",
+    ),
+    (
+        "other JSON type",
+        {**CLOUDEVENT, "datacontenttype": "application/vnd.mplp+json", "data": {}},
+        ("datacontenttype",),
+        "pass drop_attributes=['datacontenttype']",
+    ),
+    (
+        "content type a number",
+        {**CLOUDEVENT, "datacontenttype": 5, "data": {}},
+        ("datacontenttype",),
+        "expected a media type",
+    ),
     ("array data", {**CLOUDEVENT, "data": [1, 2]}, ("data",), "a JSON object or null; found an array"),
     ("string data", {**CLOUDEVENT, "datacontenttype": "application/json", "data": "hello"}, ("data",), "found 'hello'"),
     ("subject", {**CLOUDEVENT, "subject": "step-1"}, ("subject",), "pass drop_attributes=['subject']"),
-    ("dataschema", {**CLOUDEVENT, "dataschema": "https://example.com/s.json"}, ("dataschema",), "an Event has no place for this attribute"),
-    ("W3C trace context", {**CLOUDEVENT, "traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}, ("traceparent",), "no place"),
+    (
+        "dataschema",
+        {**CLOUDEVENT, "dataschema": "https://example.com/s.json"},
+        ("dataschema",),
+        "an Event has no place for this attribute",
+    ),
+    (
+        "W3C trace context",
+        {**CLOUDEVENT, "traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"},
+        ("traceparent",),
+        "no place",
+    ),
     ("other extension", {**CLOUDEVENT, "comexampleextension1": "value"}, ("comexampleextension1",), "no place"),
     ("no time", {key: value for key, value in CLOUDEVENT.items() if key != "time"}, ("time",), "an Event needs it"),
     ("null time", {**CLOUDEVENT, "time": None}, ("time",), "absent or null"),
@@ -520,7 +706,11 @@ CLOUDEVENT_REFUSALS: list[tuple[str, Any, tuple[Any, ...], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("given", "path", "words"), [case[1:] for case in CLOUDEVENT_REFUSALS], ids=[case[0] for case in CLOUDEVENT_REFUSALS])
+@pytest.mark.parametrize(
+    ("given", "path", "words"),
+    [case[1:] for case in CLOUDEVENT_REFUSALS],
+    ids=[case[0] for case in CLOUDEVENT_REFUSALS],
+)
 def test_reading_a_cloudevent_refuses_what_an_event_cannot_carry(given: Any, path: tuple[Any, ...], words: str) -> None:
     error = refused(mm.Event.from_cloudevent, given)
     assert error.path == path
@@ -529,7 +719,11 @@ def test_reading_a_cloudevent_refuses_what_an_event_cannot_carry(given: Any, pat
 
 @pytest.mark.parametrize(
     ("drop", "words"),
-    [(["id"], "'id' is read into the Event"), (["data_base64"], "'data_base64' is read into the Event (or refused)"), ("subject", "found the string 'subject'")],
+    [
+        (["id"], "'id' is read into the Event"),
+        (["data_base64"], "'data_base64' is read into the Event (or refused)"),
+        ("subject", "found the string 'subject'"),
+    ],
 )
 def test_drop_attributes_names_only_attributes_an_event_has_no_place_for(drop: Any, words: str) -> None:
     error = refused(mm.Event.from_cloudevent, {**CLOUDEVENT, "subject": "s"}, drop_attributes=drop)
@@ -541,14 +735,24 @@ def test_drop_attributes_names_only_attributes_an_event_has_no_place_for(drop: A
     ("given", "drop"),
     [
         ({**CLOUDEVENT, "subject": "step-1", "traceparent": "00-ab-cd-01"}, ["subject", "traceparent"]),
-        ({**CLOUDEVENT, "subject": None, "comexampleextension1": None, "mplptraceid": None, "datacontenttype": None}, []),
+        (
+            {**CLOUDEVENT, "subject": None, "comexampleextension1": None, "mplptraceid": None, "datacontenttype": None},
+            [],
+        ),
         ({**CLOUDEVENT, "datacontenttype": "application/vnd.mplp+json"}, ["datacontenttype"]),
     ],
     ids=["dropped by name", "null is unset", "JSON media type dropped by name"],
 )
-def test_reading_a_cloudevent_leaves_out_what_is_unset_or_dropped_by_name(given: dict[str, Any], drop: list[str]) -> None:
+def test_reading_a_cloudevent_leaves_out_what_is_unset_or_dropped_by_name(
+    given: dict[str, Any], drop: list[str]
+) -> None:
     event = mm.Event.from_cloudevent(given, drop_attributes=drop)
-    assert event.to_dict() == {"event_id": CLOUDEVENT["id"], "event_type": "plan.created", "source": "plan", "timestamp": CLOUDEVENT["time"]}
+    assert event.to_dict() == {
+        "event_id": CLOUDEVENT["id"],
+        "event_type": "plan.created",
+        "source": "plan",
+        "timestamp": CLOUDEVENT["time"],
+    }
 
 
 def test_cloudevent_data_null_is_a_payload_and_absent_content_type_means_json() -> None:
@@ -572,9 +776,20 @@ def test_cloudevent_data_null_is_a_payload_and_absent_content_type_means_json() 
         (b'{"specversion": "1.0",', (), "json_invalid"),
         (b'{"specversion": "1.0", "specversion": "1.0"}', ("specversion",), "json_duplicate_key"),
     ],
-    ids=["id not an MPLP id", "type not dotted lowercase", "time not RFC 3339", "trace id not an MPLP id", "source not text", "no id", "not JSON", "duplicate key"],
+    ids=[
+        "id not an MPLP id",
+        "type not dotted lowercase",
+        "time not RFC 3339",
+        "trace id not an MPLP id",
+        "source not text",
+        "no id",
+        "not JSON",
+        "duplicate key",
+    ],
 )
-def test_a_cloudevent_that_makes_no_valid_event_raises_a_validation_error_at_its_attribute(given: Any, loc: tuple[Any, ...], code: str) -> None:
+def test_a_cloudevent_that_makes_no_valid_event_raises_a_validation_error_at_its_attribute(
+    given: Any, loc: tuple[Any, ...], code: str
+) -> None:
     with pytest.raises(ValidationError) as caught:
         mm.Event.from_cloudevent(given)
     assert caught.value.title == "CloudEvent"
@@ -583,7 +798,14 @@ def test_a_cloudevent_that_makes_no_valid_event_raises_a_validation_error_at_its
 
 
 def test_writing_refuses_a_source_that_is_not_a_uri_reference() -> None:
-    event = mm.Event.model_validate({"event_id": CLOUDEVENT["id"], "event_type": "plan.created", "source": "plan module", "timestamp": CLOUDEVENT["time"]})
+    event = mm.Event.model_validate(
+        {
+            "event_id": CLOUDEVENT["id"],
+            "event_type": "plan.created",
+            "source": "plan module",
+            "timestamp": CLOUDEVENT["time"],
+        }
+    )
     error = refused(event.to_cloudevent)
     assert error.path == ("source",) and "'plan module' is not a URI-reference" in str(error)
 
@@ -591,10 +813,14 @@ def test_writing_refuses_a_source_that_is_not_a_uri_reference() -> None:
 # --- the example -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("arguments", [[], ["--model", "gpt-4.1", str(PAYLOADS / "dialog.json")]], ids=["defaults", "given"])
+@pytest.mark.parametrize(
+    "arguments", [[], ["--model", "gpt-4.1", str(PAYLOADS / "dialog.json")]], ids=["defaults", "given"]
+)
 def test_openai_request_example_prints_the_dialog_as_a_request_body(arguments: list[str], tmp_path: Any) -> None:
     script = ROOT / "examples" / "openai_request.py"
-    run = subprocess.run([sys.executable, str(script), *arguments], capture_output=True, text=True, check=True, cwd=tmp_path, timeout=60)
+    run = subprocess.run(
+        [sys.executable, str(script), *arguments], capture_output=True, text=True, check=True, cwd=tmp_path, timeout=60
+    )
     body = json.loads(run.stdout)
     dialog = load(PAYLOADS / "dialog.json")
     assert body == {
@@ -620,11 +846,38 @@ def test_the_returned_typeddicts_say_which_keys_may_be_absent() -> None:
 
 
 # RFC 3986 section 5.4's reference examples (all but the empty one, which CloudEvents refuses), and more.
-@pytest.mark.parametrize("source", [
-    "g:h", "g", "./g", "g/", "/g", "//g", "?y", "g?y", "#s", "g#s", "g?y#s", ";x", "g;x", "g;x?y#s", ".", "./", "..",
-    "../", "../g", "../..", "../../g", "https://example.com/a?b=1#c", "urn:mplp:runtime", "http://[::1]:8080/x",
-    "//user:pw@host:80/p", "a%20b", "mailto:a@b.example",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "source",
+    [
+        "g:h",
+        "g",
+        "./g",
+        "g/",
+        "/g",
+        "//g",
+        "?y",
+        "g?y",
+        "#s",
+        "g#s",
+        "g?y#s",
+        ";x",
+        "g;x",
+        "g;x?y#s",
+        ".",
+        "./",
+        "..",
+        "../",
+        "../g",
+        "../..",
+        "../../g",
+        "https://example.com/a?b=1#c",
+        "urn:mplp:runtime",
+        "http://[::1]:8080/x",
+        "//user:pw@host:80/p",
+        "a%20b",
+        "mailto:a@b.example",
+    ],
+)
 def test_cloudevent_source_takes_every_uri_reference(source: str) -> None:
     assert is_uri_reference(source) and is_structured(source)
     event = mm.Event.from_cloudevent({**CLOUDEVENT, "source": source})
@@ -636,9 +889,13 @@ def test_anthropic_refuses_empty_content_but_in_a_final_assistant_message() -> N
         return mm.Dialog.from_anthropic_messages([{"role": role, "content": text} for role, text in turns])
 
     assert dialog(("user", "Hi"), ("assistant", "")).to_anthropic_messages()["messages"][-1] == {
-        "role": "assistant", "content": ""
-    }  # fmt: skip
-    for turns, index in (((("user", ""), ("assistant", "Hi")), 0), ((("user", "Hi"), ("assistant", ""), ("user", "?")), 1)):
+        "role": "assistant",
+        "content": "",
+    }
+    for turns, index in (
+        ((("user", ""), ("assistant", "Hi")), 0),
+        ((("user", "Hi"), ("assistant", ""), ("user", "?")), 1),
+    ):
         error = refused(dialog(*turns).to_anthropic_messages)
         assert error.path == ("messages", index, "content")
         assert "only in a final assistant message" in str(error)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import PAYLOADS
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import PAYLOADS
 
 EVENT = (PAYLOADS / "event.json").read_bytes()
 

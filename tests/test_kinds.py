@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import SCHEMAS
 
 import mplp_models as mm
 from mplp_models._kinds import KINDS, MPLP_MODULES, PART_ID_FIELDS, Kind
 from mplp_models._schemas import SCHEMA_FILES, schema_bytes
 from mplp_models._skeletons import SKELETONS, skeleton
-from conftest import SCHEMAS
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import fixture
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import fixture
 from mplp_models._dialog import DIALOG_MOVES
 from mplp_models._inbox import INBOX_MOVES
 from mplp_models._plan import PLAN_MOVES, STEP_MOVES
@@ -41,8 +41,11 @@ def test_the_documented_plan_lifecycle() -> None:
         plan = plan.transition(status)
     assert plan.status is mm.PlanStatus.in_progress
     assert {state for state, moves in PLAN_MOVES.items() if "cancelled" in moves} == {
-        "draft", "proposed", "approved", "in_progress"
-    }  # fmt: skip
+        "draft",
+        "proposed",
+        "approved",
+        "in_progress",
+    }
 
 
 def test_a_legal_move_still_obeys_the_rules_and_leaves_the_plan_unchanged() -> None:

@@ -11,11 +11,11 @@ import json
 from typing import Any
 
 import pytest
+from conftest import fixture
 from hypothesis import given, settings
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import fixture
 from mplp_models._context import CONTEXT_MOVES
 from mplp_models._modules import COLLAB_MOVES, CONFIRM_MOVES, CORE_MOVES, EXTENSION_MOVES, NETWORK_MOVES
 from mplp_models._trace import TRACE_MOVES
@@ -104,7 +104,9 @@ def test_walk_refuses_what_only_schema_only_mode_reads() -> None:
 def test_root_span_must_belong_to_the_trace_but_its_context_may_differ() -> None:
     document = fixture(mm.Trace)
     other = "c0000000-0000-4000-8000-000000000099"
-    [(loc, kind, message)] = violations(mm.Trace, {**document, "root_span": {**document["root_span"], "trace_id": other}})
+    [(loc, kind, message)] = violations(
+        mm.Trace, {**document, "root_span": {**document["root_span"], "trace_id": other}}
+    )
     assert (loc, kind) == (("root_span", "trace_id"), "root_span_other_trace") and other in message
     # Upstream's own data has a root span whose context_id is not the trace's: accepted.
     mm.Trace.model_validate({**document, "root_span": {**document["root_span"], "context_id": other}})
@@ -112,10 +114,15 @@ def test_root_span_must_belong_to_the_trace_but_its_context_may_differ() -> None
 
 def test_finished_before_started_for_the_trace_and_its_segments() -> None:
     early, late = "2026-03-02T14:00:00Z", "2026-03-02T15:00:00+02:00"  # late is 13:00Z: before early
-    found = violations(mm.Trace, trace_with(
-        segment(1, started_at=early, finished_at=late), segment(2, 1, started_at=early, finished_at=early),
-        started_at=early, finished_at=late,
-    ))  # fmt: skip
+    found = violations(
+        mm.Trace,
+        trace_with(
+            segment(1, started_at=early, finished_at=late),
+            segment(2, 1, started_at=early, finished_at=early),
+            started_at=early,
+            finished_at=late,
+        ),
+    )
     assert [(loc, kind) for loc, kind, _ in found] == [
         (("finished_at",), "finished_before_start"),
         (("segments", 0, "finished_at"), "finished_before_start"),
@@ -125,8 +132,12 @@ def test_finished_before_started_for_the_trace_and_its_segments() -> None:
 
 def test_near_misses_of_the_timeline_pass() -> None:
     same = ("2026-03-02T14:00:00Z", "2026-03-02T16:00:00+02:00")  # one instant, spelled twice
-    mm.Trace.model_validate(trace_with(segment(1, started_at=same[0], finished_at=same[1]), started_at=same[0], finished_at=same[1]))
-    mm.Trace.model_validate(trace_with(segment(1, finished_at=same[0]), finished_at=same[0]))  # no start: nothing to compare
+    mm.Trace.model_validate(
+        trace_with(segment(1, started_at=same[0], finished_at=same[1]), started_at=same[0], finished_at=same[1])
+    )
+    mm.Trace.model_validate(
+        trace_with(segment(1, finished_at=same[0]), finished_at=same[0])
+    )  # no start: nothing to compare
 
 
 def test_trace_transitions_stamp_start_and_finish() -> None:
@@ -151,9 +162,15 @@ def confirm_with(*decisions: dict[str, Any], **fields: Any) -> dict[str, Any]:
 
 
 def test_duplicate_decision_ids_and_decisions_before_the_request_all_at_once() -> None:
-    found = violations(mm.Confirm, confirm_with(
-        decision(1), decision(1), decision(2, at="2026-03-02T11:59:59.999+00:00"), requested_at="2026-03-02T12:00:00Z",
-    ))  # fmt: skip
+    found = violations(
+        mm.Confirm,
+        confirm_with(
+            decision(1),
+            decision(1),
+            decision(2, at="2026-03-02T11:59:59.999+00:00"),
+            requested_at="2026-03-02T12:00:00Z",
+        ),
+    )
     assert [(loc, kind) for loc, kind, _ in found] == [
         (("decisions", 1, "decision_id"), "duplicate_decision_id"),
         (("decisions", 2, "decided_at"), "decided_before_request"),
@@ -162,7 +179,9 @@ def test_duplicate_decision_ids_and_decisions_before_the_request_all_at_once() -
 
 
 def test_a_decision_at_the_very_instant_of_the_request_passes() -> None:
-    mm.Confirm.model_validate(confirm_with(decision(1, at="2026-03-02T14:00:00+02:00"), requested_at="2026-03-02T12:00:00Z"))
+    mm.Confirm.model_validate(
+        confirm_with(decision(1, at="2026-03-02T14:00:00+02:00"), requested_at="2026-03-02T12:00:00Z")
+    )
 
 
 @pytest.mark.parametrize(
@@ -191,7 +210,9 @@ UNIQUE = [
 ]
 
 
-@pytest.mark.parametrize(("model", "where", "field", "ident"), UNIQUE, ids=lambda value: getattr(value, "__name__", value))
+@pytest.mark.parametrize(
+    ("model", "where", "field", "ident"), UNIQUE, ids=lambda value: getattr(value, "__name__", value)
+)
 def test_part_ids_are_unique(model: type[mm.MplpModel], where: str, field: str, ident: Any) -> None:
     document = fixture(model)
     template = document[where][0]
@@ -219,7 +240,9 @@ TABLES = [
 
 
 @pytest.mark.parametrize(("model", "enum", "moves", "final"), TABLES, ids=lambda value: getattr(value, "__name__", ""))
-def test_each_table_covers_its_enum_and_lets_only_final_states_stay(model: Any, enum: Any, moves: Any, final: set[str]) -> None:
+def test_each_table_covers_its_enum_and_lets_only_final_states_stay(
+    model: Any, enum: Any, moves: Any, final: set[str]
+) -> None:
     assert list(moves) == [member.value for member in enum]
     assert {state for state, targets in moves.items() if not targets} == final
     start = model.model_validate(fixture(model))
@@ -320,7 +343,12 @@ def test_the_roots_own_keys_changed_in_place_are_never_written(change: Any) -> N
 
 def test_copies_of_an_open_root_keep_its_own_keys() -> None:
     root = mm.ContextRoot(domain="d", environment="e", region="eu")
-    assert root.model_copy(update={"entry_point": "x"}).to_dict() == {"domain": "d", "environment": "e", "entry_point": "x", "region": "eu"}
+    assert root.model_copy(update={"entry_point": "x"}).to_dict() == {
+        "domain": "d",
+        "environment": "e",
+        "entry_point": "x",
+        "region": "eu",
+    }
     assert root.model_copy(update={"region": "us"}, deep=True).model_extra == {"region": "us"}
     assert root.without("entry_point") == root
     context = mm.Context.model_validate(fixture(mm.Context))

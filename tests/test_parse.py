@@ -6,11 +6,11 @@ import json
 import typing
 
 import pytest
+from conftest import FIXTURE_OF, PAYLOADS, load
 from pydantic import ValidationError
 
 import mplp_models as mm
 from mplp_models._kinds import KINDS
-from conftest import FIXTURE_OF, PAYLOADS, load
 
 
 @pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
@@ -40,7 +40,10 @@ def test_a_payload_missing_a_field_is_still_recognized_and_the_error_names_it() 
     ("data", "says"),
     [
         ({"hello": "world"}, r"no key that names one, such as Plan \(plan_id\), Dialog \(dialog_id\)"),
-        ({"plan_id": "x", "objective": "o", "steps": [], "dialog_id": "y", "messages": []}, r"as large a share of the keys of Plan \(objective, plan_id, steps\), Dialog \(dialog_id, messages\)"),
+        (
+            {"plan_id": "x", "objective": "o", "steps": [], "dialog_id": "y", "messages": []},
+            r"as large a share of the keys of Plan \(objective, plan_id, steps\), Dialog \(dialog_id, messages\)",
+        ),
         ([], "JSON object"),
         ("null", "JSON object"),
     ],

@@ -21,16 +21,16 @@ from typing import Any
 import orjson
 import pytest
 import rfc8785
+from conftest import PAYLOADS, ROOT, fixture, mutate
+from fast_path_switch import either_path, fast_paths  # noqa: F401  # either_path: a fixture
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import mplp_models as mm
-from mplp_models._kinds import KINDS
-from conftest import PAYLOADS, ROOT, fixture, mutate
-from fast_path_switch import either_path, fast_paths  # noqa: F401  # either_path: a fixture
 from mplp_models import _plan
 from mplp_models._decode import load_json, read_as_strictly
+from mplp_models._kinds import KINDS
 from mplp_models._types import earliest_and_latest
 
 EVENT = (PAYLOADS / "event.json").read_bytes()
@@ -124,9 +124,16 @@ def test_every_payload_takes_the_fast_path_and_reads_the_same(path: Path) -> Non
 
 @pytest.mark.parametrize(
     "name",
-    ["duplicate field", "duplicate field, same value", "duplicate in open object", "duplicate spelled with an escape",
-     "escaped backslash before u003a", "escaped colon hiding a duplicate", "integer beyond 2**53"],
-)  # fmt: skip
+    [
+        "duplicate field",
+        "duplicate field, same value",
+        "duplicate in open object",
+        "duplicate spelled with an escape",
+        "escaped backslash before u003a",
+        "escaped colon hiding a duplicate",
+        "integer beyond 2**53",
+    ],
+)
 def test_the_check_turns_down_what_the_json_mode_cannot_be_trusted_with(name: str) -> None:
     data = EVENT_VARIANTS[name]
     assert not read_as_strictly(data, mm.Event.__pydantic_validator__.validate_json(data))
@@ -178,7 +185,9 @@ def test_to_json_never_changes_the_model() -> None:
     before = [dict(vars(step)) for step in model.steps]
     model.to_json()
     assert [dict(vars(step)) for step in model.steps] == before
-    changed = model.model_copy(update={"steps": (model.steps[0].model_copy(update={"agent_role": "changed"}), *model.steps[1:])})
+    changed = model.model_copy(
+        update={"steps": (model.steps[0].model_copy(update={"agent_role": "changed"}), *model.steps[1:])}
+    )
     assert b'"agent_role":"changed"' in changed.to_json()
     assert b'"agent_role":"changed"' not in model.to_json()
 
@@ -206,7 +215,11 @@ def loose_plans(draw: st.DrawFn) -> dict[str, Any]:
         for _ in range(count)
     ]
     # A shallow copy is enough: only top-level keys are replaced.
-    return {**PLAN_DOCUMENT, "steps": steps, "status": draw(st.sampled_from([status.value for status in mm.PlanStatus]))}
+    return {
+        **PLAN_DOCUMENT,
+        "steps": steps,
+        "status": draw(st.sampled_from([status.value for status in mm.PlanStatus])),
+    }
 
 
 @given(loose_plans())
@@ -299,7 +312,9 @@ def test_dialog_rules_agree_with_each_message_checked_alone() -> None:
         (mm.LearningSample, ("user_feedback", "rating"), "5", "json_number"),
     ],
 )
-def test_bounds_fail_with_pydantics_own_errors(model: type[mm.MplpModel], path: tuple[Any, ...], value: Any, kind: str) -> None:
+def test_bounds_fail_with_pydantics_own_errors(
+    model: type[mm.MplpModel], path: tuple[Any, ...], value: Any, kind: str
+) -> None:
     document = mutate(fixture(model), path, value)
     with pytest.raises(ValidationError) as caught:
         model.model_validate(document)
@@ -373,16 +388,23 @@ def test_importing_the_package_loads_nothing_yet() -> None:
     loaded = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "['mplp_models._version']"
     script = "import sys; from mplp_models import Plan; print('mplp_models._parse' in sys.modules, Plan.__name__)"
-    assert subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split() == ["False", "Plan"]
+    assert subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.split() == ["False", "Plan"]
 
 
 def test_a_model_is_built_when_its_module_is_imported() -> None:
     # Not deferred to first use: a deferred build showed no signature until then, and a TypeAdapter
     # built first got the model's schema without the model's config (docs/pydantic.md).
     script = "import mplp_models as mm; print(mm.Plan.__pydantic_complete__, mm.PlanStep.__pydantic_complete__, mm.Plan.from_json(open(r'%s', 'rb').read()).plan_id)"
-    out = subprocess.run([sys.executable, "-c", script % (PAYLOADS / "plan.json")], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", script % (PAYLOADS / "plan.json")], capture_output=True, text=True, check=True
+    )
     plan_complete, step_complete, plan_id = out.stdout.split()
-    assert plan_complete == step_complete == "True" and plan_id == json.loads((PAYLOADS / "plan.json").read_bytes())["plan_id"]
+    assert (
+        plan_complete == step_complete == "True"
+        and plan_id == json.loads((PAYLOADS / "plan.json").read_bytes())["plan_id"]
+    )
 
 
 def test_fixtures_cover_every_model_kind() -> None:
@@ -452,6 +474,8 @@ def test_field_shapes_are_read_from_built_classes() -> None:
         " 'plan.to_json(); print(sorted(_SHAPES[type(plan)].many))';"
         "print(subprocess.run([sys.executable, '-c', code], input=data, capture_output=True, check=True).stdout.decode())"
     )
-    env = {name: value for name, value in os.environ.items() if name != "MPLP_MODELS_NO_FAST_PATHS"}  # to_json's fast path
+    env = {
+        name: value for name, value in os.environ.items() if name != "MPLP_MODELS_NO_FAST_PATHS"
+    }  # to_json's fast path
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True, cwd=ROOT, env=env)
     assert done.stdout.decode().strip() == "['events', 'steps']"

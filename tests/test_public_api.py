@@ -14,16 +14,54 @@ from pydantic import BaseModel, RootModel
 import mplp_models as mm
 
 ISSUE_NAMES = [
-    "Plan", "PlanStep", "PlanStatus", "PlanStepStatus",
-    "Dialog", "DialogMessage", "DialogStatus", "DialogMessageRole", "DialogGovernance",
-    "Metadata", "CrossCuttingConcern", "Ref", "RefModule", "Event", "TraceBase",
-    "LearningSample", "TokenUsage", "AgentTokenUsage", "UserFeedback", "ErrorInfo", "LearningSampleTimestamps",
-    "InboxMessage", "InboxMessageType", "InboxMessageStatus",
-    "MplpId", "Timestamp",
-    "Context", "ContextStatus", "Confirm", "ConfirmDecision", "ConfirmStatus", "Trace", "TraceSegment", "TraceStatus",
-    "Role", "Extension", "ExtensionStatus", "Collab", "CollabParticipant", "CollabStatus", "Core", "ModuleDescriptor",
-    "CoreStatus", "Network", "NetworkNode", "NetworkStatus", "Governance",
-]  # fmt: skip
+    "Plan",
+    "PlanStep",
+    "PlanStatus",
+    "PlanStepStatus",
+    "Dialog",
+    "DialogMessage",
+    "DialogStatus",
+    "DialogMessageRole",
+    "DialogGovernance",
+    "Metadata",
+    "CrossCuttingConcern",
+    "Ref",
+    "RefModule",
+    "Event",
+    "TraceBase",
+    "LearningSample",
+    "TokenUsage",
+    "AgentTokenUsage",
+    "UserFeedback",
+    "ErrorInfo",
+    "LearningSampleTimestamps",
+    "InboxMessage",
+    "InboxMessageType",
+    "InboxMessageStatus",
+    "MplpId",
+    "Timestamp",
+    "Context",
+    "ContextStatus",
+    "Confirm",
+    "ConfirmDecision",
+    "ConfirmStatus",
+    "Trace",
+    "TraceSegment",
+    "TraceStatus",
+    "Role",
+    "Extension",
+    "ExtensionStatus",
+    "Collab",
+    "CollabParticipant",
+    "CollabStatus",
+    "Core",
+    "ModuleDescriptor",
+    "CoreStatus",
+    "Network",
+    "NetworkNode",
+    "NetworkStatus",
+    "Governance",
+]
 
 
 def test_every_promised_name_is_exported() -> None:
@@ -57,13 +95,27 @@ def test_models_share_the_base_and_forbid_unknown_keys() -> None:
 
 
 def test_status_enums_are_str_valued() -> None:
-    for enum_type in (mm.PlanStatus, mm.PlanStepStatus, mm.DialogStatus, mm.DialogMessageRole,
-                      mm.InboxMessageStatus, mm.InboxMessageType, mm.RefModule, mm.CrossCuttingConcern):  # fmt: skip
+    for enum_type in (
+        mm.PlanStatus,
+        mm.PlanStepStatus,
+        mm.DialogStatus,
+        mm.DialogMessageRole,
+        mm.InboxMessageStatus,
+        mm.InboxMessageType,
+        mm.RefModule,
+        mm.CrossCuttingConcern,
+    ):
         assert issubclass(enum_type, str) and issubclass(enum_type, enum.Enum)
     assert mm.PlanStatus.draft == "draft"
     assert [status.value for status in mm.PlanStatus] == [
-        "draft", "proposed", "approved", "in_progress", "completed", "cancelled", "failed"
-    ]  # fmt: skip
+        "draft",
+        "proposed",
+        "approved",
+        "in_progress",
+        "completed",
+        "cancelled",
+        "failed",
+    ]
     assert len(mm.CrossCuttingConcern) == 11
 
 
@@ -81,9 +133,13 @@ def field_docstrings(model: type[BaseModel]) -> dict[str, str]:
     assert isinstance(node, ast.ClassDef)
     found = {}
     for statement, following in zip(node.body, node.body[1:]):
-        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-            if isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant):
-                found[statement.target.id] = str(following.value.value).strip()
+        if (
+            isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+        ):
+            found[statement.target.id] = str(following.value.value).strip()
     return found
 
 

@@ -6,7 +6,6 @@ import os
 import re
 
 import pytest
-
 from conftest import ROOT
 
 
@@ -16,7 +15,7 @@ def test_quickstart_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     assert code is not None
     monkeypatch.chdir(ROOT)
     namespace: dict[str, object] = {}
-    exec(compile(code.group(1), "README.md", "exec"), namespace)  # noqa: S102
+    exec(compile(code.group(1), "README.md", "exec"), namespace)
     assert type(namespace["event"]).__name__ == "Event"
     assert os.path.exists(ROOT / ".ci" / "run")
 

@@ -17,14 +17,14 @@ from urllib.parse import urljoin
 
 import pytest
 import rfc8785
-from hypothesis import HealthCheck, assume, given, settings
-from pydantic import ValidationError
-from hypothesis import strategies as st
-from hypothesis_jsonschema import from_schema
-
-import mplp_models as mm
 from conftest import SCHEMA_OF, SCHEMAS, examples, load, reference_accepts
 from fast_path_switch import either_path  # noqa: F401  # a fixture
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis_jsonschema import from_schema
+from pydantic import ValidationError
+
+import mplp_models as mm
 
 # A thousand documents per model at full depth (make test-deep), fifty in make test; ROUNDTRIP_EXAMPLES=N sets the count.
 EXAMPLES = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES", examples(quick=50, deep=1000)))
@@ -46,7 +46,11 @@ def inline(node: Any, base: str, root: dict[str, Any]) -> Any:
         for part in filter(None, pointer.split("/")):
             target = target[part]
         return inline(target, target_url or base, document)
-    return {key: inline(value, base, root) for key, value in node.items() if key not in ("$defs", "definitions", "$id", "$schema")}
+    return {
+        key: inline(value, base, root)
+        for key, value in node.items()
+        if key not in ("$defs", "definitions", "$id", "$schema")
+    }
 
 
 def date_times() -> st.SearchStrategy[str]:
@@ -56,7 +60,9 @@ def date_times() -> st.SearchStrategy[str]:
     fraction = st.one_of(st.just(""), st.text(string.digits, min_size=1, max_size=12).map(lambda d: "." + d))
     offset = st.one_of(
         st.sampled_from(["Z", "z", "+00:00", "-00:00"]),
-        st.tuples(st.sampled_from("+-"), st.integers(0, 23), st.integers(0, 59)).map(lambda t: f"{t[0]}{t[1]:02d}:{t[2]:02d}"),
+        st.tuples(st.sampled_from("+-"), st.integers(0, 23), st.integers(0, 59)).map(
+            lambda t: f"{t[0]}{t[1]:02d}:{t[2]:02d}"
+        ),
     )
     return st.builds(lambda d, t, s, f, o: f"{d}{s}{t}{f}{o}", dates, times, st.sampled_from("Tt"), fraction, offset)
 
@@ -85,8 +91,10 @@ def has_large_integral_float(value: Any) -> bool:
 
 
 @pytest.mark.parametrize("model", list(SCHEMA_OF), ids=lambda model: model.__name__)
-def test_random_valid_documents_round_trip(model: type[mm.MplpModel], either_path: bool) -> None:
-    @settings(max_examples=EXAMPLES if either_path else EXAMPLES_OFF, deadline=None, suppress_health_check=list(HealthCheck))
+def test_random_valid_documents_round_trip(model: type[mm.MplpModel], either_path: bool) -> None:  # noqa: F811  # the fixture
+    @settings(
+        max_examples=EXAMPLES if either_path else EXAMPLES_OFF, deadline=None, suppress_health_check=list(HealthCheck)
+    )
     @given(documents(model))
     def check(document: Any) -> None:
         raw = json.dumps(document)

@@ -7,10 +7,10 @@ import json
 from typing import Any
 
 import pytest
+from conftest import PAYLOADS, fixture
 from pydantic import ValidationError
 
 import mplp_models as mm
-from conftest import PAYLOADS, fixture
 
 STEP = "a1000000-0000-4000-8000-00000000000{}".format
 
@@ -80,13 +80,23 @@ def test_every_kind_of_violation_is_reported_at_once() -> None:
     )
     types = [e["type"] for e in violations(document)]
     assert sorted(set(types)) == [
-        "dependency_cycle", "duplicate_step_id", "plan_completed_early", "self_dependency", "unknown_dependency"
-    ]  # fmt: skip
+        "dependency_cycle",
+        "duplicate_step_id",
+        "plan_completed_early",
+        "self_dependency",
+        "unknown_dependency",
+    ]
 
 
 def test_a_long_chain_is_no_problem() -> None:
-    chain = [step(0)] + [dict(step(0, deps=()), step_id=f"a1000000-0000-4000-8000-{n:012d}",
-                              dependencies=[f"a1000000-0000-4000-8000-{n - 1:012d}"]) for n in range(1, 3000)]  # fmt: skip
+    chain = [step(0)] + [
+        dict(
+            step(0, deps=()),
+            step_id=f"a1000000-0000-4000-8000-{n:012d}",
+            dependencies=[f"a1000000-0000-4000-8000-{n - 1:012d}"],
+        )
+        for n in range(1, 3000)
+    ]
     chain[0]["step_id"] = "a1000000-0000-4000-8000-000000000000"
     plan = mm.Plan.model_validate(plan_doc(*chain))
     assert [s.step_id for s in plan.topological_order()] == [s["step_id"] for s in chain]
@@ -127,17 +137,29 @@ def test_a_plan_not_yet_running_has_no_running_steps(plan_status: str) -> None:
 
 
 def test_topological_order_is_stable_by_order_index_then_list_order() -> None:
-    plan = mm.Plan.model_validate(plan_doc(
-        step(1, order=2), step(2, order=1), step(3), step(4, deps=(2,), order=0), step(5, deps=(1, 4)),
-    ))  # fmt: skip
+    plan = mm.Plan.model_validate(
+        plan_doc(
+            step(1, order=2),
+            step(2, order=1),
+            step(3),
+            step(4, deps=(2,), order=0),
+            step(5, deps=(1, 4)),
+        )
+    )
     assert [s.step_id for s in plan.topological_order()] == [STEP(n) for n in (2, 4, 1, 3, 5)]
 
 
 def test_ready_steps() -> None:
-    plan = mm.Plan.model_validate(plan_doc(
-        step(1, "completed"), step(2, "skipped"), step(3, "pending", (1, 2)), step(4, "pending", (3,)),
-        step(5, "in_progress", (1,)), step(6, "pending"),
-    ))  # fmt: skip
+    plan = mm.Plan.model_validate(
+        plan_doc(
+            step(1, "completed"),
+            step(2, "skipped"),
+            step(3, "pending", (1, 2)),
+            step(4, "pending", (3,)),
+            step(5, "in_progress", (1,)),
+            step(6, "pending"),
+        )
+    )
     assert [s.step_id for s in plan.ready_steps()] == [STEP(3), STEP(6)]
 
 
@@ -221,7 +243,9 @@ def test_timelines_are_exact_below_the_microsecond_and_take_year_zero() -> None:
 # --- inbox -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("status", "stamp"), [("read", "read_at"), ("acknowledged", "acknowledged_at"), ("archived", "archived_at")])
+@pytest.mark.parametrize(
+    ("status", "stamp"), [("read", "read_at"), ("acknowledged", "acknowledged_at"), ("archived", "archived_at")]
+)
 def test_inbox_status_needs_its_timestamp(status: str, stamp: str) -> None:
     document = fixture(mm.InboxMessage)
     document["status"] = status
@@ -250,9 +274,15 @@ def test_broadcast_only_alone() -> None:
 
 def test_keyword_construction_runs_the_rules() -> None:
     with pytest.raises(ValidationError, match="depends on itself"):
-        mm.PlanStep  # the step alone has no plan-level rules
         mm.Plan.model_validate(plan_doc(step(1, deps=(1,))))
     steps = [mm.PlanStep(step_id=STEP(1), description="a", status="pending", dependencies=[STEP(2)])]
     with pytest.raises(ValidationError, match="not a step of this plan"):
-        mm.Plan(meta=mm.Metadata(protocol_version="1.0.0", schema_version="1.0.0"), plan_id=STEP(1), context_id=STEP(2),
-                title="t", objective="o", status="draft", steps=steps)  # type: ignore[arg-type]  # fmt: skip
+        mm.Plan(
+            meta=mm.Metadata(protocol_version="1.0.0", schema_version="1.0.0"),
+            plan_id=STEP(1),
+            context_id=STEP(2),
+            title="t",
+            objective="o",
+            status="draft",
+            steps=steps,
+        )  # type: ignore[arg-type]

@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft7Validator
-
 from conftest import SCHEMAS, SHARED, load, shared_or_skip
+from jsonschema import Draft7Validator
 
 COMMON = ["identifiers", "metadata", "common-types", "trace-base", "events", "learning-sample"]
 SEEDS = {

@@ -50,8 +50,14 @@ STRATEGIES: dict[str, st.SearchStrategy[Any]] = {
 def cpu_seconds(strategy: st.SearchStrategy[Any], count: int = FIRST) -> float:
     """This process's CPU time to draw the strategy's first ``count`` valid inputs (hypothesis's own work included)."""
 
-    @settings(max_examples=count, derandomize=True, database=None, deadline=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @settings(
+        max_examples=count,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(strategy)
     def draw(value: Any) -> None:
         pass
@@ -81,4 +87,6 @@ def test_first_inputs_are_drawn_within_the_budget(name: str) -> None:
         spent.append(cpu_seconds(strategy))
         if spent[-1] < BUDGET:
             return
-    pytest.fail(f"{name}: the first {FIRST} inputs took {', '.join(f'{s:.2f}' for s in spent)} s of CPU (budget {BUDGET} s)")
+    pytest.fail(
+        f"{name}: the first {FIRST} inputs took {', '.join(f'{s:.2f}' for s in spent)} s of CPU (budget {BUDGET} s)"
+    )

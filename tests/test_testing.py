@@ -10,6 +10,7 @@ timestamps in every spelling, numbers at the edges, nested objects.
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
 import subprocess
 import sys
@@ -17,13 +18,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from conftest import ROOT, SCHEMA_OF, examples, fixture, is_rfc3339_date_time, reference_accepts
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 from pydantic import BaseModel, ValidationError
 
 import mplp_models as mm
-from conftest import ROOT, SCHEMA_OF, examples, fixture, is_rfc3339_date_time, reference_accepts
 from mplp_models import testing
 
 # Every public model class (the base excepted): a new model without a strategy fails here.
@@ -36,7 +37,9 @@ MODELS: list[type[mm.MplpModel]] = sorted(
     key=lambda model: model.__name__,
 )
 RULED = (mm.Plan, mm.Dialog, mm.InboxMessage, mm.Trace, mm.Confirm, mm.Collab, mm.Core, mm.Network)
-VALIDITY = settings(max_examples=examples(quick=10, deep=20), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+VALIDITY = settings(
+    max_examples=examples(quick=10, deep=20), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def wrapped(model: type[mm.MplpModel], document: dict[str, Any]) -> tuple[type[mm.MplpModel], dict[str, Any]]:
@@ -128,12 +131,17 @@ def produces(strategy: st.SearchStrategy[Any], condition: Callable[[Any], object
         return True
     try:
         find(
-            strategy, condition,
+            strategy,
+            condition,
             settings=settings(
-                max_examples=budget, derandomize=True, database=None, deadline=None,
-                phases=[Phase.generate], suppress_health_check=list(HealthCheck),
+                max_examples=budget,
+                derandomize=True,
+                database=None,
+                deadline=None,
+                phases=[Phase.generate],
+                suppress_health_check=list(HealthCheck),
             ),
-        )  # fmt: skip
+        )
     except NoSuchExample:
         return False
     return True
@@ -234,10 +242,16 @@ def test_plans_vary_in_shape() -> None:
     assert produces(plans, listed_after_a_dependent)  # not always listed dependencies first
     assert produces(plans, lambda plan: any(step.dependencies == () for step in plan.steps))
     # A chain: a step whose dependency has a dependency.
-    assert produces(plans, lambda plan: any(
-        dep_step.dependencies for step in plan.steps for dep in step.dependencies or ()
-        for dep_step in plan.steps if dep_step.step_id == dep
-    ))  # fmt: skip
+    assert produces(
+        plans,
+        lambda plan: any(
+            dep_step.dependencies
+            for step in plan.steps
+            for dep in step.dependencies or ()
+            for dep_step in plan.steps
+            if dep_step.step_id == dep
+        ),
+    )
     for plan in drawn(plans, 30):
         order = [step.step_id for step in plan.topological_order()]
         assert sorted(order) == sorted(step.step_id for step in plan.steps)
@@ -249,12 +263,15 @@ def test_running_plans_hold_steps_of_every_status(plan_status: str) -> None:
     for status in mm.PlanStepStatus:
         assert produces(plans, lambda plan: any(step.status == status for step in plan.steps)), status
     # A started step whose dependencies are done: the status rules are met, not avoided.
-    assert produces(plans, lambda plan: any(step.status in ("in_progress", "completed") and step.dependencies for step in plan.steps))
+    assert produces(
+        plans,
+        lambda plan: any(step.status in ("in_progress", "completed") and step.dependencies for step in plan.steps),
+    )
 
 
 def same_instant_other_text(stamps: list[mm.Timestamp | None]) -> bool:
     known = [stamp for stamp in stamps if stamp is not None]
-    return any(a != b and a.instant() == b.instant() for a, b in zip(known, known[1:]))
+    return any(a != b and a.instant() == b.instant() for a, b in itertools.pairwise(known))
 
 
 def test_dialogs_have_timelines() -> None:
@@ -262,7 +279,12 @@ def test_dialogs_have_timelines() -> None:
     assert produces(dialogs, lambda dialog: dialog.started_at and dialog.ended_at and len(dialog.messages) >= 3)
     assert produces(dialogs, lambda dialog: not dialog.messages)
     # Equal instants spelled differently, at the start and between messages: in order all the same.
-    assert produces(dialogs, lambda dialog: same_instant_other_text([dialog.started_at, dialog.messages[0].timestamp] if dialog.messages else []))
+    assert produces(
+        dialogs,
+        lambda dialog: same_instant_other_text(
+            [dialog.started_at, dialog.messages[0].timestamp] if dialog.messages else []
+        ),
+    )
     assert produces(dialogs, lambda dialog: same_instant_other_text([message.timestamp for message in dialog.messages]))
 
 
@@ -336,11 +358,17 @@ def test_open_objects_nest_and_hold_every_json_type() -> None:
 
 @pytest.mark.parametrize(
     ("strategy", "name", "high"),
-    [(testing.learning_samples(), "impact_score", 1), (testing.user_feedback(), "rating", 5),
-     (testing.agent_token_usages(), "tokens", None), (testing.token_usages(), "total_tokens", None)],
+    [
+        (testing.learning_samples(), "impact_score", 1),
+        (testing.user_feedback(), "rating", 5),
+        (testing.agent_token_usages(), "tokens", None),
+        (testing.token_usages(), "total_tokens", None),
+    ],
     ids=["impact_score", "rating", "tokens", "total_tokens"],
-)  # fmt: skip
-def test_numbers_are_ints_and_floats_at_their_bounds(strategy: st.SearchStrategy[Any], name: str, high: float | None) -> None:
+)
+def test_numbers_are_ints_and_floats_at_their_bounds(
+    strategy: st.SearchStrategy[Any], name: str, high: float | None
+) -> None:
     def value(instance: Any) -> Any:
         return getattr(instance, name)
 
@@ -364,10 +392,14 @@ def test_text_is_unicode_and_sometimes_empty() -> None:
 
 @pytest.mark.parametrize(
     ("strategy", "kind"),
-    [(testing.plans, mm.PlanStatus), (testing.plan_steps, mm.PlanStepStatus),
-     (testing.dialogs, mm.DialogStatus), (testing.inbox_messages, mm.InboxMessageStatus)],
+    [
+        (testing.plans, mm.PlanStatus),
+        (testing.plan_steps, mm.PlanStepStatus),
+        (testing.dialogs, mm.DialogStatus),
+        (testing.inbox_messages, mm.InboxMessageStatus),
+    ],
     ids=lambda value: getattr(value, "__name__", ""),
-)  # fmt: skip
+)
 def test_status_parameter(strategy: Callable[..., st.SearchStrategy[Any]], kind: type[Any]) -> None:
     for member in kind:
         for given_as in (member, member.value):
@@ -387,7 +419,7 @@ def test_size_parameters() -> None:
 
 def test_instances_covers_every_public_model_and_refuses_others() -> None:
     assert testing.instances(mm.Plan).__repr__() == testing.plans().__repr__()
-    with pytest.raises(TypeError, match="no strategy for .*Plan"):
+    with pytest.raises(TypeError, match=r"no strategy for .*Plan"):
         testing.instances(mm.MplpModel)
 
 

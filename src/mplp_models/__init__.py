@@ -62,7 +62,12 @@ if TYPE_CHECKING:
         ModuleDescriptorStatus,
         ModuleId,
     )
-    from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import Dialog, DialogMessage, DialogMessageRole, DialogStatus
+    from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import (
+        Dialog,
+        DialogMessage,
+        DialogMessageRole,
+        DialogStatus,
+    )
     from mplp_models._generated.mplp.v1_0.mplp_extension_schema import Extension, ExtensionStatus, ExtensionType
     from mplp_models._generated.mplp.v1_0.mplp_network_schema import (
         Network,
@@ -81,11 +86,13 @@ if TYPE_CHECKING:
     from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_OPEN_DEPTH",
+    "SCHEMA_ONLY",
     "AgentTokenUsage",
     "AnthropicChat",
     "AnthropicChatMessage",
     "AnthropicTextBlock",
-    "canonical_json",
     "CanonicalJSONError",
     "CloudEvent",
     "Collab",
@@ -112,7 +119,6 @@ __all__ = [
     "DialogStatus",
     "ErrorEntry",
     "ErrorInfo",
-    "errors_as_json",
     "Event",
     "Extension",
     "ExtensionStatus",
@@ -125,8 +131,6 @@ __all__ = [
     "JsonObject",
     "LearningSample",
     "LearningSampleTimestamps",
-    "MAX_DEPTH",
-    "MAX_OPEN_DEPTH",
     "Metadata",
     "ModuleDescriptor",
     "ModuleDescriptorStatus",
@@ -139,9 +143,7 @@ __all__ = [
     "NetworkNodeStatus",
     "NetworkStatus",
     "NetworkTopologyType",
-    "new_id",
     "OpenAIChatMessage",
-    "parse",
     "Payload",
     "Plan",
     "PlanStatus",
@@ -151,7 +153,6 @@ __all__ = [
     "RefModule",
     "Role",
     "RuleViolation",
-    "SCHEMA_ONLY",
     "Timestamp",
     "TokenUsage",
     "Trace",
@@ -161,6 +162,10 @@ __all__ = [
     "TraceStatus",
     "UserFeedback",
     "__version__",
+    "canonical_json",
+    "errors_as_json",
+    "new_id",
+    "parse",
 ]
 
 _GENERATED = "mplp_models._generated."
@@ -180,7 +185,15 @@ _LOCATIONS: dict[str, str] = {
     "Event": _GENERATED + "mplp.v1_0.common.events_schema",
     "MplpId": _GENERATED + "mplp.v1_0.common.identifiers_schema",
     **dict.fromkeys(
-        ("AgentTokenUsage", "ErrorInfo", "FeedbackDecision", "LearningSample", "LearningSampleTimestamps", "TokenUsage", "UserFeedback"),
+        (
+            "AgentTokenUsage",
+            "ErrorInfo",
+            "FeedbackDecision",
+            "LearningSample",
+            "LearningSampleTimestamps",
+            "TokenUsage",
+            "UserFeedback",
+        ),
         _GENERATED + "mplp.v1_0.common.learning_sample_schema",
     ),
     **dict.fromkeys(("CrossCuttingConcern", "Metadata"), _GENERATED + "mplp.v1_0.common.metadata_schema"),
@@ -190,14 +203,28 @@ _LOCATIONS: dict[str, str] = {
         _GENERATED + "mplp.v1_0.mplp_dialog_schema",
     ),
     **dict.fromkeys(("Plan", "PlanStatus", "PlanStep", "PlanStepStatus"), _GENERATED + "mplp.v1_0.mplp_plan_schema"),
-    **dict.fromkeys(("Collab", "CollabMode", "CollabParticipant", "CollabParticipantKind", "CollabStatus"), _GENERATED + "mplp.v1_0.mplp_collab_schema"),
-    **dict.fromkeys(("Confirm", "ConfirmDecision", "ConfirmDecisionStatus", "ConfirmStatus", "ConfirmTargetType"), _GENERATED + "mplp.v1_0.mplp_confirm_schema"),
+    **dict.fromkeys(
+        ("Collab", "CollabMode", "CollabParticipant", "CollabParticipantKind", "CollabStatus"),
+        _GENERATED + "mplp.v1_0.mplp_collab_schema",
+    ),
+    **dict.fromkeys(
+        ("Confirm", "ConfirmDecision", "ConfirmDecisionStatus", "ConfirmStatus", "ConfirmTargetType"),
+        _GENERATED + "mplp.v1_0.mplp_confirm_schema",
+    ),
     **dict.fromkeys(("Context", "ContextRoot", "ContextStatus"), _GENERATED + "mplp.v1_0.mplp_context_schema"),
-    **dict.fromkeys(("Core", "CoreStatus", "ModuleDescriptor", "ModuleDescriptorStatus", "ModuleId"), _GENERATED + "mplp.v1_0.mplp_core_schema"),
+    **dict.fromkeys(
+        ("Core", "CoreStatus", "ModuleDescriptor", "ModuleDescriptorStatus", "ModuleId"),
+        _GENERATED + "mplp.v1_0.mplp_core_schema",
+    ),
     **dict.fromkeys(("Extension", "ExtensionStatus", "ExtensionType"), _GENERATED + "mplp.v1_0.mplp_extension_schema"),
-    **dict.fromkeys(("Network", "NetworkNode", "NetworkNodeKind", "NetworkNodeStatus", "NetworkStatus", "NetworkTopologyType"), _GENERATED + "mplp.v1_0.mplp_network_schema"),
+    **dict.fromkeys(
+        ("Network", "NetworkNode", "NetworkNodeKind", "NetworkNodeStatus", "NetworkStatus", "NetworkTopologyType"),
+        _GENERATED + "mplp.v1_0.mplp_network_schema",
+    ),
     "Role": _GENERATED + "mplp.v1_0.mplp_role_schema",
-    **dict.fromkeys(("Trace", "TraceSegment", "TraceSegmentStatus", "TraceStatus"), _GENERATED + "mplp.v1_0.mplp_trace_schema"),
+    **dict.fromkeys(
+        ("Trace", "TraceSegment", "TraceSegmentStatus", "TraceStatus"), _GENERATED + "mplp.v1_0.mplp_trace_schema"
+    ),
     **dict.fromkeys(("Payload", "parse"), "mplp_models._parse"),
     "RuleViolation": "mplp_models._semantic",
     "new_id": "mplp_models._skeletons",

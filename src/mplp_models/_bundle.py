@@ -24,8 +24,9 @@ DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 
 # Draft-07 keywords whose value is a schema, an array of schemas, or an object of schemas. `$defs`
 # is not a draft-07 keyword, but the frozen files keep their definitions there and point into it.
-_ONE = frozenset({"additionalItems", "additionalProperties", "contains", "else", "if", "items", "not",
-                  "propertyNames", "then"})  # fmt: skip
+_ONE = frozenset(
+    {"additionalItems", "additionalProperties", "contains", "else", "if", "items", "not", "propertyNames", "then"}
+)
 _ARRAY = frozenset({"allOf", "anyOf", "items", "oneOf"})
 _OBJECT = frozenset({"$defs", "definitions", "dependencies", "patternProperties", "properties"})
 
@@ -81,8 +82,9 @@ def bundle(root: str, files: Mapping[str, Any]) -> dict[str, Any]:
     return _assemble(files[root], documents, names, root)
 
 
-def _refs_stripped(path: str, document: Any, index: Mapping[str, _Target],
-                   files: Mapping[str, Any]) -> Iterator[tuple[dict[str, Any], _Target]]:  # fmt: skip
+def _refs_stripped(
+    path: str, document: Any, index: Mapping[str, _Target], files: Mapping[str, Any]
+) -> Iterator[tuple[dict[str, Any], _Target]]:
     """Each schema object of ``document`` that has a ``$ref``, and its target; ``$id`` and ``$schema`` removed from all."""
     # The walk is read whole before anything is removed: an `$id` sets the base of what is below it.
     for node, base, _ in list(_subschemas(document, _FILE + path)):

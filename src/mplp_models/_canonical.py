@@ -23,7 +23,8 @@ orjson unchanged. A model is not walked here: orjson writes it (see ``_members``
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, cast
+from collections.abc import Callable
+from typing import Any, cast
 
 import orjson
 

@@ -99,11 +99,18 @@ def to_openai(
     written: list[OpenAIChatMessage] = []
     for index, message in enumerate(messages):
         role = _written_role(index, message, "OpenAI", agent_role, drop_events)
-        written.append({"role": "developer" if role == "system" and system_role == "developer" else role, "content": message.content})
+        written.append(
+            {
+                "role": "developer" if role == "system" and system_role == "developer" else role,
+                "content": message.content,
+            }
+        )
     return written
 
 
-def to_anthropic(messages: "Sequence[DialogMessage]", *, agent_role: AgentRole | None, drop_events: bool) -> AnthropicChat:
+def to_anthropic(
+    messages: "Sequence[DialogMessage]", *, agent_role: AgentRole | None, drop_events: bool
+) -> AnthropicChat:
     """The system prompt and messages in Anthropic's form; see ``Dialog.to_anthropic_messages``."""
     _check_option("agent_role", agent_role, (None, "user", "assistant"))
     system: list[str] = []
@@ -128,7 +135,9 @@ def to_anthropic(messages: "Sequence[DialogMessage]", *, agent_role: AgentRole |
             system.append(message.content)
     if not system:
         return {"messages": chat}
-    prompt: str | list[AnthropicTextBlock] = system[0] if len(system) == 1 else [{"type": "text", "text": text} for text in system]
+    prompt: str | list[AnthropicTextBlock] = (
+        system[0] if len(system) == 1 else [{"type": "text", "text": text} for text in system]
+    )
     return {"system": prompt, "messages": chat}
 
 
@@ -205,7 +214,9 @@ def _role(path: Path, entry: Mapping[str, Any], roles: Mapping[str, str]) -> str
     if isinstance(role, str) and role in roles:
         return roles[role]
     if role == "system":
-        raise ConversionError(where, "Anthropic's system prompt is the top-level system, not a message; pass it as system")
+        raise ConversionError(
+            where, "Anthropic's system prompt is the top-level system, not a message; pass it as system"
+        )
     if role in ("tool", "function"):
         raise ConversionError(where, f"{role} messages (results of tool calls) have no place in a dialog")
     expected = ", ".join(repr(name) for name in roles)
@@ -228,7 +239,8 @@ def _content(path: Path, entry: Mapping[str, Any], join_parts: str | None) -> st
         raise ConversionError(where, "a dialog message needs text; found an empty list of parts")
     if len(texts) > 1 and join_parts is None:
         raise ConversionError(
-            where, f"{len(texts)} text parts, and a dialog message holds one text; pass join_parts (such as '\\n\\n') to join them"
+            where,
+            f"{len(texts)} text parts, and a dialog message holds one text; pass join_parts (such as '\\n\\n') to join them",
         )
     return (join_parts or "").join(texts)
 
@@ -242,7 +254,9 @@ def _text_part(path: Path, part: object) -> str:
         raise ConversionError((*path, "type"), f"a dialog message holds text only; found {found}")
     text = entry.get("text", _MISSING)
     if not isinstance(text, str):
-        raise ConversionError((*path, "text"), f"expected a string; found {'nothing' if text is _MISSING else describe(text)}")
+        raise ConversionError(
+            (*path, "text"), f"expected a string; found {'nothing' if text is _MISSING else describe(text)}"
+        )
     _only(path, entry, ("type", "text"))
     return text
 
@@ -253,7 +267,9 @@ def _only(path: Path, entry: Mapping[str, Any], kept: tuple[str, ...]) -> None:
     for key, value in entry.items():
         if key not in kept and not carries_nothing(value):
             names = " and ".join(kept)
-            raise ConversionError((*path, str(key)), f"would be lost: a dialog keeps only {names} here (null or [] is read as absent)")
+            raise ConversionError(
+                (*path, str(key)), f"would be lost: a dialog keeps only {names} here (null or [] is read as absent)"
+            )
 
 
 def _object(path: Path, value: object) -> Mapping[str, Any]:
@@ -300,5 +316,7 @@ def _stamps(given: str | Sequence[str] | None, count: int, now: Timestamp) -> li
     _sequence(("timestamps",), given, "a timestamp or a list of them")
     stamps = list(given)  # each is checked as its message's timestamp
     if len(stamps) != count:
-        raise ConversionError(("timestamps",), f"{len(stamps)} given for {count} messages; give one per message, in order")
+        raise ConversionError(
+            ("timestamps",), f"{len(stamps)} given for {count} messages; give one per message, in order"
+        )
     return stamps

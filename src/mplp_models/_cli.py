@@ -73,48 +73,73 @@ def _command(add: _AddParser, name: str, text: str, epilog: str = "") -> argpars
 
 
 def _add_validate(add: _AddParser) -> None:
-    command = _command(add, "validate", "Validate JSON documents against the models and their rules.", (
-        "Each document gets one line: `SOURCE: ok KIND ID` on stdout, or\n"
-        "`SOURCE: invalid KIND: /json/pointer: message; ...` on stderr. The kind is told\n"
-        "from the payload's keys unless --kind names it.\n\n"
-    ))  # fmt: skip
+    command = _command(
+        add,
+        "validate",
+        "Validate JSON documents against the models and their rules.",
+        (
+            "Each document gets one line: `SOURCE: ok KIND ID` on stdout, or\n"
+            "`SOURCE: invalid KIND: /json/pointer: message; ...` on stderr. The kind is told\n"
+            "from the payload's keys unless --kind names it.\n\n"
+        ),
+    )
     command.add_argument("paths", nargs="+", metavar="PATH", help="a JSON file (or NDJSON with --ndjson); - for stdin")
     command.add_argument("--kind", metavar="MODEL", help="validate every document as this model (e.g. Plan)")
     command.add_argument("--schema-only", action="store_true", help="check the schemas only, not the rules beyond them")
-    command.add_argument("--format", choices=("text", "json"), default="text",
-                         help="json: one JSON object per document on stdout (source, line, valid, kind, id, errors)")  # fmt: skip
-    command.add_argument("--ndjson", action="store_true",
-                         help="each PATH holds one document per line, read as a stream; ends with a summary")  # fmt: skip
-    command.add_argument("--jobs", type=_jobs, default=1, metavar="N",
-                         help="worker processes (default 1; 0: one per CPU)")  # fmt: skip
+    command.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="json: one JSON object per document on stdout (source, line, valid, kind, id, errors)",
+    )
+    command.add_argument(
+        "--ndjson",
+        action="store_true",
+        help="each PATH holds one document per line, read as a stream; ends with a summary",
+    )
+    command.add_argument(
+        "--jobs", type=_jobs, default=1, metavar="N", help="worker processes (default 1; 0: one per CPU)"
+    )
     command.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
     command.set_defaults(run=_validate)
 
 
 def _add_canonicalize(add: _AddParser) -> None:
-    command = _command(add, "canonicalize", "Write the RFC 8785 canonical JSON bytes of a document to stdout.", (
-        "The input must be strict JSON (no duplicate keys, no lone surrogates). The output\n"
-        "has no trailing newline: it is exactly the bytes to hash or sign.\n\n"
-    ))  # fmt: skip
+    command = _command(
+        add,
+        "canonicalize",
+        "Write the RFC 8785 canonical JSON bytes of a document to stdout.",
+        (
+            "The input must be strict JSON (no duplicate keys, no lone surrogates). The output\n"
+            "has no trailing newline: it is exactly the bytes to hash or sign.\n\n"
+        ),
+    )
     command.add_argument("path", metavar="PATH", help="a JSON file; - for stdin")
-    command.add_argument("--check", action="store_true",
-                         help="write nothing; exit 1 if the file is not already canonical")  # fmt: skip
+    command.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if the file is not already canonical"
+    )
     command.set_defaults(run=_canonicalize)
 
 
 def _add_schema(add: _AddParser) -> None:
-    command = _command(add, "schema", "Write the frozen JSON Schema (draft-07) of a model to stdout.", (
-        "The file is written byte for byte; its $refs name other files of the set. With\n"
-        "--bundle, one self-contained draft-07 schema is written instead: every file it\n"
-        "refers to is copied under its $defs and each $ref points there, so that any\n"
-        "validator can use it alone, offline:\n\n"
-        "  mplp-models schema Plan --bundle > plan.bundle.json\n"
-        "  check-jsonschema --schemafile plan.bundle.json plan.json\n\n"
-    ))  # fmt: skip
+    command = _command(
+        add,
+        "schema",
+        "Write the frozen JSON Schema (draft-07) of a model to stdout.",
+        (
+            "The file is written byte for byte; its $refs name other files of the set. With\n"
+            "--bundle, one self-contained draft-07 schema is written instead: every file it\n"
+            "refers to is copied under its $defs and each $ref points there, so that any\n"
+            "validator can use it alone, offline:\n\n"
+            "  mplp-models schema Plan --bundle > plan.bundle.json\n"
+            "  check-jsonschema --schemafile plan.bundle.json plan.json\n\n"
+        ),
+    )
     command.add_argument("name", nargs="?", metavar="NAME", help="a model name, e.g. Plan (see --list)")
     command.add_argument("--list", action="store_true", help="list the names, schema files and $ids")
-    command.add_argument("--bundle", action="store_true",
-                         help="one self-contained schema: the files it refers to inlined under $defs")  # fmt: skip
+    command.add_argument(
+        "--bundle", action="store_true", help="one self-contained schema: the files it refers to inlined under $defs"
+    )
     command.set_defaults(run=_schema)
 
 
@@ -151,9 +176,14 @@ def _validate(args: argparse.Namespace) -> int:
     if model is None and args.kind is not None:
         return EXIT_USAGE
     options = ValidateOptions(
-        paths=args.paths, model=model, semantic=not args.schema_only, ndjson=args.ndjson,
-        json_output=args.format == "json", jobs=args.jobs, progress=not args.no_progress,
-    )  # fmt: skip
+        paths=args.paths,
+        model=model,
+        semantic=not args.schema_only,
+        ndjson=args.ndjson,
+        json_output=args.format == "json",
+        jobs=args.jobs,
+        progress=not args.no_progress,
+    )
     return run_validate(options)
 
 

@@ -128,9 +128,12 @@ def model_names() -> frozenset[str]:
     import mplp_models
 
     return frozenset(
-        name for name in mplp_models.__all__
-        if isinstance(kind := getattr(mplp_models, name), type) and issubclass(kind, MplpModel) and kind is not MplpModel
-    )  # fmt: skip
+        name
+        for name in mplp_models.__all__
+        if isinstance(kind := getattr(mplp_models, name), type)
+        and issubclass(kind, MplpModel)
+        and kind is not MplpModel
+    )
 
 
 def _check_task(task: _Task, settings: _Settings) -> _Report:
@@ -180,7 +183,9 @@ def _record(source: str, line: int | None, outcome: Outcome) -> dict[str, Any]:
 
 
 def _problems(errors: list[ErrorEntry]) -> str:
-    return "; ".join(f"{entry['pointer']}: {entry['message']}" if entry["pointer"] else entry["message"] for entry in errors)
+    return "; ".join(
+        f"{entry['pointer']}: {entry['message']}" if entry["pointer"] else entry["message"] for entry in errors
+    )
 
 
 def _space(text: str | None) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from pydantic import JsonValue, ValidationError
+
 # No `from __future__ import annotations` here: TypedDict reads NotRequired only from
 # evaluated annotations. typing_extensions' TypedDict reads it on Python 3.10 too.
 from typing_extensions import NotRequired, TypedDict
@@ -22,7 +23,15 @@ from mplp_models._decode import load_json
 if TYPE_CHECKING:
     from mplp_models._event import EventBase
 
-__all__ = ["JSON_MEDIA_TYPE", "SPEC_VERSION", "TRACE_ID_ATTRIBUTE", "CloudEvent", "event_document", "located", "to_cloudevent"]
+__all__ = [
+    "JSON_MEDIA_TYPE",
+    "SPEC_VERSION",
+    "TRACE_ID_ATTRIBUTE",
+    "CloudEvent",
+    "event_document",
+    "located",
+    "to_cloudevent",
+]
 
 SPEC_VERSION: Final = "1.0"
 TRACE_ID_ATTRIBUTE: Final = "mplptraceid"
@@ -137,7 +146,9 @@ def _not_one_event(found: object) -> ConversionError:
 
 def _droppable(names: Collection[str]) -> frozenset[str]:
     if isinstance(names, str):
-        raise ConversionError(("drop_attributes",), f"expected a collection of attribute names; found the string {names!r}")
+        raise ConversionError(
+            ("drop_attributes",), f"expected a collection of attribute names; found the string {names!r}"
+        )
     kept = sorted(name for name in names if name in _READ and name != "datacontenttype")
     if kept:
         raise ConversionError(("drop_attributes",), f"{kept[0]!r} is read into the Event (or refused), never dropped")
@@ -153,7 +164,9 @@ def _check_specversion(version: object) -> None:
 def _check_data(attributes: Mapping[str, Any], dropped: frozenset[str]) -> None:
     """JSON data that an Event keeps: a JSON object or null, declared application/json (or not declared)."""
     if "data_base64" in attributes:
-        raise ConversionError(("data_base64",), "binary data has no place in an Event, whose data is a JSON object or null")
+        raise ConversionError(
+            ("data_base64",), "binary data has no place in an Event, whose data is a JSON object or null"
+        )
     content_type = attributes.get("datacontenttype")
     droppable = "datacontenttype" in dropped
     if content_type is not None and "data" in attributes:

@@ -69,7 +69,6 @@ class ContextRootBase(MplpModel, frozen=True):
         return schema
 
 
-
 class ContextBase(RuledModel, frozen=True):
     """Behaviour of ``Context``: its lifecycle."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 

@@ -68,9 +68,13 @@ class DialogBase(RuledModel, frozen=True):
         start = self.started_at.instant() if self.started_at is not None else None
         end = self.ended_at.instant() if self.ended_at is not None else None
         if start is not None and end is not None and end < start:
-            found.append(RuleViolation(
-                ("ended_at",), "ended_before_start", f"ended_at {self.ended_at} is before started_at {self.started_at}"
-            ))  # fmt: skip
+            found.append(
+                RuleViolation(
+                    ("ended_at",),
+                    "ended_before_start",
+                    f"ended_at {self.ended_at} is before started_at {self.started_at}",
+                )
+            )
         if not self.messages or (start is None and end is None):
             return found  # nothing for a message to fall outside of
         # Fast path, the common case at C speed: the earliest and the latest
@@ -85,13 +89,21 @@ class DialogBase(RuledModel, frozen=True):
             moment = message.timestamp.instant()
             loc = ("messages", position, "timestamp")
             if start is not None and moment < start:
-                found.append(RuleViolation(
-                    loc, "message_before_start", f"message {position} at {message.timestamp} is before started_at {self.started_at}"
-                ))  # fmt: skip
+                found.append(
+                    RuleViolation(
+                        loc,
+                        "message_before_start",
+                        f"message {position} at {message.timestamp} is before started_at {self.started_at}",
+                    )
+                )
             if end is not None and moment > end:
-                found.append(RuleViolation(
-                    loc, "message_after_end", f"message {position} at {message.timestamp} is after ended_at {self.ended_at}"
-                ))  # fmt: skip
+                found.append(
+                    RuleViolation(
+                        loc,
+                        "message_after_end",
+                        f"message {position} at {message.timestamp} is after ended_at {self.ended_at}",
+                    )
+                )
         return found
 
     # --- chat formats (the mapping: docs/interop.md) ---
@@ -165,9 +177,15 @@ class DialogBase(RuledModel, frozen=True):
         """
         turns = _chat.read_openai(messages, join_parts=join_parts)
         fields: _chat.DialogFields = {
-            "dialog_id": dialog_id, "context_id": context_id, "thread_id": thread_id, "status": status,
-            "meta": meta, "timestamps": timestamps, "started_at": started_at, "ended_at": ended_at,
-        }  # fmt: skip
+            "dialog_id": dialog_id,
+            "context_id": context_id,
+            "thread_id": thread_id,
+            "status": status,
+            "meta": meta,
+            "timestamps": timestamps,
+            "started_at": started_at,
+            "ended_at": ended_at,
+        }
         return cls.model_validate(_chat.dialog_document(turns, fields))
 
     @classmethod
@@ -202,7 +220,13 @@ class DialogBase(RuledModel, frozen=True):
         """
         turns = _chat.read_anthropic(messages, system, join_parts=join_parts)
         fields: _chat.DialogFields = {
-            "dialog_id": dialog_id, "context_id": context_id, "thread_id": thread_id, "status": status,
-            "meta": meta, "timestamps": timestamps, "started_at": started_at, "ended_at": ended_at,
-        }  # fmt: skip
+            "dialog_id": dialog_id,
+            "context_id": context_id,
+            "thread_id": thread_id,
+            "status": status,
+            "meta": meta,
+            "timestamps": timestamps,
+            "started_at": started_at,
+            "ended_at": ended_at,
+        }
         return cls.model_validate(_chat.dialog_document(turns, fields))

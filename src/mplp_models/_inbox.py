@@ -64,17 +64,24 @@ class InboxMessageBase(RuledModel, frozen=True):
         found: list[RuleViolation] = []
         stamp = STAMP_OF_STATUS.get(self.status.value)
         if stamp is not None and getattr(self, stamp) is None:
-            found.append(RuleViolation((stamp,), "status_stamp_missing", f"status is {self.status.value} but {stamp} is not set"))
+            found.append(
+                RuleViolation((stamp,), "status_stamp_missing", f"status is {self.status.value} but {stamp} is not set")
+            )
         created = self.created_at.instant()
         for name in ("updated_at", "read_at", "acknowledged_at", "archived_at"):
             value: Timestamp | None = getattr(self, name)
             if value is not None and value.instant() < created:
-                found.append(RuleViolation((name,), "before_created", f"{name} {value} is before created_at {self.created_at}"))
+                found.append(
+                    RuleViolation((name,), "before_created", f"{name} {value} is before created_at {self.created_at}")
+                )
         if BROADCAST in self.recipient_ids and len(self.recipient_ids) > 1:
             position = self.recipient_ids.index(BROADCAST)
-            found.append(RuleViolation(
-                ("recipient_ids", position), "broadcast_not_alone",
-                "'broadcast' must be the only recipient, but the message also names "
-                + ", ".join(r for r in self.recipient_ids if r != BROADCAST),
-            ))  # fmt: skip
+            found.append(
+                RuleViolation(
+                    ("recipient_ids", position),
+                    "broadcast_not_alone",
+                    "'broadcast' must be the only recipient, but the message also names "
+                    + ", ".join(r for r in self.recipient_ids if r != BROADCAST),
+                )
+            )
         return found

@@ -28,10 +28,10 @@ and takes the strict paths (``model_dump``; orjson and a validation).
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable, Mapping, Sequence
 from itertools import repeat
 from operator import attrgetter, is_
-from collections.abc import Mapping, Sequence
-from typing import Any, Callable, NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 import orjson
 from pydantic import BaseModel
@@ -98,7 +98,9 @@ def _changed_open_object(value: Any) -> bool:
     if isinstance(value, dict):
         return open_object_problem(value) is not None
     if isinstance(value, (tuple, list)):
-        return any(isinstance(item, dict) and open_object_problem(item) is not None for item in cast(Sequence[Any], value))
+        return any(
+            isinstance(item, dict) and open_object_problem(item) is not None for item in cast(Sequence[Any], value)
+        )
     return False
 
 
@@ -294,7 +296,14 @@ def _own_functions() -> dict[int, object]:
     return {id(function): function for function in (rules, given_members, *CORE_FUNCTIONS)}
 
 
-_DECORATED = ("validators", "field_validators", "root_validators", "field_serializers", "model_serializers", "model_validators")
+_DECORATED = (
+    "validators",
+    "field_validators",
+    "root_validators",
+    "field_serializers",
+    "model_serializers",
+    "model_validators",
+)
 
 
 def _decorated_functions(kind: type) -> list[object]:

@@ -23,14 +23,24 @@ if TYPE_CHECKING:
     from mplp_models._types import Timestamp
 
 __all__ = [
-    "COLLAB_MOVES", "CONFIRM_MOVES", "CORE_MOVES", "EXTENSION_MOVES", "NETWORK_MOVES",
-    "CollabModuleBase", "ConfirmModuleBase", "CoreModuleBase", "ExtensionModuleBase", "NetworkModuleBase",
-]  # fmt: skip
+    "COLLAB_MOVES",
+    "CONFIRM_MOVES",
+    "CORE_MOVES",
+    "EXTENSION_MOVES",
+    "NETWORK_MOVES",
+    "CollabModuleBase",
+    "ConfirmModuleBase",
+    "CoreModuleBase",
+    "ExtensionModuleBase",
+    "NetworkModuleBase",
+]
 
 # A confirm may be decided again (upstream's own data has an approved confirm whose
 # decisions read rejected, then approved): only cancelled is final.
 CONFIRM_MOVES = permissive_moves(("pending", "approved", "rejected", "cancelled"), final=("cancelled",))
-COLLAB_MOVES = permissive_moves(("draft", "active", "suspended", "completed", "cancelled"), final=("completed", "cancelled"))
+COLLAB_MOVES = permissive_moves(
+    ("draft", "active", "suspended", "completed", "cancelled"), final=("completed", "cancelled")
+)
 CORE_MOVES = permissive_moves(("draft", "active", "deprecated", "archived"), final=("archived",))
 NETWORK_MOVES = permissive_moves(
     ("draft", "provisioning", "active", "degraded", "maintenance", "retired"), final=("retired",)
@@ -69,10 +79,13 @@ class ConfirmModuleBase(_Moving, frozen=True):
         found = duplicate_ids([decision.decision_id for decision in decisions], "decisions", "decision_id", "decision")
         for position, decision in enumerate(decisions):
             if is_before(decision.decided_at, self.requested_at):
-                found.append(RuleViolation(
-                    ("decisions", position, "decided_at"), "decided_before_request",
-                    f"decision {decision.decision_id} at {decision.decided_at} is before requested_at {self.requested_at}",
-                ))  # fmt: skip
+                found.append(
+                    RuleViolation(
+                        ("decisions", position, "decided_at"),
+                        "decided_before_request",
+                        f"decision {decision.decision_id} at {decision.decided_at} is before requested_at {self.requested_at}",
+                    )
+                )
         return found
 
 

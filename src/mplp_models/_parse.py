@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Union
 
-
 from mplp_models._base import SCHEMA_ONLY, MplpModel
 from mplp_models._decode import invalid, load_json
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage
@@ -27,8 +26,21 @@ from mplp_models._kinds import KINDS as _REGISTRY
 __all__ = ["Payload", "parse"]
 
 # Spelled out for type checkers; a test holds it to the registry (_kinds.KINDS).
-Payload = Union[
-    Plan, Dialog, Context, Confirm, Trace, Role, Extension, Collab, Core, Network, InboxMessage, LearningSample, Event, TraceBase
+Payload = Union[  # noqa: UP007  # the alias reads as one name in hovers and docs
+    Plan,
+    Dialog,
+    Context,
+    Confirm,
+    Trace,
+    Role,
+    Extension,
+    Collab,
+    Core,
+    Network,
+    InboxMessage,
+    LearningSample,
+    Event,
+    TraceBase,
 ]
 """Any top-level payload that ``parse`` recognizes."""
 
@@ -78,10 +90,22 @@ def _kind_of(value: Any) -> type[MplpModel]:
     if best == 0:
         # One key a kind (its id field where that is its own): the message stays short as kinds are added.
         hint = ", ".join(f"{kind.__name__} ({_NAMING_KEY[kind]})" for kind in _OWN_KEYS)
-        raise invalid("parse", "payload_kind", f"Cannot tell the payload kind: it has no key that names one, such as {hint}", (), value)
+        raise invalid(
+            "parse",
+            "payload_kind",
+            f"Cannot tell the payload kind: it has no key that names one, such as {hint}",
+            (),
+            value,
+        )
     if len(winners) > 1:
-        hint = ", ".join(f"{kind.__name__} ({', '.join(sorted(own))})" for kind, own in _OWN_KEYS.items() if kind.__name__ in winners)
-        raise invalid("parse", "payload_kind", f"Cannot tell the payload kind: it has as large a share of the keys of {hint}", (), value)
+        hint = ", ".join(
+            f"{kind.__name__} ({', '.join(sorted(own))})" for kind, own in _OWN_KEYS.items() if kind.__name__ in winners
+        )
+        raise invalid(
+            "parse",
+            "payload_kind",
+            f"Cannot tell the payload kind: it has as large a share of the keys of {hint}",
+            (),
+            value,
+        )
     return next(kind for kind, score in scores.items() if score == best)
-
-

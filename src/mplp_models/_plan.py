@@ -186,7 +186,9 @@ class PlanBase(RuledModel, frozen=True):
         ids, needs = _graph(self.steps)
         first = _first_positions(ids)
         statuses: list[PlanStepStatus] = list(map(_STATUS, self.steps))
-        found = [] if _sound_graph(ids, needs, first) else _step_integrity(ids, needs, first) + _cycles(ids, needs, first)
+        found = (
+            [] if _sound_graph(ids, needs, first) else _step_integrity(ids, needs, first) + _cycles(ids, needs, first)
+        )
         if not _statuses_agree(self.status, ids, needs, statuses):
             found += _status_rules(self.status, ids, needs, statuses)
         return found
@@ -232,7 +234,9 @@ def _sound_graph(ids: list[str], needs: list[Sequence[str]], first: dict[str, in
     return True
 
 
-def _statuses_agree(plan_status: PlanStatus, ids: list[str], needs: list[Sequence[str]], statuses: list[PlanStepStatus]) -> bool:
+def _statuses_agree(
+    plan_status: PlanStatus, ids: list[str], needs: list[Sequence[str]], statuses: list[PlanStepStatus]
+) -> bool:
     """Whether no status rule has anything to report, by bulk checks only (False may still find nothing).
 
     The proof: each test is its rule over every step at once, on the same
@@ -262,10 +266,13 @@ def _step_integrity(ids: list[str], needs: list[Sequence[str]], first: dict[str,
     if len(first) < len(ids):
         for position, step_id in enumerate(ids):
             if first[step_id] != position:
-                found.append(RuleViolation(
-                    ("steps", position, "step_id"), "duplicate_step_id",
-                    f"step id {step_id} is used by steps {first[step_id]} and {position}",
-                ))  # fmt: skip
+                found.append(
+                    RuleViolation(
+                        ("steps", position, "step_id"),
+                        "duplicate_step_id",
+                        f"step id {step_id} is used by steps {first[step_id]} and {position}",
+                    )
+                )
     known = first.__contains__
     fast = _fastpath.ENABLED
     for position, (step_id, dependencies) in enumerate(zip(ids, needs)):
@@ -284,9 +291,13 @@ def _step_integrity(ids: list[str], needs: list[Sequence[str]], first: dict[str,
             if dependency == step_id:
                 found.append(RuleViolation(loc, "self_dependency", f"step {step_id} depends on itself"))
             elif dependency not in first:
-                found.append(RuleViolation(
-                    loc, "unknown_dependency", f"step {step_id} depends on {dependency}, which is not a step of this plan"
-                ))  # fmt: skip
+                found.append(
+                    RuleViolation(
+                        loc,
+                        "unknown_dependency",
+                        f"step {step_id} depends on {dependency}, which is not a step of this plan",
+                    )
+                )
             elif dependency in listed:
                 found.append(RuleViolation(loc, "repeated_dependency", f"step {step_id} lists {dependency} twice"))
             listed.add(dependency)
@@ -302,10 +313,13 @@ def _cycles(ids: list[str], needs: list[Sequence[str]], first: dict[str, int]) -
     position, slot = next(
         (i, needs[i].index(cycle[1])) for i, step_id in enumerate(ids) if step_id == cycle[0] and cycle[1] in needs[i]
     )
-    return [RuleViolation(
-        ("steps", position, "dependencies", slot), "dependency_cycle",
-        f"the steps' dependencies form a cycle: {' -> '.join(cycle)}",
-    )]  # fmt: skip
+    return [
+        RuleViolation(
+            ("steps", position, "dependencies", slot),
+            "dependency_cycle",
+            f"the steps' dependencies form a cycle: {' -> '.join(cycle)}",
+        )
+    ]
 
 
 def _listed_in_order(ids: list[str], needs: list[Sequence[str]], first: dict[str, int]) -> bool:
@@ -345,7 +359,7 @@ def _find_cycle(ids: list[str], needs: list[Sequence[str]]) -> list[str]:
                 state[path.pop()] = 2
                 iterators.pop()
             elif following in graph and state.get(following) == 1:
-                return path[path.index(following) :] + [following]
+                return [*path[path.index(following) :], following]
             elif following in graph and following not in state:
                 state[following] = 1
                 path.append(following)
@@ -365,18 +379,27 @@ def _status_rules(
             for dependency in dict.fromkeys(dependencies):  # a repeat is reported as such, once
                 state = status.get(dependency)
                 if state is not None and state not in DONE and dependency != step_id:
-                    found.append(RuleViolation(
-                        ("steps", position, "status"), "dependency_not_done",
-                        f"step {step_id} is {own.value} but its dependency {dependency} is {state.value}",
-                    ))  # fmt: skip
+                    found.append(
+                        RuleViolation(
+                            ("steps", position, "status"),
+                            "dependency_not_done",
+                            f"step {step_id} is {own.value} but its dependency {dependency} is {state.value}",
+                        )
+                    )
         if completed and own not in DONE:
-            found.append(RuleViolation(
-                ("steps", position, "status"), "plan_completed_early",
-                f"the plan is completed but step {step_id} is {own.value}",
-            ))  # fmt: skip
+            found.append(
+                RuleViolation(
+                    ("steps", position, "status"),
+                    "plan_completed_early",
+                    f"the plan is completed but step {step_id} is {own.value}",
+                )
+            )
         if not_running and own in RAN:
-            found.append(RuleViolation(
-                ("steps", position, "status"), "plan_not_started",
-                f"the plan is {plan_status.value} but step {step_id} is already {own.value}",
-            ))  # fmt: skip
+            found.append(
+                RuleViolation(
+                    ("steps", position, "status"),
+                    "plan_not_started",
+                    f"the plan is {plan_status.value} but step {step_id} is already {own.value}",
+                )
+            )
     return found

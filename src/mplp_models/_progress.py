@@ -17,9 +17,13 @@ def bytes_progress(paths: Sequence[str]) -> Generator[Callable[[int], None]]:
     """A bar over the bytes of ``paths`` (no total when one is stdin); yields the function that advances it."""
     total = None if "-" in paths else sum(_size(path) for path in paths)
     progress = Progress(
-        TextColumn("validating"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True), transient=True,
-    )  # fmt: skip
+        TextColumn("validating"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     task = progress.add_task("validate", total=total)
     with progress:
         yield lambda size: progress.advance(task, size)

@@ -23,6 +23,7 @@ SCHEMA_FILES: dict[str, str] = {**{kind.name: kind.schema for kind in KINDS}, **
 ``CommonTypes`` is the file of shared definitions (``Ref``, ``RefModule``, ``Governance``).
 """
 
+
 def _defined_in() -> dict[str, str]:
     """Each public name that lives inside another model's schema file, and that model (``schema PlanStep`` points there)."""
     import mplp_models  # the package's map of names to modules; nothing generated is imported
@@ -57,7 +58,9 @@ def schema_name(name: str) -> str:
     if key is not None:
         owner = defined_in[key]
         if key in _GOVERNANCE:
-            raise LookupError(f"{key} is the governance block of every module schema but Plan's: run `schema {owner}`, say")
+            raise LookupError(
+                f"{key} is the governance block of every module schema but Plan's: run `schema {owner}`, say"
+            )
         raise LookupError(f"{key} is defined inside the schema of {owner}: run `schema {owner}`")
     raise LookupError(f"no schema named {name!r}; one of: {', '.join(SCHEMA_FILES)}")
 

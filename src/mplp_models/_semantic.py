@@ -72,6 +72,7 @@ class LifecycleModel(MplpModel, frozen=True):
             )
         return target
 
+
 def permissive_moves(states: Sequence[str], final: Sequence[str]) -> dict[str, tuple[str, ...]]:
     """A lifecycle that upstream does not define: every state but the ``final`` ones may move to any other state."""
     return {state: () if state in final else tuple(other for other in states if other != state) for state in states}
@@ -89,10 +90,13 @@ def duplicate_ids(ids: Sequence[str], where: str, id_field: str, noun: str) -> l
     for position, value in enumerate(ids):
         earlier = first.setdefault(value, position)
         if earlier != position:
-            found.append(RuleViolation(
-                (where, position, id_field), f"duplicate_{id_field}",
-                f"{noun} id {value} is used by {where} {earlier} and {position}",
-            ))  # fmt: skip
+            found.append(
+                RuleViolation(
+                    (where, position, id_field),
+                    f"duplicate_{id_field}",
+                    f"{noun} id {value} is used by {where} {earlier} and {position}",
+                )
+            )
     return found
 
 

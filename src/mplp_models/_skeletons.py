@@ -134,8 +134,16 @@ def _collab(now: str) -> dict[str, Any]:
 
 
 def _core(now: str) -> dict[str, Any]:
-    modules = [{"module_id": module, "version": PROTOCOL_VERSION, "status": "enabled"} for module in ("context", "plan")]
-    return {"meta": new_meta(now), "core_id": new_id(), "protocol_version": PROTOCOL_VERSION, "status": "draft", "modules": modules}
+    modules = [
+        {"module_id": module, "version": PROTOCOL_VERSION, "status": "enabled"} for module in ("context", "plan")
+    ]
+    return {
+        "meta": new_meta(now),
+        "core_id": new_id(),
+        "protocol_version": PROTOCOL_VERSION,
+        "status": "draft",
+        "modules": modules,
+    }
 
 
 def _network(now: str) -> dict[str, Any]:
@@ -151,10 +159,19 @@ def _network(now: str) -> dict[str, Any]:
 
 
 _MAKERS: dict[str, Callable[[str], dict[str, Any]]] = {
-    "Plan": _plan, "Dialog": _dialog, "Context": _context, "Confirm": _confirm, "Trace": _trace, "Role": _role,
-    "Extension": _extension, "Collab": _collab, "Core": _core, "Network": _network, "InboxMessage": _inbox,
+    "Plan": _plan,
+    "Dialog": _dialog,
+    "Context": _context,
+    "Confirm": _confirm,
+    "Trace": _trace,
+    "Role": _role,
+    "Extension": _extension,
+    "Collab": _collab,
+    "Core": _core,
+    "Network": _network,
+    "InboxMessage": _inbox,
     "LearningSample": _sample,
-}  # fmt: skip
+}
 
 SKELETONS: dict[str, tuple[str, Callable[[str], dict[str, Any]]]] = {
     kind.new: (kind.name, _MAKERS[kind.name]) for kind in KINDS if kind.new is not None

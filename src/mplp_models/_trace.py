@@ -84,15 +84,19 @@ class TraceModuleBase(RuledModel, frozen=True):
     def _violations(self) -> list[RuleViolation]:
         found = _segment_integrity(self.segments or ())
         if self.root_span.trace_id != self.trace_id:
-            found.append(RuleViolation(
-                ("root_span", "trace_id"), "root_span_other_trace",
-                f"root_span.trace_id {self.root_span.trace_id} is not the trace's trace_id {self.trace_id}",
-            ))  # fmt: skip
+            found.append(
+                RuleViolation(
+                    ("root_span", "trace_id"),
+                    "root_span_other_trace",
+                    f"root_span.trace_id {self.root_span.trace_id} is not the trace's trace_id {self.trace_id}",
+                )
+            )
         found += _finished_before_start((), self.started_at, self.finished_at, "the trace")
         for position, segment in enumerate(self.segments or ()):
             if segment.finished_at is not None and segment.started_at is not None:
-                found += _finished_before_start(("segments", position), segment.started_at, segment.finished_at,
-                                                f"segment {segment.segment_id}")  # fmt: skip
+                found += _finished_before_start(
+                    ("segments", position), segment.started_at, segment.finished_at, f"segment {segment.segment_id}"
+                )
         return found
 
 
@@ -101,9 +105,13 @@ def _finished_before_start(
 ) -> list[RuleViolation]:
     if started is None or finished is None or not is_before(finished, started):
         return []
-    return [RuleViolation(
-        (*where, "finished_at"), "finished_before_start", f"{what} finished at {finished}, before it started at {started}"
-    )]  # fmt: skip
+    return [
+        RuleViolation(
+            (*where, "finished_at"),
+            "finished_before_start",
+            f"{what} finished at {finished}, before it started at {started}",
+        )
+    ]
 
 
 def _segment_integrity(segments: Sequence[TraceSegment]) -> list[RuleViolation]:
@@ -121,9 +129,13 @@ def _segment_integrity(segments: Sequence[TraceSegment]) -> list[RuleViolation]:
         if parent == segment.segment_id:
             found.append(RuleViolation(loc, "self_parent", f"segment {parent} is its own parent"))
         elif parent not in first:
-            found.append(RuleViolation(
-                loc, "unknown_parent", f"segment {segment.segment_id} has parent {parent}, which is not a segment of this trace"
-            ))  # fmt: skip
+            found.append(
+                RuleViolation(
+                    loc,
+                    "unknown_parent",
+                    f"segment {segment.segment_id} has parent {parent}, which is not a segment of this trace",
+                )
+            )
     return found + _parent_cycles(segments, first)
 
 
@@ -149,10 +161,13 @@ def _parent_cycles(segments: Sequence[TraceSegment], first: dict[str, int]) -> l
             head = min(cycle, key=first.__getitem__)
             turn = cycle.index(head)
             named = [*cycle[turn:], *cycle[:turn], head]
-            found.append(RuleViolation(
-                ("segments", first[head], "parent_segment_id"), "parent_cycle",
-                f"the segments' parent links form a cycle: {' -> '.join(named)}",
-            ))  # fmt: skip
+            found.append(
+                RuleViolation(
+                    ("segments", first[head], "parent_segment_id"),
+                    "parent_cycle",
+                    f"the segments' parent links form a cycle: {' -> '.join(named)}",
+                )
+            )
         for visited in path:
             state[visited] = 2
     return found

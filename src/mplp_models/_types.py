@@ -11,6 +11,7 @@ The codegen maps schema keywords onto these names (see ``codegen/generate.py``).
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
 import math
@@ -34,10 +35,9 @@ from mplp_models import _fastpath
 from mplp_models._text import encodable, short_repr
 
 __all__ = [
-    "ConstOne",
     "CORE_FUNCTIONS",
-    "MplpIdText",
-    "StatusEnum",
+    "MAX_OPEN_DEPTH",
+    "ConstOne",
     "JsonInt",
     "JsonIntMin0",
     "JsonNumber",
@@ -45,8 +45,9 @@ __all__ = [
     "JsonNumberMin0Max1",
     "JsonNumberMin0Max5",
     "JsonObject",
-    "MAX_OPEN_DEPTH",
+    "MplpIdText",
     "NotNull",
+    "StatusEnum",
     "Timestamp",
     "UniqueItems",
     "earliest_and_latest",
@@ -110,7 +111,10 @@ def _write_open_object(value: Any, handler: SerializerFunctionWrapHandler) -> An
 
 def _texts(node: Any) -> list[str]:
     """The keys and string values directly inside an object, or the strings inside an array."""
-    items = cast(Iterable[Any], [*node.keys(), *node.values()] if isinstance(node, dict) else node if isinstance(node, list) else ())
+    items = cast(
+        Iterable[Any],
+        [*node.keys(), *node.values()] if isinstance(node, dict) else node if isinstance(node, list) else (),
+    )
     return [item for item in items if isinstance(item, str)]
 
 
@@ -252,10 +256,8 @@ class Timestamp(str):
         """
         seconds = None
         if _fastpath.ENABLED:  # the fast path, as in to_datetime
-            try:
+            with contextlib.suppress(ValueError):
                 seconds = (datetime.fromisoformat(self) - _EPOCH) // _SECOND
-            except ValueError:
-                pass
         return (self._seconds() if seconds is None else seconds), self._fraction()
 
     def _seconds(self) -> int:
@@ -296,7 +298,9 @@ class Timestamp(str):
         return core_schema.no_info_after_validator_function(_as_timestamp, text)
 
     @classmethod
-    def __get_pydantic_json_schema__(cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
         return {"type": "string", "format": "date-time"}
 
 
@@ -321,7 +325,9 @@ class _MplpIdSchema:
             ),
         )
 
-    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
         return {"type": "string", "pattern": UUID4_PATTERN}
 
 
@@ -348,9 +354,12 @@ def is_before(first: Timestamp, second: Timestamp) -> bool:
     common case is one string comparison. Any other pair is compared by ``instant()``.
     """
     if (
-        len(first) == len(second) and first[-1] == second[-1] == "Z" and first[10] == second[10] == "T"
-        and first[17:19] != "60" and second[17:19] != "60"
-    ):  # fmt: skip
+        len(first) == len(second)
+        and first[-1] == second[-1] == "Z"
+        and first[10] == second[10] == "T"
+        and first[17:19] != "60"
+        and second[17:19] != "60"
+    ):
         return first < second
     return first.instant() < second.instant()
 
@@ -419,7 +428,9 @@ class _NumericSchema:
         screened = core_schema.chain_schema([core_schema.no_info_plain_validator_function(_screen_number), checked])
         return core_schema.json_or_python_schema(json_schema=checked, python_schema=screened)
 
-    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
         return {"type": self._json_type(), **{_BOUND_KEYWORDS[name]: value for name, value in self.bounds.items()}}
 
 
@@ -474,7 +485,9 @@ class _ConstOneSchema:
             [_JsonIntSchema().__get_pydantic_core_schema__(source, handler), core_schema.literal_schema([1])]
         )
 
-    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
         return {"const": 1}
 
 
@@ -523,7 +536,9 @@ class _UniqueItems:
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         return core_schema.no_info_after_validator_function(_check_unique, handler(source))
 
-    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
         json_schema = handler(schema)
         json_schema["uniqueItems"] = True
         return json_schema

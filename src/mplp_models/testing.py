@@ -40,12 +40,11 @@ from typing import Any, TypeVar, cast
 try:
     from hypothesis import strategies as st
     from hypothesis.strategies import SearchStrategy
-except ImportError:  # pragma: no cover - tested in a subprocess without hypothesis
-    # Raised while handling the original error, which stays attached as its context.
+except ImportError as missing:  # pragma: no cover - tested in a subprocess without hypothesis
     raise ImportError(
         "mplp_models.testing needs hypothesis; install it with: pip install 'mplp-models[testing]'",
         name="hypothesis",
-    )
+    ) from missing
 from pydantic import JsonValue
 
 from mplp_models import (
@@ -198,7 +197,9 @@ def _round_trips(value: float) -> bool:
 
 
 def _floats(min_value: float | None = None, max_value: float | None = None) -> SearchStrategy[float]:
-    return st.floats(min_value=min_value, max_value=max_value, allow_nan=False, allow_infinity=False).filter(_round_trips)
+    return st.floats(min_value=min_value, max_value=max_value, allow_nan=False, allow_infinity=False).filter(
+        _round_trips
+    )
 
 
 def _json_numbers(min_value: float | None = None, max_value: float | None = None) -> SearchStrategy[float]:
@@ -282,9 +283,20 @@ def _day_start(year: int, month: int, day: int) -> int:
 # years, 1900 is not), the epoch, the end of 32-bit time, a year's last day.
 _EDGE_DAYS = [
     _day_start(*day)
-    for day in ((0, 2, 29), (1600, 2, 29), (1900, 2, 28), (1900, 3, 1), (1969, 12, 31), (1970, 1, 1),
-                (2000, 2, 29), (2024, 2, 29), (2038, 1, 19), (2025, 12, 31), (9999, 12, 30))
-]  # fmt: skip
+    for day in (
+        (0, 2, 29),
+        (1600, 2, 29),
+        (1900, 2, 28),
+        (1900, 3, 1),
+        (1969, 12, 31),
+        (1970, 1, 1),
+        (2000, 2, 29),
+        (2024, 2, 29),
+        (2038, 1, 19),
+        (2025, 12, 31),
+        (9999, 12, 30),
+    )
+]
 
 
 def _seconds() -> SearchStrategy[int]:
@@ -293,12 +305,16 @@ def _seconds() -> SearchStrategy[int]:
         st.integers(_FIRST, _LAST),
         st.sampled_from([_FIRST, _LAST, 0]),
         st.builds(int.__add__, st.sampled_from(_EDGE_DAYS), st.integers(0, _DAY - 1)),
-        st.integers(*_RECENT).map(lambda seconds: seconds - seconds % 60),  # on the minute: a leap second can be written
+        st.integers(*_RECENT).map(
+            lambda seconds: seconds - seconds % 60
+        ),  # on the minute: a leap second can be written
     )
 
 
 def _fractions() -> SearchStrategy[str]:
-    return st.one_of(st.just(""), st.text(string.digits, min_size=1, max_size=12), st.sampled_from(["000", "5", "999999999"]))
+    return st.one_of(
+        st.just(""), st.text(string.digits, min_size=1, max_size=12), st.sampled_from(["000", "5", "999999999"])
+    )
 
 
 def _key(instant: _Instant) -> tuple[int, str]:
@@ -309,7 +325,11 @@ def _key(instant: _Instant) -> tuple[int, str]:
 def _write(draw: st.DrawFn, instant: _Instant) -> Timestamp:
     """One RFC 3339 spelling of the instant: any offset, ``T`` or ``t``, ``Z``, ``z`` or ``±00:00``, maybe a leap second."""
     seconds, fraction = instant
-    offset = draw(st.one_of(st.just(0), st.sampled_from([60, 120, -300, 330, 345, -570, 840]), st.integers(-_MAX_OFFSET, _MAX_OFFSET)))
+    offset = draw(
+        st.one_of(
+            st.just(0), st.sampled_from([60, 120, -300, 330, 345, -570, 840]), st.integers(-_MAX_OFFSET, _MAX_OFFSET)
+        )
+    )
     local = seconds + offset * 60
     leap = local % 60 == 0 and draw(st.booleans())
     if leap:
@@ -328,7 +348,9 @@ def _write(draw: st.DrawFn, instant: _Instant) -> Timestamp:
         zone = f"{'+' if offset > 0 else '-'}{abs(offset) // 60:02d}:{abs(offset) % 60:02d}"
     separator = draw(st.sampled_from("Tt"))
     dot = f".{fraction}" if fraction else ""
-    return Timestamp(f"{year:04d}-{when.month:02d}-{when.day:02d}{separator}{hour:02d}:{minute:02d}:{second:02d}{dot}{zone}")
+    return Timestamp(
+        f"{year:04d}-{when.month:02d}-{when.day:02d}{separator}{hour:02d}:{minute:02d}:{second:02d}{dot}{zone}"
+    )
 
 
 @st.composite
@@ -351,7 +373,9 @@ def timestamps() -> SearchStrategy[Timestamp]:
 # --- helpers for optional fields ----------------------------------------------------------
 
 
-def _maybe(draw: st.DrawFn, fields: dict[str, object], name: str, values: SearchStrategy[object], *, nullable: bool = False) -> None:
+def _maybe(
+    draw: st.DrawFn, fields: dict[str, object], name: str, values: SearchStrategy[object], *, nullable: bool = False
+) -> None:
     """Leave the field absent, set it to ``null`` (when the schema allows it), or draw a value."""
     choice = draw(st.sampled_from(("absent", "null", "given") if nullable else ("absent", "given")))
     if choice == "null":
@@ -563,12 +587,16 @@ def dialog_governance() -> SearchStrategy[DialogGovernance]:
 
 def governance() -> SearchStrategy[Governance]:
     """``Governance``, the block every module but Plan may carry: each field present or absent (the empty object too)."""
-    return _built(Governance, {}, {
-        "lifecyclePhase": st.one_of(st.sampled_from(["design", "implementation", "review"]), _texts()),
-        "truthDomain": st.one_of(st.sampled_from(["requirements", "architecture"]), _texts()),
-        "locked": st.booleans(),
-        "lastConfirmRef": refs(),
-    })  # fmt: skip
+    return _built(
+        Governance,
+        {},
+        {
+            "lifecyclePhase": st.one_of(st.sampled_from(["design", "implementation", "review"]), _texts()),
+            "truthDomain": st.one_of(st.sampled_from(["requirements", "architecture"]), _texts()),
+            "locked": st.booleans(),
+            "lastConfirmRef": refs(),
+        },
+    )
 
 
 @st.composite
@@ -614,7 +642,9 @@ _STAMP_OF_STATUS = {
 
 
 def _recipients() -> SearchStrategy[list[str]]:
-    others = st.one_of(_texts(min_size=1), st.sampled_from(["agent-1", "agent-2", "human:ops"])).filter(lambda r: r != "broadcast")
+    others = st.one_of(_texts(min_size=1), st.sampled_from(["agent-1", "agent-2", "human:ops"])).filter(
+        lambda r: r != "broadcast"
+    )
     return st.one_of(st.just(["broadcast"]), st.lists(others, min_size=1, max_size=4, unique=True))
 
 
@@ -679,7 +709,9 @@ def token_usages() -> SearchStrategy[TokenUsage]:
 def user_feedback() -> SearchStrategy[UserFeedback]:
     """``UserFeedback``: a decision, a comment and a rating from 0 to 5, each present or absent."""
     return _built(
-        UserFeedback, {}, {"decision": st.sampled_from(FeedbackDecision), "comment": _texts(), "rating": _json_numbers(0, 5)}
+        UserFeedback,
+        {},
+        {"decision": st.sampled_from(FeedbackDecision), "comment": _texts(), "rating": _json_numbers(0, 5)},
     )
 
 
@@ -734,7 +766,9 @@ def learning_samples() -> SearchStrategy[LearningSample]:
 def _semvers() -> SearchStrategy[str]:
     """Semantic versions as the Extension schema's pattern takes them: no leading zeros, maybe a pre-release and a build."""
     number = st.one_of(st.just("0"), st.integers(1, 10**9).map(str))
-    label = st.one_of(number, st.text(_ASCII_ALNUM + "-", min_size=1, max_size=6).filter(lambda text: not text.isdigit()))
+    label = st.one_of(
+        number, st.text(_ASCII_ALNUM + "-", min_size=1, max_size=6).filter(lambda text: not text.isdigit())
+    )
     dotted = st.lists(label, min_size=1, max_size=3).map(".".join)
     build = st.lists(st.text(_ASCII_ALNUM + "-", min_size=1, max_size=6), min_size=1, max_size=3).map(".".join)
     return _joined(
@@ -756,7 +790,9 @@ def _context_roots(draw: st.DrawFn) -> ContextRoot:
     fields: dict[str, object] = {"domain": draw(_texts()), "environment": draw(_texts())}
     _maybe(draw, fields, "entry_point", _texts())
     extra = draw(st.one_of(st.just(dict[str, JsonValue]()), json_objects()))
-    return ContextRoot.model_validate({**fields, **{key: extra[key] for key in extra.keys() - ContextRoot.model_fields.keys()}})
+    return ContextRoot.model_validate(
+        {**fields, **{key: extra[key] for key in extra.keys() - ContextRoot.model_fields.keys()}}
+    )
 
 
 def context_roots() -> SearchStrategy[ContextRoot]:
@@ -861,7 +897,9 @@ def _traces(draw: st.DrawFn, max_segments: int) -> Trace:
     count = draw(st.integers(0, max_segments))
     ids = draw(st.lists(mplp_ids(), min_size=count, max_size=count, unique=True))
     # Each segment's parent, if any, is listed before it, so the links form a forest, not a cycle.
-    parents = [draw(st.one_of(st.none(), st.sampled_from(ids[:position]))) if position else None for position in range(count)]
+    parents = [
+        draw(st.one_of(st.none(), st.sampled_from(ids[:position]))) if position else None for position in range(count)
+    ]
     trace_id = draw(mplp_ids())
     root_span = draw(trace_bases()).model_copy(update={"trace_id": trace_id})
     started, finished = draw(_timeline(2))
@@ -979,7 +1017,11 @@ def module_descriptors() -> SearchStrategy[ModuleDescriptor]:
     """``ModuleDescriptor``: any module and status, a non-empty version, maybe ``required``."""
     return _built(
         ModuleDescriptor,
-        {"module_id": st.sampled_from(ModuleId), "version": _texts(min_size=1), "status": st.sampled_from(ModuleDescriptorStatus)},
+        {
+            "module_id": st.sampled_from(ModuleId),
+            "version": _texts(min_size=1),
+            "status": st.sampled_from(ModuleDescriptorStatus),
+        },
         {"required": st.booleans(), "description": _texts()},
     )
 

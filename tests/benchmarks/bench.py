@@ -32,22 +32,32 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import orjson
-import rfc8785
-
-import mplp_models as mm
 import measure
 import memory
+import orjson
 import payloads
 import peers
 import report
+import rfc8785
+
+import mplp_models as mm
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS = HERE / "results" / "latest.json"
 DOCS = ROOT / "docs" / "performance.md"
-PACKAGES = ("mplp-models", "pydantic", "pydantic-core", "orjson", "msgspec", "fastjsonschema", "jsonschema-rs",
-            "jsonschema", "referencing", "rfc8785")  # fmt: skip
+PACKAGES = (
+    "mplp-models",
+    "pydantic",
+    "pydantic-core",
+    "orjson",
+    "msgspec",
+    "fastjsonschema",
+    "jsonschema-rs",
+    "jsonschema",
+    "referencing",
+    "rfc8785",
+)
 
 
 BIG = 100_000  # bytes: payloads above this get fewer rounds (jsonschema takes 0.1 s or more on them)
@@ -86,7 +96,9 @@ def machine() -> dict[str, Any]:
         "load_average_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True)
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        )
         info["commit"] = commit.stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         info["commit"] = None
@@ -115,11 +127,15 @@ def bench_reads(
         samples = measure.interleaved(cases, rounds, settings.budget)
         floor = samples["orjson.loads"]
         row = {
-            "payload": payload.key, "name": payload.name, "kind": payload.kind, "bytes": len(raw),
+            "payload": payload.key,
+            "name": payload.name,
+            "kind": payload.kind,
+            "bytes": len(raw),
             "cases": {name: {**s.summary(), "vs_orjson_loads": measure.ratio(s, floor)} for name, s in samples.items()},
-            "from_json_speedup": {c.name: measure.ratio(samples[c.name], samples["from_json"])
-                                  for c in contenders if not c.sdk},
-        }  # fmt: skip
+            "from_json_speedup": {
+                c.name: measure.ratio(samples[c.name], samples["from_json"]) for c in contenders if not c.sdk
+            },
+        }
         report.print_reads(row)
         rows.append(row)
     return rows
@@ -144,10 +160,14 @@ def bench_writes(timed: list[payloads.Payload], settings: Settings) -> list[dict
         samples = measure.interleaved(cases, rounds, settings.budget)
         floor = samples["orjson.dumps sorted"]
         row = {
-            "payload": payload.key, "name": payload.name, "bytes": len(canonical),
-            "cases": {name: {**s.summary(), "vs_orjson_sorted": measure.ratio(s, floor)} for name, s in samples.items()},
+            "payload": payload.key,
+            "name": payload.name,
+            "bytes": len(canonical),
+            "cases": {
+                name: {**s.summary(), "vs_orjson_sorted": measure.ratio(s, floor)} for name, s in samples.items()
+            },
             "to_json_speedup_vs_rfc8785": measure.ratio(samples["rfc8785.dumps"], samples["to_json"]),
-        }  # fmt: skip
+        }
         report.print_writes(row)
         rows.append(row)
     return rows
@@ -194,7 +214,11 @@ def bench_ndjson(path: Path, lines: list[tuple[str, bytes]], settings: Settings)
         def parse_in_two() -> None:
             pool.map(_parse_share, [0, 1])
 
-        cases = {"orjson.loads per line": floor, "parse per line": parse_all, "parse per line, 2 processes": parse_in_two}
+        cases = {
+            "orjson.loads per line": floor,
+            "parse per line": parse_all,
+            "parse per line, 2 processes": parse_in_two,
+        }
         samples = measure.interleaved(cases, settings.ndjson_rounds, 0)
     kinds: dict[str, int] = {}
     for kind, _ in lines:
@@ -208,11 +232,19 @@ def bench_ndjson(path: Path, lines: list[tuple[str, bytes]], settings: Settings)
     else:
         cli, failed = {}, {"--jobs 1": refused, "--jobs 2": refused}
     result: dict[str, Any] = {
-        "lines": len(lines), "bytes": path.stat().st_size, "kinds": kinds,
-        "in_process": {name: {**s.summary(), "vs_orjson_loads": measure.ratio(s, samples["orjson.loads per line"])}
-                       for name, s in samples.items()},
-        "cli": {"command": f"python -m mplp_models validate --ndjson FILE --jobs N", "cases": {}, "unavailable": failed},
-    }  # fmt: skip
+        "lines": len(lines),
+        "bytes": path.stat().st_size,
+        "kinds": kinds,
+        "in_process": {
+            name: {**s.summary(), "vs_orjson_loads": measure.ratio(s, samples["orjson.loads per line"])}
+            for name, s in samples.items()
+        },
+        "cli": {
+            "command": "python -m mplp_models validate --ndjson FILE --jobs N",
+            "cases": {},
+            "unavailable": failed,
+        },
+    }
     result["two_process_speedup"] = measure.ratio(samples["parse per line"], samples["parse per line, 2 processes"])
     result["cli"]["cases"] = {name: s.summary() for name, s in cli.items()}
     if len(cli) == 2:
@@ -230,8 +262,9 @@ def cli_refuses_a_bad_line(path: Path, lines: list[tuple[str, bytes]]) -> str | 
         path.write_bytes(b"".join(line + b"\n" for line in content))
         done = subprocess.run(
             [sys.executable, "-m", "mplp_models", "validate", "--ndjson", str(path), "--jobs", "1"],
-            capture_output=True, check=False,
-        )  # fmt: skip
+            capture_output=True,
+            check=False,
+        )
         if (done.returncode == 0) != wanted:
             output = (done.stderr or done.stdout).decode(errors="replace").strip().splitlines()
             what = "valid lines" if wanted else "a file with an invalid line"
@@ -259,15 +292,21 @@ def bench_imports(folder: Path, settings: Settings) -> dict[str, Any]:
         "rounds": settings.import_rounds,
         "raw": {name: s.summary() for name, s in samples.items()},
         "net": {name: measure.Samples(values, 1).summary() for name, values in net.items()},
-        "net_vs_pydantic": {name: measure.ratio(measure.Samples(values, 1), measure.Samples(pydantic, 1))
-                            for name, values in net.items()},
-    }  # fmt: skip
+        "net_vs_pydantic": {
+            name: measure.ratio(measure.Samples(values, 1), measure.Samples(pydantic, 1))
+            for name, values in net.items()
+        },
+    }
     report.print_imports(result)
     return result
 
 
 def bench_memory(path: Path, settings: Settings) -> dict[str, Any]:
-    result = {"payload": "plan-2000", "bytes": path.stat().st_size, "readers": memory.measure(path, settings.memory_runs)}
+    result = {
+        "payload": "plan-2000",
+        "bytes": path.stat().st_size,
+        "readers": memory.measure(path, settings.memory_runs),
+    }
     report.print_memory(result)
     return result
 
@@ -296,8 +335,12 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     x = readers["Plan.from_json"]["held_bytes"] / readers["orjson.loads"]["held_bytes"]
     target("Plan memory, 2,000 steps: held / orjson.loads tree", x, "<= 2", x <= 2)
     speedup = results["ndjson"]["cli"].get("jobs2_speedup")
-    target("validate --ndjson: --jobs 2 speed-up over --jobs 1", speedup, ">= 1.7",
-           None if speedup is None else speedup >= 1.7)  # fmt: skip
+    target(
+        "validate --ndjson: --jobs 2 speed-up over --jobs 1",
+        speedup,
+        ">= 1.7",
+        None if speedup is None else speedup >= 1.7,
+    )
     return found
 
 
@@ -342,11 +385,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds; writes no file unless --out is given")
     parser.add_argument("--out", type=Path, help=f"where to write the results (full run: {RESULTS.relative_to(ROOT)})")
-    parser.add_argument("--markdown", action="store_true",
-                        help="measure nothing: rewrite the table of docs/performance.md from the results JSON")
+    parser.add_argument(
+        "--markdown",
+        action="store_true",
+        help="measure nothing: rewrite the table of docs/performance.md from the results JSON",
+    )
     parser.add_argument("--results", type=Path, default=RESULTS, help="the results JSON that --markdown reads")
     parser.add_argument("--no-docs", action="store_true", help="full run: do not rewrite docs/performance.md")
-    args = parser.parse_args(argv)  # fmt: skip
+    args = parser.parse_args(argv)
     if args.markdown:
         report.update_docs(DOCS, json.loads(args.results.read_text(encoding="utf-8")))
         print(f"rewrote the generated section of {DOCS.relative_to(ROOT)} from {args.results}")

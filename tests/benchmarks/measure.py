@@ -32,8 +32,15 @@ class Samples:
     def summary(self) -> dict[str, Any]:
         ordered = sorted(self.values)
         q1, _, q3 = statistics.quantiles(ordered, n=4, method="inclusive") if len(ordered) > 1 else ordered * 3
-        return {"median": self.median, "q1": q1, "q3": q3, "min": ordered[0], "max": ordered[-1],
-                "rounds": len(ordered), "loops": self.loops}  # fmt: skip
+        return {
+            "median": self.median,
+            "q1": q1,
+            "q3": q3,
+            "min": ordered[0],
+            "max": ordered[-1],
+            "rounds": len(ordered),
+            "loops": self.loops,
+        }
 
 
 def ratio(numerator: Samples, denominator: Samples) -> float:
@@ -100,7 +107,9 @@ def processes(
     for r in range(rounds):
         for name in names[r % max(len(names), 1) :] + names[: r % max(len(names), 1)]:
             start = time.perf_counter()
-            done = subprocess.run(live[name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=full_env, check=False)
+            done = subprocess.run(
+                live[name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=full_env, check=False
+            )
             elapsed = time.perf_counter() - start
             if done.returncode != 0:
                 failed[name] = f"exit status {done.returncode} in round {r + 1}"

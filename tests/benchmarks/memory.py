@@ -36,10 +36,14 @@ def measure(path: Path, runs: int) -> dict[str, dict[str, Any]]:
             found[name]["held"].append(result["held"])
             found[name]["peak"].append(result["peak"])
     return {
-        name: {"what": READERS[name], "held_bytes": int(statistics.median(v["held"])),
-               "peak_bytes": int(statistics.median(v["peak"])), "runs": runs}
+        name: {
+            "what": READERS[name],
+            "held_bytes": int(statistics.median(v["held"])),
+            "peak_bytes": int(statistics.median(v["peak"])),
+            "runs": runs,
+        }
         for name, v in found.items()
-    }  # fmt: skip
+    }
 
 
 def _child(name: str, path: str) -> None:
@@ -55,7 +59,6 @@ def _child(name: str, path: str) -> None:
             return orjson.loads(raw)
     elif name == "msgspec":
         import msgspec
-
         import msgspec_models
 
         decoder = msgspec.json.Decoder(msgspec_models.Plan)

@@ -15,7 +15,7 @@ given as ``1.0`` (refused), and a ``number`` is decoded as a ``float``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from msgspec import UNSET, Meta, Struct, UnsetType
 
@@ -47,34 +47,43 @@ class _Model(Struct, forbid_unknown_fields=True):
 class Metadata(_Model, kw_only=True):
     protocol_version: Version
     schema_version: Version
-    created_at: Union[DateTime, UnsetType] = UNSET
-    created_by: Union[str, UnsetType] = UNSET
-    updated_at: Union[DateTime, UnsetType] = UNSET
-    updated_by: Union[str, UnsetType] = UNSET
-    tags: Union[list[str], UnsetType] = UNSET
-    cross_cutting: Union[
+    created_at: DateTime | UnsetType = UNSET
+    created_by: str | UnsetType = UNSET
+    updated_at: DateTime | UnsetType = UNSET
+    updated_by: str | UnsetType = UNSET
+    tags: list[str] | UnsetType = UNSET
+    cross_cutting: (
         list[
             Literal[
-                "coordination", "error-handling", "event-bus", "learning-feedback", "observability", "orchestration",
-                "performance", "protocol-versioning", "security", "state-sync", "transaction",
+                "coordination",
+                "error-handling",
+                "event-bus",
+                "learning-feedback",
+                "observability",
+                "orchestration",
+                "performance",
+                "protocol-versioning",
+                "security",
+                "state-sync",
+                "transaction",
             ]
-        ],
-        UnsetType,
-    ] = UNSET  # fmt: skip
+        ]
+        | UnsetType
+    ) = UNSET
 
 
 class Ref(_Model, kw_only=True):
     id: MplpId
     module: Literal["context", "plan", "confirm", "trace", "role", "extension", "dialog", "collab", "core", "network"]
-    description: Union[str, UnsetType] = UNSET
+    description: str | UnsetType = UNSET
 
 
 class TraceBase(_Model, kw_only=True):
     trace_id: MplpId
     span_id: MplpId
-    parent_span_id: Union[MplpId, UnsetType] = UNSET
-    context_id: Union[MplpId, UnsetType] = UNSET
-    attributes: Union[OpenObject, UnsetType] = UNSET
+    parent_span_id: MplpId | UnsetType = UNSET
+    context_id: MplpId | UnsetType = UNSET
+    attributes: OpenObject | UnsetType = UNSET
 
 
 class Event(_Model, kw_only=True):
@@ -82,8 +91,8 @@ class Event(_Model, kw_only=True):
     event_type: Annotated[str, Meta(pattern=ecma("^[a-z][a-z0-9]*(?:\\.[a-z][a-z0-9]*)*$"))]
     source: str
     timestamp: DateTime
-    trace_id: Union[MplpId, UnsetType] = UNSET
-    data: Union[OpenObject, None, UnsetType] = UNSET
+    trace_id: MplpId | UnsetType = UNSET
+    data: OpenObject | UnsetType | None = UNSET
 
 
 # --- plan ------------------------------------------------------------------------
@@ -93,9 +102,9 @@ class PlanStep(_Model, kw_only=True):
     step_id: MplpId
     description: NonEmpty
     status: Literal["pending", "in_progress", "completed", "blocked", "skipped", "failed"]
-    dependencies: Union[list[MplpId], UnsetType] = UNSET
-    agent_role: Union[str, UnsetType] = UNSET
-    order_index: Union[Annotated[int, Meta(ge=0)], UnsetType] = UNSET
+    dependencies: list[MplpId] | UnsetType = UNSET
+    agent_role: str | UnsetType = UNSET
+    order_index: Annotated[int, Meta(ge=0)] | UnsetType = UNSET
 
 
 class Plan(_Model, kw_only=True):
@@ -106,59 +115,59 @@ class Plan(_Model, kw_only=True):
     objective: NonEmpty
     status: Literal["draft", "proposed", "approved", "in_progress", "completed", "cancelled", "failed"]
     steps: Annotated[list[PlanStep], Meta(min_length=1)]
-    trace: Union[TraceBase, UnsetType] = UNSET
-    events: Union[list[Event], UnsetType] = UNSET
+    trace: TraceBase | UnsetType = UNSET
+    events: list[Event] | UnsetType = UNSET
 
 
 # --- trace -----------------------------------------------------------------------
 
 
 class Governance(_Model, kw_only=True):
-    lifecyclePhase: Union[str, UnsetType] = UNSET  # noqa: N815 (the schema's own names)
-    truthDomain: Union[str, UnsetType] = UNSET  # noqa: N815
-    locked: Union[bool, UnsetType] = UNSET
-    lastConfirmRef: Union[Ref, UnsetType] = UNSET  # noqa: N815
+    lifecyclePhase: str | UnsetType = UNSET
+    truthDomain: str | UnsetType = UNSET
+    locked: bool | UnsetType = UNSET
+    lastConfirmRef: Ref | UnsetType = UNSET
 
 
 class TraceSegment(_Model, kw_only=True):
     segment_id: MplpId
-    parent_segment_id: Union[MplpId, UnsetType] = UNSET
+    parent_segment_id: MplpId | UnsetType = UNSET
     label: str
     status: Literal["pending", "running", "completed", "failed", "cancelled", "skipped"]
-    started_at: Union[DateTime, UnsetType] = UNSET
-    finished_at: Union[DateTime, UnsetType] = UNSET
-    attributes: Union[OpenObject, UnsetType] = UNSET
+    started_at: DateTime | UnsetType = UNSET
+    finished_at: DateTime | UnsetType = UNSET
+    attributes: OpenObject | UnsetType = UNSET
 
 
 class Trace(_Model, kw_only=True):
     meta: Metadata
-    governance: Union[Governance, UnsetType] = UNSET
+    governance: Governance | UnsetType = UNSET
     trace_id: MplpId
     context_id: MplpId
-    plan_id: Union[MplpId, UnsetType] = UNSET
+    plan_id: MplpId | UnsetType = UNSET
     root_span: TraceBase
     status: Literal["pending", "running", "completed", "failed", "cancelled"]
-    started_at: Union[DateTime, UnsetType] = UNSET
-    finished_at: Union[DateTime, UnsetType] = UNSET
-    segments: Union[list[TraceSegment], UnsetType] = UNSET
-    events: Union[list[Event], UnsetType] = UNSET
+    started_at: DateTime | UnsetType = UNSET
+    finished_at: DateTime | UnsetType = UNSET
+    segments: list[TraceSegment] | UnsetType = UNSET
+    events: list[Event] | UnsetType = UNSET
 
 
 # --- dialog ----------------------------------------------------------------------
 
 
 class DialogGovernance(_Model, kw_only=True):
-    lifecyclePhase: Union[str, UnsetType] = UNSET  # noqa: N815 (the schema's own names)
-    truthDomain: Union[str, UnsetType] = UNSET  # noqa: N815
-    locked: Union[bool, UnsetType] = UNSET
-    lastConfirmRef: Union[Ref, UnsetType] = UNSET  # noqa: N815
+    lifecyclePhase: str | UnsetType = UNSET
+    truthDomain: str | UnsetType = UNSET
+    locked: bool | UnsetType = UNSET
+    lastConfirmRef: Ref | UnsetType = UNSET
 
 
 class DialogMessage(_Model, kw_only=True):
     role: Literal["user", "assistant", "system", "agent"]
     content: str
     timestamp: DateTime
-    event: Union[Event, UnsetType] = UNSET
+    event: Event | UnsetType = UNSET
 
 
 class Dialog(_Model, kw_only=True):
@@ -167,12 +176,12 @@ class Dialog(_Model, kw_only=True):
     context_id: MplpId
     status: Literal["active", "paused", "completed", "cancelled"]
     messages: list[DialogMessage]
-    governance: Union[DialogGovernance, UnsetType] = UNSET
-    thread_id: Union[MplpId, UnsetType] = UNSET
-    started_at: Union[DateTime, UnsetType] = UNSET
-    ended_at: Union[DateTime, UnsetType] = UNSET
-    trace: Union[TraceBase, UnsetType] = UNSET
-    events: Union[list[Event], UnsetType] = UNSET
+    governance: DialogGovernance | UnsetType = UNSET
+    thread_id: MplpId | UnsetType = UNSET
+    started_at: DateTime | UnsetType = UNSET
+    ended_at: DateTime | UnsetType = UNSET
+    trace: TraceBase | UnsetType = UNSET
+    events: list[Event] | UnsetType = UNSET
 
 
 # --- inbox -----------------------------------------------------------------------
@@ -187,49 +196,51 @@ class InboxMessage(_Model, kw_only=True):
     recipient_ids: Annotated[list[NonEmpty], Meta(min_length=1)]
     subject: Annotated[str, Meta(min_length=1, max_length=200)]
     body: Annotated[str, Meta(max_length=4000)]
-    task_id: Union[str, None, UnsetType] = UNSET
-    mission_id: Union[str, None, UnsetType] = UNSET
-    related_decision_ids: Union[list[Annotated[str, Meta(pattern=ecma("^D-[A-Za-z0-9][A-Za-z0-9._-]*$"))]], UnsetType] = UNSET
-    related_waitpoint_ids: Union[list[Annotated[str, Meta(pattern=ecma("^WP-[A-Za-z0-9][A-Za-z0-9._-]*$"))]], UnsetType] = UNSET
-    related_handoff_ids: Union[list[NonEmpty], UnsetType] = UNSET
+    task_id: str | UnsetType | None = UNSET
+    mission_id: str | UnsetType | None = UNSET
+    related_decision_ids: list[Annotated[str, Meta(pattern=ecma("^D-[A-Za-z0-9][A-Za-z0-9._-]*$"))]] | UnsetType = UNSET
+    related_waitpoint_ids: list[Annotated[str, Meta(pattern=ecma("^WP-[A-Za-z0-9][A-Za-z0-9._-]*$"))]] | UnsetType = (
+        UNSET
+    )
+    related_handoff_ids: list[NonEmpty] | UnsetType = UNSET
     created_at: DateTime
     updated_at: DateTime
-    read_at: Union[DateTime, None, UnsetType] = UNSET
-    acknowledged_at: Union[DateTime, None, UnsetType] = UNSET
-    archived_at: Union[DateTime, None, UnsetType] = UNSET
+    read_at: DateTime | UnsetType | None = UNSET
+    acknowledged_at: DateTime | UnsetType | None = UNSET
+    archived_at: DateTime | UnsetType | None = UNSET
 
 
 # --- learning sample -------------------------------------------------------------
 
 
 class ErrorInfo(_Model, kw_only=True):
-    error_code: Union[str, UnsetType] = UNSET
-    error_message: Union[str, UnsetType] = UNSET
-    stack_trace: Union[str, UnsetType] = UNSET
+    error_code: str | UnsetType = UNSET
+    error_message: str | UnsetType = UNSET
+    stack_trace: str | UnsetType = UNSET
 
 
 class AgentTokenUsage(_Model, kw_only=True):
     agent_id: str
     tokens: Count
-    role: Union[str, UnsetType] = UNSET
+    role: str | UnsetType = UNSET
 
 
 class TokenUsage(_Model, kw_only=True):
-    total_tokens: Union[Count, UnsetType] = UNSET
-    prompt_tokens: Union[Count, UnsetType] = UNSET
-    completion_tokens: Union[Count, UnsetType] = UNSET
-    by_agent: Union[list[AgentTokenUsage], UnsetType] = UNSET
+    total_tokens: Count | UnsetType = UNSET
+    prompt_tokens: Count | UnsetType = UNSET
+    completion_tokens: Count | UnsetType = UNSET
+    by_agent: list[AgentTokenUsage] | UnsetType = UNSET
 
 
 class UserFeedback(_Model, kw_only=True):
-    decision: Union[Literal["approve", "reject", "override", "unknown"], UnsetType] = UNSET
-    comment: Union[str, UnsetType] = UNSET
-    rating: Union[Annotated[float, Meta(ge=0, le=5)], UnsetType] = UNSET
+    decision: Literal["approve", "reject", "override", "unknown"] | UnsetType = UNSET
+    comment: str | UnsetType = UNSET
+    rating: Annotated[float, Meta(ge=0, le=5)] | UnsetType = UNSET
 
 
 class LearningSampleTimestamps(_Model, kw_only=True):
     started_at: DateTime
-    completed_at: Union[DateTime, UnsetType] = UNSET
+    completed_at: DateTime | UnsetType = UNSET
 
 
 class LearningSample(_Model, kw_only=True):
@@ -237,23 +248,27 @@ class LearningSample(_Model, kw_only=True):
     project_id: str
     success_flag: bool
     timestamps: LearningSampleTimestamps
-    intent_before: Union[OpenObject, UnsetType] = UNSET
-    plan: Union[OpenObject, UnsetType] = UNSET
-    delta_intents: Union[list[OpenObject], UnsetType] = UNSET
-    graph_before: Union[OpenObject, UnsetType] = UNSET
-    graph_after: Union[OpenObject, UnsetType] = UNSET
-    pipeline_path: Union[list[str], UnsetType] = UNSET
-    error_info: Union[ErrorInfo, UnsetType] = UNSET
-    token_usage: Union[TokenUsage, UnsetType] = UNSET
-    execution_time_ms: Union[Count, UnsetType] = UNSET
-    impact_score: Union[Annotated[float, Meta(ge=0, le=1)], UnsetType] = UNSET
-    user_feedback: Union[UserFeedback, UnsetType] = UNSET
-    governance_decisions: Union[list[OpenObject], UnsetType] = UNSET
-    metadata: Union[OpenObject, UnsetType] = UNSET
-    vendor_extensions: Union[OpenObject, UnsetType] = UNSET
+    intent_before: OpenObject | UnsetType = UNSET
+    plan: OpenObject | UnsetType = UNSET
+    delta_intents: list[OpenObject] | UnsetType = UNSET
+    graph_before: OpenObject | UnsetType = UNSET
+    graph_after: OpenObject | UnsetType = UNSET
+    pipeline_path: list[str] | UnsetType = UNSET
+    error_info: ErrorInfo | UnsetType = UNSET
+    token_usage: TokenUsage | UnsetType = UNSET
+    execution_time_ms: Count | UnsetType = UNSET
+    impact_score: Annotated[float, Meta(ge=0, le=1)] | UnsetType = UNSET
+    user_feedback: UserFeedback | UnsetType = UNSET
+    governance_decisions: list[OpenObject] | UnsetType = UNSET
+    metadata: OpenObject | UnsetType = UNSET
+    vendor_extensions: OpenObject | UnsetType = UNSET
 
 
 TYPE_OF: dict[str, type[_Model]] = {
-    "plan": Plan, "dialog": Dialog, "trace": Trace, "inbox": InboxMessage, "learning": LearningSample,
-}  # fmt: skip
+    "plan": Plan,
+    "dialog": Dialog,
+    "trace": Trace,
+    "inbox": InboxMessage,
+    "learning": LearningSample,
+}
 """The Struct of each payload kind."""

@@ -26,26 +26,49 @@ def plan_payload(steps: int, seed: int = 0) -> dict[str, Any]:
     """A plan in progress: the first half of its steps completed, each step depending on the two before it."""
     base = seed * 100_000
     return {
-        "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0", "created_at": "2026-03-01T09:00:00.000Z",
-                 "created_by": "agent-planner", "tags": ["bench", "large"],
-                 "cross_cutting": ["observability", "transaction"]},
-        "plan_id": uuid(base + 1), "context_id": uuid(base + 2), "title": "Benchmark plan",
-        "objective": "Measure the codec", "status": "in_progress",
+        "meta": {
+            "protocol_version": "1.0.0",
+            "schema_version": "1.0.0",
+            "created_at": "2026-03-01T09:00:00.000Z",
+            "created_by": "agent-planner",
+            "tags": ["bench", "large"],
+            "cross_cutting": ["observability", "transaction"],
+        },
+        "plan_id": uuid(base + 1),
+        "context_id": uuid(base + 2),
+        "title": "Benchmark plan",
+        "objective": "Measure the codec",
+        "status": "in_progress",
         "steps": [
-            {"step_id": uuid(base + 100 + i), "description": f"Step {i}: do the work of stage {i % 7}",
-             "status": "completed" if i < steps // 2 else "pending",
-             "dependencies": [uuid(base + 100 + j) for j in range(max(0, i - 2), i)],
-             "agent_role": f"agent-{i % 5}", "order_index": i}
+            {
+                "step_id": uuid(base + 100 + i),
+                "description": f"Step {i}: do the work of stage {i % 7}",
+                "status": "completed" if i < steps // 2 else "pending",
+                "dependencies": [uuid(base + 100 + j) for j in range(max(0, i - 2), i)],
+                "agent_role": f"agent-{i % 5}",
+                "order_index": i,
+            }
             for i in range(steps)
         ],
         "trace": {"trace_id": uuid(base + 3), "span_id": uuid(base + 4), "attributes": {"ratio": 0.25, "runs": 3}},
         "events": [
-            {"event_id": uuid(base + 5), "event_type": "plan.created", "source": "plan",
-             "timestamp": "2026-03-01T09:00:00.000Z", "trace_id": uuid(base + 3), "data": {"steps": steps}},
-            {"event_id": uuid(base + 6), "event_type": "plan.status.changed", "source": "runtime.ael",
-             "timestamp": "2026-03-01T09:05:00+01:00", "data": None},
+            {
+                "event_id": uuid(base + 5),
+                "event_type": "plan.created",
+                "source": "plan",
+                "timestamp": "2026-03-01T09:00:00.000Z",
+                "trace_id": uuid(base + 3),
+                "data": {"steps": steps},
+            },
+            {
+                "event_id": uuid(base + 6),
+                "event_type": "plan.status.changed",
+                "source": "runtime.ael",
+                "timestamp": "2026-03-01T09:05:00+01:00",
+                "data": None,
+            },
         ],
-    }  # fmt: skip
+    }
 
 
 def dialog_payload(messages: int, seed: int = 0) -> dict[str, Any]:
@@ -54,16 +77,24 @@ def dialog_payload(messages: int, seed: int = 0) -> dict[str, Any]:
     roles = ["user", "assistant", "agent", "system"]
     return {
         "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"},
-        "governance": {"lifecyclePhase": "review", "locked": False,
-                       "lastConfirmRef": {"id": uuid(base + 7), "module": "confirm"}},
-        "dialog_id": uuid(base + 5), "context_id": uuid(base + 6), "status": "active",
+        "governance": {
+            "lifecyclePhase": "review",
+            "locked": False,
+            "lastConfirmRef": {"id": uuid(base + 7), "module": "confirm"},
+        },
+        "dialog_id": uuid(base + 5),
+        "context_id": uuid(base + 6),
+        "status": "active",
         "messages": [
-            {"role": roles[i % 4], "content": f"Message {i}: what about the next step? \u00e9\u4e2d\U0001f600",
-             "timestamp": f"2026-03-02T{10 + i // 3600 % 10:02d}:{i // 60 % 60:02d}:{i % 60:02d}.{i % 1000:03d}Z"}
+            {
+                "role": roles[i % 4],
+                "content": f"Message {i}: what about the next step? \u00e9\u4e2d\U0001f600",
+                "timestamp": f"2026-03-02T{10 + i // 3600 % 10:02d}:{i // 60 % 60:02d}:{i % 60:02d}.{i % 1000:03d}Z",
+            }
             for i in range(messages)
         ],
         "started_at": "2026-03-02T10:00:00Z",
-    }  # fmt: skip
+    }
 
 
 def trace_payload(segments: int, seed: int = 0) -> dict[str, Any]:
@@ -76,52 +107,86 @@ def trace_payload(segments: int, seed: int = 0) -> dict[str, Any]:
 
     return {
         "meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0", "created_at": "2026-03-02T10:00:00Z"},
-        "trace_id": trace_id, "context_id": uuid(base + 2), "plan_id": uuid(base + 1),
-        "root_span": {"trace_id": trace_id, "span_id": uuid(base + 4), "attributes": {"service": "runner", "ratio": 0.5}},
-        "status": "completed", "started_at": stamp(0), "finished_at": stamp(segments + 1),
+        "trace_id": trace_id,
+        "context_id": uuid(base + 2),
+        "plan_id": uuid(base + 1),
+        "root_span": {
+            "trace_id": trace_id,
+            "span_id": uuid(base + 4),
+            "attributes": {"service": "runner", "ratio": 0.5},
+        },
+        "status": "completed",
+        "started_at": stamp(0),
+        "finished_at": stamp(segments + 1),
         "segments": [
-            {"segment_id": uuid(base + 200 + i), "label": f"segment {i}: stage {i % 7}", "status": "completed",
-             **({"parent_segment_id": uuid(base + 200 + (i - 1) // 2)} if i else {}),
-             "started_at": stamp(i), "finished_at": stamp(i + 1), "attributes": {"attempt": 1, "cost": 0.125}}
+            {
+                "segment_id": uuid(base + 200 + i),
+                "label": f"segment {i}: stage {i % 7}",
+                "status": "completed",
+                **({"parent_segment_id": uuid(base + 200 + (i - 1) // 2)} if i else {}),
+                "started_at": stamp(i),
+                "finished_at": stamp(i + 1),
+                "attributes": {"attempt": 1, "cost": 0.125},
+            }
             for i in reversed(range(segments))
         ],
-    }  # fmt: skip
+    }
 
 
 def inbox_payload(seed: int = 0) -> dict[str, Any]:
     """An acknowledged decision request with every optional field, nulls included."""
     return {
-        "schema_version": 1, "message_id": f"IM-release-{seed}-ready", "type": "decision_request",
-        "status": "acknowledged", "sender_id": "Worker-release", "recipient_ids": ["coordinator", "reviewer-1"],
+        "schema_version": 1,
+        "message_id": f"IM-release-{seed}-ready",
+        "type": "decision_request",
+        "status": "acknowledged",
+        "sender_id": "Worker-release",
+        "recipient_ids": ["coordinator", "reviewer-1"],
         "subject": "Release 2.0 is ready: approve publishing?",
         "body": "All checks pass and the notes are written. Approve to publish the wheels.",
-        "task_id": None, "mission_id": "M-2", "related_decision_ids": ["D-publish-2.0"],
-        "related_waitpoint_ids": ["WP-2.0.publish"], "related_handoff_ids": [],
-        "created_at": "2026-03-02T15:00:00.000Z", "updated_at": "2026-03-02T15:20:00.000Z",
-        "read_at": "2026-03-02T15:10:00.000Z", "acknowledged_at": "2026-03-02T15:20:00.000Z", "archived_at": None,
-    }  # fmt: skip
+        "task_id": None,
+        "mission_id": "M-2",
+        "related_decision_ids": ["D-publish-2.0"],
+        "related_waitpoint_ids": ["WP-2.0.publish"],
+        "related_handoff_ids": [],
+        "created_at": "2026-03-02T15:00:00.000Z",
+        "updated_at": "2026-03-02T15:20:00.000Z",
+        "read_at": "2026-03-02T15:10:00.000Z",
+        "acknowledged_at": "2026-03-02T15:20:00.000Z",
+        "archived_at": None,
+    }
 
 
 def learning_payload(seed: int = 0) -> dict[str, Any]:
     """A learning sample with every field: open objects, integers and floats."""
     return {
-        "sample_id": uuid(seed * 100_000 + 8), "project_id": "release-bot",
+        "sample_id": uuid(seed * 100_000 + 8),
+        "project_id": "release-bot",
         "intent_before": {"goal": "publish 2.0", "constraints": ["no downtime"]},
         "plan": {"plan_id": uuid(seed * 100_000 + 1), "steps": 5},
         "delta_intents": [{"op": "add", "path": "/steps/4", "reason": "release notes were missing"}],
-        "graph_before": {"nodes": 12, "edges": 15}, "graph_after": {"nodes": 13, "edges": 17},
-        "pipeline_path": ["intent", "plan", "confirm", "execute", "learn"], "success_flag": True,
+        "graph_before": {"nodes": 12, "edges": 15},
+        "graph_after": {"nodes": 13, "edges": 17},
+        "pipeline_path": ["intent", "plan", "confirm", "execute", "learn"],
+        "success_flag": True,
         "error_info": {"error_code": "NONE", "error_message": "", "stack_trace": ""},
-        "token_usage": {"total_tokens": 15000, "prompt_tokens": 10000, "completion_tokens": 5000.0,
-                        "by_agent": [{"agent_id": "planner", "role": "orchestrator", "tokens": 8000},
-                                     {"agent_id": "coder", "tokens": 7000}]},
-        "execution_time_ms": 1234.5, "impact_score": 0.85,
+        "token_usage": {
+            "total_tokens": 15000,
+            "prompt_tokens": 10000,
+            "completion_tokens": 5000.0,
+            "by_agent": [
+                {"agent_id": "planner", "role": "orchestrator", "tokens": 8000},
+                {"agent_id": "coder", "tokens": 7000},
+            ],
+        },
+        "execution_time_ms": 1234.5,
+        "impact_score": 0.85,
         "user_feedback": {"decision": "approve", "comment": "Looks good", "rating": 4.5},
         "governance_decisions": [{"rule": "two-person-review", "result": "passed"}],
         "timestamps": {"started_at": "2026-03-02T14:00:00Z", "completed_at": "2026-03-02T15:30:00Z"},
         "metadata": {"source": "nightly", "weights": {"speed": 0.3, "quality": 0.7}},
         "vendor_extensions": {"x-acme": {"run": seed}},
-    }  # fmt: skip
+    }
 
 
 @dataclass(frozen=True)
@@ -224,11 +289,26 @@ def probes() -> list[Probe]:
     found += [
         Probe("const 1 given as true", "inbox", _variant(inbox, _set(("schema_version",), True)), reject, reject),
         Probe("const 1 given as 1.0", "inbox", _variant(inbox, _set(("schema_version",), 1.0)), accept, accept),
-        Probe("number given as a string", "learning",
-              _variant(learning, _set(("token_usage", "total_tokens"), "15000")), reject, reject),
-        Probe("message before the dialog started", "dialog",
-              _variant(dialog, _set(("messages", 0, "timestamp"), "2026-03-02T09:59:59Z")), accept, reject),
-        Probe("duplicate key in the JSON text", "plan",
-              json.dumps(plan).replace('"title": ', '"title": "First title", "title": ', 1).encode(), None, reject),
-    ]  # fmt: skip
+        Probe(
+            "number given as a string",
+            "learning",
+            _variant(learning, _set(("token_usage", "total_tokens"), "15000")),
+            reject,
+            reject,
+        ),
+        Probe(
+            "message before the dialog started",
+            "dialog",
+            _variant(dialog, _set(("messages", 0, "timestamp"), "2026-03-02T09:59:59Z")),
+            accept,
+            reject,
+        ),
+        Probe(
+            "duplicate key in the JSON text",
+            "plan",
+            json.dumps(plan).replace('"title": ', '"title": "First title", "title": ', 1).encode(),
+            None,
+            reject,
+        ),
+    ]
     return found

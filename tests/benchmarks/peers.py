@@ -21,15 +21,15 @@ from typing import Any
 import fastjsonschema
 import jsonschema_rs
 import msgspec
+import msgspec_models
 import orjson
 from jsonschema import Draft7Validator, FormatChecker
+from payloads import KINDS, Payload, Probe
 from referencing import Registry
 from referencing.jsonschema import DRAFT7
 
 import mplp_models as mm
-import msgspec_models
 from mplp_models._schemas import SCHEMA_FILES
-from payloads import KINDS, Payload, Probe
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))  # the tests' reference date-time check
@@ -76,6 +76,7 @@ def root_schema(kind: str) -> dict[str, Any]:
 # --- jsonschema: date-time ------------------------------------------------------
 # jsonschema checks `date-time` only when rfc3339-validator is installed. When it
 # is not, the tests' reference check stands in: RFC 3339 section 5.6, with real calendar dates.
+
 
 def jsonschema_format_checker() -> tuple[FormatChecker, str]:
     checker = FormatChecker()  # every format jsonschema can check here
@@ -135,23 +136,48 @@ def contenders() -> tuple[list[Contender], dict[str, str]]:
 
     # msgspec: typed decode into Structs with the same constraints (see msgspec_models).
     decoders = {kind: msgspec.json.Decoder(struct) for kind, struct in msgspec_models.TYPE_OF.items()}
-    notes["msgspec"] = "msgspec.json.Decoder(Struct) on Structs with the schemas' fields and constraints (msgspec_models.py)"
+    notes["msgspec"] = (
+        "msgspec.json.Decoder(Struct) on Structs with the schemas' fields and constraints (msgspec_models.py)"
+    )
 
     found = [
-        Contender("from_json", "Model.from_json: strict JSON, schema, rules; a typed model", _sdk(True), sdk=True, rules=True),
-        Contender("from_json schema-only", "Model.from_json(semantic=False): strict JSON, schema; a typed model",
-                  _sdk(False), sdk=True),
-        Contender("parse", "mplp_models.parse: tells the kind, then as from_json", dict.fromkeys(KINDS, mm.parse),
-                  sdk=True, rules=True),
-        Contender("msgspec", "msgspec.json.decode into Structs: schema constraints but uniqueItems; typed Structs",
-                  {kind: decoder.decode for kind, decoder in decoders.items()}),
-        Contender("fastjsonschema", "orjson.loads + compiled validator: schema; plain dicts",
-                  {kind: _false_on(fastjsonschema.JsonSchemaException, fjs[kind]) for kind in KINDS}),
-        Contender("jsonschema-rs", "orjson.loads + Rust validator: schema; plain dicts, no typed objects",
-                  {kind: functools.partial(_is_valid, rs[kind]) for kind in KINDS}),
-        Contender("jsonschema", "orjson.loads + Draft7Validator: schema; plain dicts",
-                  {kind: functools.partial(_is_valid, js[kind]) for kind in KINDS}),
-    ]  # fmt: skip
+        Contender(
+            "from_json", "Model.from_json: strict JSON, schema, rules; a typed model", _sdk(True), sdk=True, rules=True
+        ),
+        Contender(
+            "from_json schema-only",
+            "Model.from_json(semantic=False): strict JSON, schema; a typed model",
+            _sdk(False),
+            sdk=True,
+        ),
+        Contender(
+            "parse",
+            "mplp_models.parse: tells the kind, then as from_json",
+            dict.fromkeys(KINDS, mm.parse),
+            sdk=True,
+            rules=True,
+        ),
+        Contender(
+            "msgspec",
+            "msgspec.json.decode into Structs: schema constraints but uniqueItems; typed Structs",
+            {kind: decoder.decode for kind, decoder in decoders.items()},
+        ),
+        Contender(
+            "fastjsonschema",
+            "orjson.loads + compiled validator: schema; plain dicts",
+            {kind: _false_on(fastjsonschema.JsonSchemaException, fjs[kind]) for kind in KINDS},
+        ),
+        Contender(
+            "jsonschema-rs",
+            "orjson.loads + Rust validator: schema; plain dicts, no typed objects",
+            {kind: functools.partial(_is_valid, rs[kind]) for kind in KINDS},
+        ),
+        Contender(
+            "jsonschema",
+            "orjson.loads + Draft7Validator: schema; plain dicts",
+            {kind: functools.partial(_is_valid, js[kind]) for kind in KINDS},
+        ),
+    ]
     return found, notes
 
 
@@ -167,7 +193,7 @@ def check(found: list[Contender], timed: list[Payload], ndjson: list[tuple[str, 
     """Stop the run unless every contender accepts every payload, and refuses a broken one of each kind."""
     problems = []
     samples = [(p.kind, p.name, p.raw) for p in timed]
-    samples += [(kind, f"NDJSON {kind} line", line) for kind, line in {kind: line for kind, line in reversed(ndjson)}.items()]
+    samples += [(kind, f"NDJSON {kind} line", line) for kind, line in dict(reversed(ndjson)).items()]
     for contender in found:
         for kind, name, raw in samples:
             if not accepts(contender, kind, raw):
@@ -223,6 +249,13 @@ def exactness(found: list[Contender], probes: list[Probe]) -> list[dict[str, Any
             accepted = accepts(contender, probe.kind, probe.raw)
             expected = probe.rules_accept if contender.rules else probe.schema_accepts
             answers[contender.name] = {"accepts": accepted, "right": None if expected is None else accepted == expected}
-        rows.append({"probe": probe.name, "kind": probe.kind, "schema_accepts": probe.schema_accepts,
-                     "rules_accept": probe.rules_accept, "answers": answers})  # fmt: skip
+        rows.append(
+            {
+                "probe": probe.name,
+                "kind": probe.kind,
+                "schema_accepts": probe.schema_accepts,
+                "rules_accept": probe.rules_accept,
+                "answers": answers,
+            }
+        )
     return rows

@@ -63,14 +63,19 @@ def print_exactness(rows: list[dict[str, Any]], names: list[str]) -> None:
 def _print_cases(cases: dict[str, dict[str, Any]], ratio_key: str, ratio_name: str) -> None:
     print(f"  {'':<24} {'median':>10} {'IQR':>24} {'min':>10} {'max':>10}  x {ratio_name}")
     for name, case in cases.items():
-        print(f"  {name:<24} {seconds(case['median']):>10} {_spread(case):>24} {seconds(case['min']):>10} "
-              f"{seconds(case['max']):>10}  {case[ratio_key]:7.2f}")  # fmt: skip
+        print(
+            f"  {name:<24} {seconds(case['median']):>10} {_spread(case):>24} {seconds(case['min']):>10} "
+            f"{seconds(case['max']):>10}  {case[ratio_key]:7.2f}"
+        )
 
 
 def print_reads(row: dict[str, Any]) -> None:
     print(f"\nread: {row['name']} ({row['bytes']:,} bytes)")
     _print_cases(row["cases"], "vs_orjson_loads", "orjson.loads")
-    print("  speed-up of from_json over: " + ", ".join(f"{peer} {times(x)}" for peer, x in row["from_json_speedup"].items()))
+    print(
+        "  speed-up of from_json over: "
+        + ", ".join(f"{peer} {times(x)}" for peer, x in row["from_json_speedup"].items())
+    )
 
 
 def print_writes(row: dict[str, Any]) -> None:
@@ -84,8 +89,10 @@ def print_ndjson(result: dict[str, Any]) -> None:
     _print_cases(result["in_process"], "vs_orjson_loads", "orjson.loads")
     cli = result["cli"]
     for name, case in cli["cases"].items():
-        print(f"  CLI {name:<20} {seconds(case['median']):>10} {_spread(case):>24} {seconds(case['min']):>10} "
-              f"{seconds(case['max']):>10}")  # fmt: skip
+        print(
+            f"  CLI {name:<20} {seconds(case['median']):>10} {_spread(case):>24} {seconds(case['min']):>10} "
+            f"{seconds(case['max']):>10}"
+        )
     for name, reason in cli["unavailable"].items():
         print(f"  CLI {name:<20} unavailable: {reason}")
     print(f"  ceiling: parse per line, speed-up of 2 processes over 1: {times(result['two_process_speedup'])}")
@@ -97,7 +104,11 @@ def print_imports(result: dict[str, Any]) -> None:
     print(f"\nimport time, fresh processes ({result['rounds']} interleaved rounds; net = minus python -c pass)")
     for name, case in result["raw"].items():
         net = result["net"].get(name)
-        extra = "" if net is None else f"   net {seconds(net['median']):>10}   {result['net_vs_pydantic'][name]:5.2f}x pydantic"
+        extra = (
+            ""
+            if net is None
+            else f"   net {seconds(net['median']):>10}   {result['net_vs_pydantic'][name]:5.2f}x pydantic"
+        )
         print(f"  {name:<32} raw {seconds(case['median']):>10} ({_spread(case)}){extra}")
 
 
@@ -106,8 +117,10 @@ def print_memory(result: dict[str, Any]) -> None:
     tree = readers["orjson.loads"]["held_bytes"]
     print(f"\nmemory held, 2,000-step plan ({size(result['bytes'])}; tracemalloc in a fresh process each)")
     for name, found in readers.items():
-        print(f"  {name:<28} held {size(found['held_bytes']):>10}  peak {size(found['peak_bytes']):>10}  "
-              f"{found['held_bytes'] / tree:5.2f}x the orjson tree")  # fmt: skip
+        print(
+            f"  {name:<28} held {size(found['held_bytes']):>10}  peak {size(found['peak_bytes']):>10}  "
+            f"{found['held_bytes'] / tree:5.2f}x the orjson tree"
+        )
 
 
 def print_targets(results: dict[str, Any]) -> None:
@@ -131,7 +144,8 @@ def markdown(results: dict[str, Any]) -> str:
     out = [
         f"Measured {results['date']} ({results['mode']} run, {results['run_seconds']:.0f} s) on {m['cpu']}, "
         f"{m['cores']} cores, {m['python']}, {m['platform']}"
-        + (f", commit {m['commit']}" if m.get("commit") else "") + ". Load average "
+        + (f", commit {m['commit']}" if m.get("commit") else "")
+        + ". Load average "
         f"{m['load_average_at_start'][0]:.2f} at the start, {m['load_average_at_end'][0]:.2f} at the end.",
         "",
         "Versions: " + ", ".join(f"{name} {version}" for name, version in results["versions"].items()) + ".",
@@ -140,78 +154,157 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         "### Targets",
         "",
-        *_table(["", "target", "measured", "goal"],
-                [[MARK[t["pass"]], t["target"], "unavailable" if t["value"] is None else f"{t['value']:.2f}", t["goal"]]
-                 for t in results["targets"]]),
+        *_table(
+            ["", "target", "measured", "goal"],
+            [
+                [MARK[t["pass"]], t["target"], "unavailable" if t["value"] is None else f"{t['value']:.2f}", t["goal"]]
+                for t in results["targets"]
+            ],
+        ),
         "",
         "### Reading: JSON bytes to a checked value",
         "",
         "Median time per document, and in parentheses the time over `orjson.loads` of the same bytes (the median "
         "of the per-round ratios, which can differ from the quotient of the two medians when the machine was busy).",
         "",
-    ]  # fmt: skip
+    ]
     rows = []
     for row in results["reads"]:
         cells = [row["name"], f"{row['bytes']:,}", seconds(row["cases"]["orjson.loads"]["median"])]
-        cells += [f"{seconds(row['cases'][n]['median'])} ({times(row['cases'][n]['vs_orjson_loads'])})" for n in READS[1:]]
+        cells += [
+            f"{seconds(row['cases'][n]['median'])} ({times(row['cases'][n]['vs_orjson_loads'])})" for n in READS[1:]
+        ]
         rows.append(cells)
     out += _table(["payload", "bytes", *(f"`{n}`" if n == "orjson.loads" else n for n in READS)], rows)
-    out += ["", "How many times faster `from_json` (rules on) is than each peer on the same bytes (below 1: slower):", ""]
-    out += _table(["payload", *PEERS],
-                  [[row["name"], *(times(row["from_json_speedup"][p]) for p in PEERS)] for row in results["reads"]])  # fmt: skip
+    out += [
+        "",
+        "How many times faster `from_json` (rules on) is than each peer on the same bytes (below 1: slower):",
+        "",
+    ]
+    out += _table(
+        ["payload", *PEERS],
+        [[row["name"], *(times(row["from_json_speedup"][p]) for p in PEERS)] for row in results["reads"]],
+    )
     plan = next(row for row in results["reads"] if row["payload"] == "plan-200")
     out += ["", "The spread of the 200-step plan, over the rounds:", ""]
-    out += _table(["contender", "median", "interquartile range", "min – max", "rounds × calls"],
-                  [[name, seconds(c["median"]), _spread(c), f"{seconds(c['min'])} – {seconds(c['max'])}",
-                    f"{c['rounds']} × {c['loops']}"] for name, c in plan["cases"].items()])  # fmt: skip
-    out += ["", "### Writing: canonical JSON bytes", "",
-            "Median time per document, and in parentheses the time over `orjson.dumps(OPT_SORT_KEYS)` of the same "
-            "dict (which is not RFC 8785 for every document).", ""]  # fmt: skip
+    out += _table(
+        ["contender", "median", "interquartile range", "min – max", "rounds × calls"],
+        [
+            [
+                name,
+                seconds(c["median"]),
+                _spread(c),
+                f"{seconds(c['min'])} – {seconds(c['max'])}",
+                f"{c['rounds']} × {c['loops']}",
+            ]
+            for name, c in plan["cases"].items()
+        ],
+    )
+    out += [
+        "",
+        "### Writing: canonical JSON bytes",
+        "",
+        "Median time per document, and in parentheses the time over `orjson.dumps(OPT_SORT_KEYS)` of the same "
+        "dict (which is not RFC 8785 for every document).",
+        "",
+    ]
     rows = []
     for row in results["writes"]:
         cells = [row["name"], f"{row['bytes']:,}", seconds(row["cases"]["orjson.dumps sorted"]["median"])]
-        cells += [f"{seconds(row['cases'][n]['median'])} ({times(row['cases'][n]['vs_orjson_sorted'])})" for n in WRITES[1:]]
+        cells += [
+            f"{seconds(row['cases'][n]['median'])} ({times(row['cases'][n]['vs_orjson_sorted'])})" for n in WRITES[1:]
+        ]
         cells.append(times(row["to_json_speedup_vs_rfc8785"]))
         rows.append(cells)
-    out += _table(["payload", "bytes", "`orjson.dumps` sorted", "`to_json`", "`canonical_json(dict)`", "`rfc8785.dumps`",
-                   "`to_json` over `rfc8785`"], rows)  # fmt: skip
+    out += _table(
+        [
+            "payload",
+            "bytes",
+            "`orjson.dumps` sorted",
+            "`to_json`",
+            "`canonical_json(dict)`",
+            "`rfc8785.dumps`",
+            "`to_json` over `rfc8785`",
+        ],
+        rows,
+    )
     nd = results["ndjson"]
-    out += ["", f"### NDJSON: {nd['lines']:,} lines, {size(nd['bytes'])}", "",
-            "Plans of 20 steps, dialogs of 10 messages, inbox messages and learning samples in turn. In process, one "
-            "call per line; the command line, the whole process, wall clock.", ""]  # fmt: skip
-    rows = [[f"in process: {name}", seconds(c["median"]), _spread(c), f"{nd['lines'] / c['median']:,.0f}"]
-            for name, c in nd["in_process"].items()]
-    rows += [[f"`validate --ndjson FILE {name}`", seconds(c["median"]), _spread(c), f"{nd['lines'] / c['median']:,.0f}"]
-             for name, c in nd["cli"]["cases"].items()]  # fmt: skip
-    rows += [[f"`validate --ndjson FILE {name}`", "unavailable", reason, ""] for name, reason in nd["cli"]["unavailable"].items()]
+    out += [
+        "",
+        f"### NDJSON: {nd['lines']:,} lines, {size(nd['bytes'])}",
+        "",
+        "Plans of 20 steps, dialogs of 10 messages, inbox messages and learning samples in turn. In process, one "
+        "call per line; the command line, the whole process, wall clock.",
+        "",
+    ]
+    rows = [
+        [f"in process: {name}", seconds(c["median"]), _spread(c), f"{nd['lines'] / c['median']:,.0f}"]
+        for name, c in nd["in_process"].items()
+    ]
+    rows += [
+        [f"`validate --ndjson FILE {name}`", seconds(c["median"]), _spread(c), f"{nd['lines'] / c['median']:,.0f}"]
+        for name, c in nd["cli"]["cases"].items()
+    ]
+    rows += [
+        [f"`validate --ndjson FILE {name}`", "unavailable", reason, ""]
+        for name, reason in nd["cli"]["unavailable"].items()
+    ]
     out += _table(["", "median", "interquartile range", "lines per second"], rows)
-    out += ["", f"The ceiling on this machine: the same `parse` calls split over two processes that already hold "
-            f"the lines (no reading, output or hand-off) run {times(nd['two_process_speedup'])} faster than in one."]
+    out += [
+        "",
+        f"The ceiling on this machine: the same `parse` calls split over two processes that already hold "
+        f"the lines (no reading, output or hand-off) run {times(nd['two_process_speedup'])} faster than in one.",
+    ]
     if "jobs2_speedup" in nd["cli"]:
         out += ["", f"Speed-up of `--jobs 2` over `--jobs 1`: {times(nd['cli']['jobs2_speedup'])}."]
     imp = results["imports"]
-    out += ["", "### Import time", "",
-            f"Fresh processes, {imp['rounds']} interleaved rounds. Raw: the whole `python -c` process; net: minus "
-            "`python -c pass` of the same round.", ""]  # fmt: skip
+    out += [
+        "",
+        "### Import time",
+        "",
+        f"Fresh processes, {imp['rounds']} interleaved rounds. Raw: the whole `python -c` process; net: minus "
+        "`python -c pass` of the same round.",
+        "",
+    ]
     rows = []
     for name, c in imp["raw"].items():
         net = imp["net"].get(name)
-        rows.append([f"`{name}`", seconds(c["median"]), "" if net is None else seconds(net["median"]),
-                     "" if net is None else times(imp["net_vs_pydantic"][name])])  # fmt: skip
+        rows.append(
+            [
+                f"`{name}`",
+                seconds(c["median"]),
+                "" if net is None else seconds(net["median"]),
+                "" if net is None else times(imp["net_vs_pydantic"][name]),
+            ]
+        )
     out += _table(["", "raw", "net", "net over pydantic's"], rows)
     mem = results["memory"]
     tree = mem["readers"]["orjson.loads"]["held_bytes"]
-    out += ["", f"### Memory: the 2,000-step plan ({size(mem['bytes'])} of JSON)", "",
-            "Bytes still allocated after reading, with the result kept, and the peak while reading (tracemalloc, "
-            "a fresh process per reader).", ""]  # fmt: skip
-    out += _table(["reader", "held", "peak", "held over the orjson tree"],
-                  [[found["what"], size(found["held_bytes"]), size(found["peak_bytes"]), times(found["held_bytes"] / tree)]
-                   for found in mem["readers"].values()])  # fmt: skip
+    out += [
+        "",
+        f"### Memory: the 2,000-step plan ({size(mem['bytes'])} of JSON)",
+        "",
+        "Bytes still allocated after reading, with the result kept, and the peak while reading (tracemalloc, "
+        "a fresh process per reader).",
+        "",
+    ]
+    out += _table(
+        ["reader", "held", "peak", "held over the orjson tree"],
+        [
+            [found["what"], size(found["held_bytes"]), size(found["peak_bytes"]), times(found["held_bytes"] / tree)]
+            for found in mem["readers"].values()
+        ],
+    )
     names = [n for n in READS if n != "orjson.loads"]
-    out += ["", "### Exactness probes", "",
-            "Variations of the payloads at the edges of the schemas: which contender accepts (A) or rejects (r) "
-            "each. ✓ is the answer of the schema (for the contenders that apply the rules: of the rules), ✗ another; "
-            "· where the schema has no answer.", ""]  # fmt: skip
+    out += [
+        "",
+        "### Exactness probes",
+        "",
+        "Variations of the payloads at the edges of the schemas: which contender accepts (A) or rejects (r) "
+        "each. ✓ is the answer of the schema (for the contenders that apply the rules: of the rules), ✗ another; "
+        "· where the schema has no answer.",
+        "",
+    ]
     rows = []
     for row in results["exactness"]:
         expected = {True: "A", False: "r", None: "·"}[row["schema_accepts"]]

@@ -9,8 +9,9 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    import mplp_models  # noqa: F401  (instrumented for coverage)
     from target import check
+
+    import mplp_models  # noqa: F401  (instrumented for coverage)
 
 atheris.Setup(sys.argv, check)
 atheris.Fuzz()

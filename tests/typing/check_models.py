@@ -153,7 +153,12 @@ def step_is_final(status: mm.PlanStepStatus) -> bool:
     match status:
         case mm.PlanStepStatus.completed | mm.PlanStepStatus.skipped:
             return True
-        case mm.PlanStepStatus.pending | mm.PlanStepStatus.in_progress | mm.PlanStepStatus.blocked | mm.PlanStepStatus.failed:
+        case (
+            mm.PlanStepStatus.pending
+            | mm.PlanStepStatus.in_progress
+            | mm.PlanStepStatus.blocked
+            | mm.PlanStepStatus.failed
+        ):
             return False
         case _:
             assert_never(status)
