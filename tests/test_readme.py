@@ -13,7 +13,7 @@ def test_quickstart_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     code = re.search(r"```python\n(.*?)```", text, re.DOTALL)
     assert code is not None
-    monkeypatch.chdir(ROOT)
+    monkeypatch.chdir(ROOT.parent)  # the quickstart needs none of the repository's files
     namespace: dict[str, object] = {}
     exec(compile(code.group(1), "README.md", "exec"), namespace)
     assert type(namespace["event"]).__name__ == "Event"
@@ -24,3 +24,14 @@ def test_ci_runs_the_readme_test_command() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "make test" in readme.split("## ")[0]
     assert "exec make test" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_readme_links_work_on_pypi() -> None:
+    # PyPI shows the README without the repository: a relative link there leads nowhere.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)]+)\)", readme)
+    assert targets, "the README links its docs"
+    for target in targets:
+        assert target.startswith("https://"), target
+        if target.startswith("https://github.com/mplp-models/mplp-models/blob/main/"):
+            assert (ROOT / target.removeprefix("https://github.com/mplp-models/mplp-models/blob/main/")).exists(), target
