@@ -31,7 +31,8 @@ def test_the_readme_links_work_on_pypi() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     targets = re.findall(r"\]\(([^)]+)\)", readme)
     assert targets, "the README links its docs"
+    repository = "https://github.com/mplp-models/mplp-models/blob/main/"
     for target in targets:
         assert target.startswith("https://"), target
-        if target.startswith("https://github.com/mplp-models/mplp-models/blob/main/"):
-            assert (ROOT / target.removeprefix("https://github.com/mplp-models/mplp-models/blob/main/")).exists(), target
+        if target.startswith(repository):
+            assert (ROOT / target.removeprefix(repository)).exists(), target
