@@ -60,11 +60,11 @@ try:
     from fastapi import Request, Response
     from fastapi.exceptions import RequestValidationError
     from fastapi.routing import APIRoute
-except ImportError as missing:  # pragma: no cover - depends on the environment
-    raise ImportError(
+except ImportError:  # pragma: no cover - depends on the environment
+    raise ImportError(  # noqa: B904  # the original error stays attached as the context
         "mplp_models.fastapi needs FastAPI; install it with: pip install 'mplp-models[fastapi]'",
         name="fastapi",
-    ) from missing
+    )
 from pydantic import ValidationError
 
 from mplp_models._decode import load_json

@@ -40,11 +40,11 @@ from typing import Any, TypeVar, cast
 try:
     from hypothesis import strategies as st
     from hypothesis.strategies import SearchStrategy
-except ImportError as missing:  # pragma: no cover - tested in a subprocess without hypothesis
-    raise ImportError(
+except ImportError:  # pragma: no cover - tested in a subprocess without hypothesis
+    raise ImportError(  # noqa: B904  # the original error stays attached as the context
         "mplp_models.testing needs hypothesis; install it with: pip install 'mplp-models[testing]'",
         name="hypothesis",
-    ) from missing
+    )
 from pydantic import JsonValue
 
 from mplp_models import (
