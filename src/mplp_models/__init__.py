@@ -80,9 +80,9 @@ if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStatus, PlanStep, PlanStepStatus
     from mplp_models._generated.mplp.v1_0.mplp_role_schema import Role
     from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace, TraceSegment, TraceSegmentStatus, TraceStatus
+    from mplp_models._ids import new_id
     from mplp_models._parse import Payload, parse
     from mplp_models._semantic import RuleViolation
-    from mplp_models._skeletons import new_id
     from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
 
 __all__ = [
@@ -227,7 +227,7 @@ _LOCATIONS: dict[str, str] = {
     ),
     **dict.fromkeys(("Payload", "parse"), "mplp_models._parse"),
     "RuleViolation": "mplp_models._semantic",
-    "new_id": "mplp_models._skeletons",
+    "new_id": "mplp_models._ids",
     **dict.fromkeys(("MAX_OPEN_DEPTH", "JsonObject", "Timestamp"), "mplp_models._types"),
 }
 

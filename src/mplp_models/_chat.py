@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from typing_extensions import NotRequired, TypedDict
 
 from mplp_models._conversion import ConversionError, carries_nothing, describe
-from mplp_models._skeletons import new_id, new_meta
+from mplp_models._ids import new_id, new_meta
 from mplp_models._types import Timestamp
 
 if TYPE_CHECKING:

@@ -6,25 +6,14 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from mplp_models._ids import PROTOCOL_VERSION, new_id, new_meta
 from mplp_models._kinds import KINDS
 
 # Light on purpose: the command line lists the kinds below at start-up, before any model is needed.
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel
 
-__all__ = ["SKELETONS", "new_id", "new_meta", "skeleton"]
-
-PROTOCOL_VERSION = "1.0.0"
-
-
-def new_id() -> str:
-    """A fresh MPLP id: a random UUID version 4 as lowercase, hyphenated text (the ``MplpId`` form)."""
-    return str(uuid.uuid4())
-
-
-def new_meta(now: str) -> dict[str, str]:
-    """The metadata of a document made now: MPLP protocol and schema version 1.0.0."""
-    return {"protocol_version": PROTOCOL_VERSION, "schema_version": PROTOCOL_VERSION, "created_at": now}
+__all__ = ["SKELETONS", "skeleton"]
 
 
 def _plan(now: str) -> dict[str, Any]:
