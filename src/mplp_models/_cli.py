@@ -188,7 +188,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _model_name(name: str) -> str | None:
-    from mplp_models._cli_validate import model_names
+    from mplp_models._cli_input import model_names
 
     names = {known.casefold(): known for known in model_names()}
     if name.casefold() in names:
@@ -277,7 +277,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _read(path: str) -> bytes | None:
-    from mplp_models._cli_validate import open_input
+    from mplp_models._cli_input import open_input
 
     try:
         with open_input(path) as stream:

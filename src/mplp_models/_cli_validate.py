@@ -16,19 +16,19 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from functools import cache
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import ValidationError
 
 from mplp_models._base import MplpModel
+from mplp_models._cli_input import model_names, open_input
 from mplp_models._errors import ErrorEntry, errors_as_json
 from mplp_models._kinds import KINDS, PART_ID_FIELDS
 
 if TYPE_CHECKING:
     from multiprocessing.pool import AsyncResult, Pool
 
-__all__ = ["Outcome", "ValidateOptions", "check", "model_names", "open_input", "run_validate"]
+__all__ = ["Outcome", "ValidateOptions", "check", "run_validate"]
 
 _BLOCK_BYTES = 1 << 18
 _BAD_SHOWN = 20  # invalid documents the summary names
@@ -120,20 +120,6 @@ def check(data: bytes, model: str | None, semantic: bool) -> Outcome:
     kind = type(instance).__name__
     field = _ID_FIELD.get(kind)
     return Outcome(kind, None if field is None else str(getattr(instance, field)), [])
-
-
-@cache
-def model_names() -> frozenset[str]:
-    """The public model names, which ``--kind`` takes and error titles carry."""
-    import mplp_models
-
-    return frozenset(
-        name
-        for name in mplp_models.__all__
-        if isinstance(kind := getattr(mplp_models, name), type)
-        and issubclass(kind, MplpModel)
-        and kind is not MplpModel
-    )
 
 
 def _check_task(task: _Task, settings: _Settings) -> _Report:
@@ -269,13 +255,6 @@ def _line_blocks(stream: IO[bytes]) -> Iterator[bytes]:
         pending = [chunk[cut:]] if cut < len(chunk) else []
     if pending:
         yield b"".join(pending)
-
-
-def open_input(path: str) -> AbstractContextManager[IO[bytes]]:
-    """A binary stream of file ``path``, or stdin for ``-`` (which leaving the context does not close)."""
-    if path == "-":
-        return nullcontext(sys.stdin.buffer)
-    return open(path, "rb")
 
 
 def _pool(jobs: int, settings: _Settings) -> AbstractContextManager[Pool | None]:
