@@ -19,7 +19,7 @@ from conftest import ROOT
 from pydantic import BaseModel
 
 from mplp_models import _generated
-from mplp_models._members import fast_path_problems, is_plain
+from mplp_models._shapes import fast_path_problems, is_plain
 
 GENERATED = ROOT / "src" / "mplp_models" / "_generated"
 SCRIPT = ROOT / "codegen" / "generate.py"

@@ -3,7 +3,7 @@
 ``MPLP_MODELS_NO_FAST_PATHS=1`` (``mplp_models._fastpath.ENABLED``) sends every
 reading, writing and rule down its strict path; the results are the same,
 which is what these tests hold it to. The conditions of the proofs are checked
-per class (``_members.fast_path_problems``): a class that fails one takes the
+per class (``_shapes.fast_path_problems``): a class that fails one takes the
 strict paths.
 """
 
@@ -35,8 +35,8 @@ from test_differential import mutations
 from test_performance_paths import EVENT_VARIANTS
 
 import mplp_models as mm
-from mplp_models import _base, _dialog, _members, _plan
-from mplp_models._members import fast_path_problems, is_plain
+from mplp_models import _base, _dialog, _members, _plan, _shapes
+from mplp_models._shapes import fast_path_problems, is_plain
 
 PAYLOAD_FILES = sorted(PAYLOADS.glob("*.json"))
 
@@ -181,7 +181,7 @@ def test_a_default_with_a_colon_is_caught_by_the_condition_check() -> None:
 
 def test_without_the_condition_check_that_default_lets_a_duplicate_key_through(monkeypatch: pytest.MonkeyPatch) -> None:
     # What the check is for: the colon of the default makes up for the duplicate's in the count.
-    monkeypatch.setattr(_members, "fast_path_problems", lambda kind: [])
+    monkeypatch.setattr(_shapes, "fast_path_problems", lambda kind: [])
     noted = noted_event()
     assert is_plain(noted)
     with fast_paths(True):
@@ -289,6 +289,6 @@ def test_each_condition_is_checked(name: str) -> None:
 
 def test_the_sdks_own_validators_and_serializers_pass() -> None:
     # Plan holds every one of them: the rules, given_members, and each function of the types.
-    functions = _members._core_functions(mm.Plan.__pydantic_core_schema__)
-    assert {id(function) for function in functions} == set(_members._own_functions())
+    functions = _shapes._core_functions(mm.Plan.__pydantic_core_schema__)
+    assert {id(function) for function in functions} == set(_shapes._own_functions())
     assert fast_path_problems(mm.Plan) == [] and is_plain(mm.Plan)

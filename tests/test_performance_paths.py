@@ -470,7 +470,7 @@ def test_field_shapes_are_read_from_built_classes() -> None:
         "plan = mm.Plan.from_json(pathlib.Path('examples/payloads/plan.json').read_bytes());"
         "data = pickle.dumps(plan);"
         "import subprocess, sys;"
-        "code = 'import pickle, sys; from mplp_models._members import _SHAPES; plan = pickle.loads(sys.stdin.buffer.read());'"
+        "code = 'import pickle, sys; from mplp_models._shapes import _SHAPES; plan = pickle.loads(sys.stdin.buffer.read());'"
         " 'plan.to_json(); print(sorted(_SHAPES[type(plan)].many))';"
         "print(subprocess.run([sys.executable, '-c', code], input=data, capture_output=True, check=True).stdout.decode())"
     )

@@ -15,7 +15,8 @@ from typing_extensions import Self
 from mplp_models import _fastpath
 from mplp_models._canonical import CanonicalJSONError, dumps
 from mplp_models._decode import json_bytes, load_json, read_as_strictly
-from mplp_models._members import given_members, is_plain, model_members, not_null_fields
+from mplp_models._members import given_members, model_members, not_null_fields
+from mplp_models._shapes import is_plain
 
 __all__ = ["SCHEMA_ONLY", "MplpModel"]
 
@@ -162,7 +163,7 @@ class MplpModel(BaseModel, frozen=True):
         # - the two parsers reading the same values from the same texts, but for
         #   the four cases read_as_strictly settles (tested against orjson's
         #   verdicts in tests/test_performance_paths.py);
-        # - the class and every model inside it being plain (_members.is_plain,
+        # - the class and every model inside it being plain (_shapes.is_plain,
         #   checked per class by fast_path_problems): the SDK's types, unset
         #   fields holding None, every key a field, and no validator or
         #   serializer but the SDK's, none of which depends on the mode; for
@@ -208,7 +209,7 @@ class MplpModel(BaseModel, frozen=True):
         # stops at any integer beyond +/-(2**53 - 1), and so does a lone
         # surrogate. Those rare documents take the full walk, which writes what
         # has an exact form and names the path of what has not. It relies on
-        # every model inside being plain (_members.is_plain, checked per class
+        # every model inside being plain (_shapes.is_plain, checked per class
         # by fast_path_problems; model_members refuses any other): values that
         # are JSON already, no aliases, computed fields, extra fields or
         # serializers but given_members and JsonObject's, whose work

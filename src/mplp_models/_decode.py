@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import re
+from operator import attrgetter
 from typing import Any, cast
 
 import orjson
@@ -42,7 +43,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from mplp_models import _fastpath
 from mplp_models._errors import Quoted
-from mplp_models._members import write_every_field
+from mplp_models._shapes import shape_of
 
 __all__ = ["MAX_DEPTH", "invalid", "json_bytes", "load_json", "read_as_strictly"]
 
@@ -133,7 +134,7 @@ def read_as_strictly(raw: bytes, model: Any) -> bool:
       takes into open objects: ``JsonObject`` refuses them in JSON mode;
     * nesting beyond ``MAX_DEPTH``, which no model takes.
 
-    The count holds for plain models only (``_members.fast_path_problems``: an
+    The count holds for plain models only (``_shapes.fast_path_problems``: an
     unset field holds ``None``, every key is a field, no validator of the
     user's changes a string); ``write_every_field`` refuses any other, and
     then the answer is no.
@@ -199,3 +200,43 @@ def invalid(title: str, kind: str, message: str, loc: tuple[str | int, ...], dat
     error = PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]
     detail: InitErrorDetails = {"type": error, "loc": loc, "input": found}
     return ValidationError.from_exception_data(title, [detail])
+
+
+_DICT = attrgetter("__dict__")
+_GIVEN = attrgetter("__pydantic_fields_set__")
+
+
+def write_every_field(model: Any) -> tuple[bytes, int]:
+    """``model`` written with every field, given or not (``OPT_STRICT_INTEGER``), and how many were not given.
+
+    Nothing is copied or converted: each model is its own ``__dict__``, and a
+    list of models the list of theirs. An unset field holds its default,
+    ``None`` here, and is written as ``"name":null``; so the text has one
+    ``:`` per given key, one per unset field, and those of the strings.
+    """
+    unset = 0
+
+    def every_field(item: Any) -> Any:
+        nonlocal unset
+        try:
+            given = item.__pydantic_fields_set__
+        except AttributeError:
+            raise TypeError(f"{type(item).__name__} is not a JSON value") from None
+        shape = shape_of(item)
+        if not shape.plain:  # an unset field might hold a default with colons of its own
+            raise TypeError(f"{type(item).__name__} is not a generated model")
+        values: dict[str, Any] = item.__dict__
+        unset += len(values) - len(given)
+        many = shape.many
+        if not many:
+            return values
+        members = dict(values)
+        for name in many:
+            items = members[name]
+            if items:
+                members[name] = dicts = list(map(_DICT, items))
+                unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
+        return members
+
+    written = orjson.dumps(model, default=every_field, option=orjson.OPT_STRICT_INTEGER)
+    return written, unset

@@ -577,7 +577,7 @@ CORE_FUNCTIONS: tuple[object, ...] = (
 )
 """The functions the types here put in core schemas: the validators and serializers of the SDK's own
 that a model taking the fast paths may hold (with the rules' and ``given_members``: see
-``_members.fast_path_problems``). None makes the JSON mode read otherwise than the Python mode
+``_shapes.fast_path_problems``). None makes the JSON mode read otherwise than the Python mode
 (the numbers' screen only words in Python mode a refusal that JSON mode makes too), none changes a
 string (the colon count of ``read_as_strictly`` counts their colons), and ``model_members`` makes
 the serializer's checks too. A new one is added here only with that shown."""
