@@ -47,13 +47,15 @@ check-codegen: $(STAMP)
 	$(PY) codegen/generate.py --check
 
 ## typecheck: mypy --strict and pyright strict on the package and on tests/typing (what users' checkers
-## see); every public symbol's type known (pyright --verifytypes exits non-zero below 100%)
+## see); every public symbol's type known (pyright --verifytypes exits non-zero below 100%); mypy on all
+## of tests/ (benchmarks and fuzz too) with the checks pyproject.toml's [[tool.mypy.overrides]] give them
 # verifytypes finds the package through the first python on PATH, hence the venv's first.
 typecheck: $(STAMP)
 	$(PY) -m mypy
 	$(VENV)/bin/pyright
 	$(PY) -m mypy --strict tests/typing
 	$(VENV)/bin/pyright -p tests/typing
+	$(PY) -m mypy tests
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/pyright --verifytypes mplp_models --ignoreexternal
 
 ## docs: build the docs site into site/ (strict: any warning fails)

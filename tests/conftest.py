@@ -17,7 +17,7 @@ from jsonschema import Draft7Validator, Draft202012Validator, FormatChecker
 from jsonschema import ValidationError as SchemaError
 from jsonschema.validators import extend
 from reference_formats import is_rfc3339_date_time
-from referencing import Registry, Resource
+from referencing import Registry
 from referencing.jsonschema import DRAFT7
 
 import mplp_models as mm
@@ -85,7 +85,8 @@ def mutate(document: Any, path: tuple[Any, ...], value: Any) -> Any:
 @functools.cache
 def _ecma_pattern(pattern: str) -> re.Pattern[str]:
     # `$` outside a character class, not escaped: the end of the text only.
-    out, in_class, escaped = [], False, False
+    out: list[str] = []
+    in_class, escaped = False, False
     for char in pattern:
         if escaped and char == "d":  # ECMA-262's \d is [0-9]; Python's matches every script's digits
             out[-1] = "0-9" if in_class else "[0-9]"
@@ -129,7 +130,7 @@ def _registry() -> Registry[Any]:
     resources = []
     for path in SCHEMAS.rglob("*.schema.json"):
         schema = _without_dialect(load(path))
-        resources.append((schema["$id"], Resource(contents=schema, specification=DRAFT7)))
+        resources.append((schema["$id"], DRAFT7.create_resource(schema)))
     return Registry().with_resources(resources)
 
 

@@ -442,5 +442,5 @@ def test_an_installed_wheel_reads_the_schemas_it_carries(tmp_path: Path, monkeyp
     packaged = tmp_path / "_schema_files" / "mplp" / "v1.0"
     packaged.mkdir(parents=True)
     (packaged / "mplp-plan.schema.json").write_bytes(b'{"packaged": true}')
-    monkeypatch.setattr(schemas.resources, "files", lambda package: tmp_path)
+    monkeypatch.setattr("mplp_models._schemas.resources.files", lambda package: tmp_path)
     assert schemas.schema_bytes("Plan") == b'{"packaged": true}'

@@ -23,7 +23,7 @@ def make_plan(**changes: object) -> mm.Plan:
         title="Ship it",
         objective="Ship the release",
         status=mm.PlanStatus.draft,
-        steps=[mm.PlanStep(step_id=STEP_ID, description="Tag", status="pending")],
+        steps=[mm.PlanStep(step_id=STEP_ID, description="Tag", status=mm.PlanStepStatus.pending)],
     )
     fields.update(changes)
     return mm.Plan(**fields)  # type: ignore[arg-type]
@@ -58,7 +58,7 @@ def test_keyword_construction_is_as_strict_as_json() -> None:
     with pytest.raises(ValidationError, match="order_index"):
         mm.PlanStep(step_id=STEP_ID, description="x", status="pending", order_index="1")  # type: ignore[arg-type]
     with pytest.raises(ValidationError, match="unknown_field"):
-        mm.PlanStep(step_id=STEP_ID, description="x", status="pending", unknown_field=1)  # type: ignore[call-arg]
+        mm.PlanStep(step_id=STEP_ID, description="x", status=mm.PlanStepStatus.pending, unknown_field=1)  # type: ignore[call-arg]
 
 
 def test_none_in_keyword_arguments_means_not_given() -> None:
@@ -72,7 +72,7 @@ def test_none_in_keyword_arguments_means_not_given() -> None:
 def test_models_are_frozen_and_change_through_validated_copies() -> None:
     plan = make_plan()
     with pytest.raises(ValidationError, match="frozen"):
-        plan.status = "proposed"  # type: ignore[misc]
+        plan.status = "proposed"  # type: ignore[misc, assignment]
     with pytest.raises(ValidationError, match="frozen"):
         plan.steps[0].agent_role = "builder"  # type: ignore[misc]
     with pytest.raises(AttributeError):

@@ -159,7 +159,7 @@ def test_model_copy_validates_like_construction() -> None:
 def test_nothing_changes_a_model_in_place() -> None:
     plan = mm.Plan.model_validate(fixture(mm.Plan))
     with pytest.raises(ValidationError, match="frozen"):
-        plan.steps[0].dependencies = ["x"]  # type: ignore[misc]
+        plan.steps[0].dependencies = ["x"]  # type: ignore[misc, assignment]
     with pytest.raises(ValidationError, match="frozen"):
         del plan.trace
     with pytest.raises(AttributeError):
@@ -328,11 +328,11 @@ def test_equality_tells_absent_from_null() -> None:
 def test_python_values_where_text_is_wanted_say_what_to_call() -> None:
     with pytest.raises(ValidationError) as caught:
         mm.Event(
-            event_id=uuid.uuid4(),
+            event_id=uuid.uuid4(),  # type: ignore[arg-type]
             event_type="plan.approved",
             source="s",
-            timestamp=datetime.datetime.now(datetime.timezone.utc),
-        )  # type: ignore[arg-type]
+            timestamp=datetime.datetime.now(datetime.timezone.utc),  # type: ignore[arg-type]
+        )
     messages = {entry["loc"][0]: entry["msg"] for entry in caught.value.errors()}
     assert "str(value)" in messages["event_id"] and "new_id()" in messages["event_id"]
     assert "Timestamp.from_datetime" in messages["timestamp"]

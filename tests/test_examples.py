@@ -182,7 +182,7 @@ def test_hash_payload_hashes_the_rfc8785_bytes(tmp_path: Path) -> None:
     reordered.write_text(json.dumps(dict(reversed(list(plan.items()))), indent=4, ensure_ascii=True), encoding="utf-8")
     result = run_example("hash_payload.py", *map(str, paths), str(reordered))
     assert result.returncode == 0, result.stderr
-    printed = dict(reversed(line.split("  ", 1)) for line in result.stdout.splitlines())
+    printed = {name: digest for digest, name in (line.split("  ", 1) for line in result.stdout.splitlines())}
     assert len(printed) == len(paths) + 1
     for path in paths:
         # Computed independently: the rfc8785 package over what the standard library parses.

@@ -35,7 +35,7 @@ from test_differential import mutations
 from test_performance_paths import EVENT_VARIANTS
 
 import mplp_models as mm
-from mplp_models import _base, _dialog, _members, _plan, _shapes
+from mplp_models import _base, _decode, _dialog, _members, _plan, _shapes, _types
 from mplp_models._shapes import fast_path_problems, is_plain
 
 PAYLOAD_FILES = sorted(PAYLOADS.glob("*.json"))
@@ -129,7 +129,7 @@ class Calls:
 
 @pytest.mark.parametrize("enabled", [True, False])
 def test_from_json_and_to_json_take_the_fast_paths_only_when_on(enabled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    check, write = Calls(_base.read_as_strictly), Calls(_members.model_members)
+    check, write = Calls(_decode.read_as_strictly), Calls(_members.model_members)
     monkeypatch.setattr(_base, "read_as_strictly", check)
     monkeypatch.setattr(_base, "model_members", write)
     raw = (PAYLOADS / "plan.json").read_bytes()
@@ -142,7 +142,7 @@ def test_from_json_and_to_json_take_the_fast_paths_only_when_on(enabled: bool, m
 
 @pytest.mark.parametrize("enabled", [True, False])
 def test_the_rules_skip_their_detailed_passes_only_when_on(enabled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    integrity, timeline = Calls(_plan._step_integrity), Calls(_dialog.earliest_and_latest)
+    integrity, timeline = Calls(_plan._step_integrity), Calls(_types.earliest_and_latest)
     monkeypatch.setattr(_plan, "_step_integrity", integrity)
     monkeypatch.setattr(_dialog, "earliest_and_latest", timeline)
     with fast_paths(enabled):
@@ -163,7 +163,7 @@ DUPLICATE_SOURCE = (
 
 
 def noted_event() -> type[mm.Event]:
-    class NotedEvent(mm.Event):
+    class NotedEvent(mm.Event, frozen=True):
         __module__ = GENERATED
         note: str = "0000:0000"  # an unset field that writes back with a colon of its own
 
@@ -197,63 +197,63 @@ def _upper(value: str) -> str:
 def variants() -> dict[str, type[mm.MplpModel]]:
     """Subclasses of a generated class, under a generated module's name, each failing one condition."""
 
-    class Default(mm.Event):
+    class Default(mm.Event, frozen=True):
         note: str = "x"
 
-    class Factory(mm.Event):
+    class Factory(mm.Event, frozen=True):
         note: str | None = Field(default_factory=lambda: None)
 
-    class Aliased(mm.Event):
+    class Aliased(mm.Event, frozen=True):
         note: str | None = Field(default=None, alias="Note")
 
-    class Excluded(mm.Event):
+    class Excluded(mm.Event, frozen=True):
         note: str | None = Field(default=None, exclude=True)
 
-    class Extra(mm.Event):
+    class Extra(mm.Event, frozen=True):
         model_config = ConfigDict(extra="allow")
 
-    class Ignored(mm.Event):
+    class Ignored(mm.Event, frozen=True):
         model_config = ConfigDict(extra="ignore")
 
-    class Computed(mm.Event):
+    class Computed(mm.Event, frozen=True):
         @computed_field  # type: ignore[prop-decorator]
         @property
         def kind(self) -> str:
             return "k"
 
-    class FieldValidator(mm.Event):
+    class FieldValidator(mm.Event, frozen=True):
         @field_validator("source")
         @classmethod
         def loud(cls, value: str) -> str:
             return value.upper()
 
-    class ModelValidator(mm.Event):
+    class ModelValidator(mm.Event, frozen=True):
         @model_validator(mode="before")
         @classmethod
         def same(cls, value: Any) -> Any:
             return value
 
-    class FieldSerializer(mm.Event):
+    class FieldSerializer(mm.Event, frozen=True):
         @field_serializer("source")
         def loud(self, value: str) -> str:
             return value.upper()
 
-    class ModelSerializer(mm.Event):
+    class ModelSerializer(mm.Event, frozen=True):
         @model_serializer
         def written(self) -> dict[str, Any]:
             return {"source": self.source}
 
-    class AnnotatedValidator(mm.Event):
+    class AnnotatedValidator(mm.Event, frozen=True):
         note: Annotated[str, AfterValidator(_upper)] | None = None
 
-    class AnnotatedSerializer(mm.Event):
+    class AnnotatedSerializer(mm.Event, frozen=True):
         note: Annotated[str, PlainSerializer(_upper)] | None = None
 
-    class PostInit(mm.Event):
+    class PostInit(mm.Event, frozen=True):
         def model_post_init(self, context: Any, /) -> None:
             pass
 
-    made = {
+    made: dict[str, type[mm.MplpModel]] = {
         kind.__name__: kind
         for kind in (
             Default,

@@ -18,7 +18,7 @@ EVENT = load(PAYLOADS / "event.json")
 def only_validation_errors(data: object) -> None:
     for read in (mm.parse, mm.Plan.from_json, mm.InboxMessage.from_json):
         try:
-            read(data)  # type: ignore[operator]
+            read(data)  # type: ignore[arg-type]
         except ValidationError as error:
             for entry in mm.errors_as_json(error):
                 assert entry["pointer"] == "" or entry["pointer"].startswith("/")

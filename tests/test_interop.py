@@ -316,7 +316,7 @@ def test_an_agent_message_mapped_to_user_counts_as_the_conversation_for_anthropi
 )
 def test_writing_refuses_an_unknown_option(keyword: str, value: str) -> None:
     with pytest.raises(ValueError, match=f"{keyword} must be one of .*; found '{value}'"):
-        dialog_of(AGENT).to_openai_messages(**{keyword: value})
+        dialog_of(AGENT).to_openai_messages(**{keyword: value})  # type: ignore[arg-type]
 
 
 # --- dialogs and chat formats: reading refusals ------------------------------------------------
@@ -471,7 +471,7 @@ def test_reading_anthropic_refuses_what_a_dialog_cannot_carry(
 
 def test_reading_takes_keys_that_say_nothing_as_absent() -> None:
     # The shape of a message that an OpenAI SDK returns, dumped to a dict.
-    openai = {
+    openai: dict[str, Any] = {
         "role": "assistant",
         "content": "done",
         "refusal": None,

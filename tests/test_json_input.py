@@ -101,8 +101,9 @@ def test_deep_python_input_is_refused_without_recursion() -> None:
 def test_non_json_input_types_are_validation_errors() -> None:
     refused(12, "json_type")
     refused(None, "json_type")
-    assert mm.Event.from_json(bytearray(EVENT)).source == "plan"
-    assert mm.Event.from_json(memoryview(EVENT)).source == "plan"
+    # Read although from_json's signature says bytes | str (mypy 2 no longer counts these as bytes).
+    assert mm.Event.from_json(bytearray(EVENT)).source == "plan"  # type: ignore[arg-type]
+    assert mm.Event.from_json(memoryview(EVENT)).source == "plan"  # type: ignore[arg-type]
     assert mm.Event.from_json(EVENT.decode()).source == "plan"
 
 
@@ -133,7 +134,7 @@ def test_integers_beyond_64_bits_are_kept_exactly() -> None:
     document = json.loads(EVENT)
     document["data"] = {"big": 12345678901234567890123, "low": -9223372036854775809, "float": 1e300, "text": "e+"}
     event = mm.Event.from_json(json.dumps(document))
-    assert event.data == document["data"]
+    assert event.data == document["data"] and event.data is not None
     assert type(event.data["big"]) is int
     # The canonical form has no exact spelling for them: refused, not rounded.
     with pytest.raises(mm.CanonicalJSONError, match=r"at /data/big$"):
@@ -146,4 +147,5 @@ def test_an_integer_beyond_64_bits_alone_is_kept_exactly(big: int) -> None:
     document = json.loads(EVENT)
     document["data"] = {"big": big}
     event = mm.Event.from_json(json.dumps(document))
+    assert event.data is not None
     assert type(event.data["big"]) is int and event.data["big"] == big

@@ -6,7 +6,6 @@ nearly broken (a payload one step from it, accepted), and schema-only mode skips
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any
 
@@ -23,6 +22,14 @@ from mplp_models.testing import traces
 
 SEGMENT = "f6000000-0000-4000-a000-00000000000{}".format
 DECISION = "e5000000-0000-4000-9000-00000000000{}".format
+
+
+def nested_lists(depth: int) -> list[Any]:
+    """[[[...]]]: depth lists, each holding the next."""
+    nested: list[Any] = []
+    for _ in range(depth):
+        nested = [nested]
+    return nested
 
 
 def violations(model: type[mm.MplpModel], document: dict[str, Any]) -> list[tuple[tuple[Any, ...], str, str]]:
@@ -312,7 +319,7 @@ def test_the_roots_own_keys_are_kept_and_written_back_as_given() -> None:
         (float("nan"), "finite number"),
         (object(), "JSON value"),
         ("a\ud800", "lone surrogate"),
-        (functools.reduce(lambda inner, _: [inner], range(mm.MAX_OPEN_DEPTH + 1), []), "deeper"),
+        (nested_lists(mm.MAX_OPEN_DEPTH + 1), "deeper"),
     ],
 )
 def test_the_roots_own_keys_are_checked_as_open_json(extra: Any, says: str) -> None:
@@ -324,7 +331,7 @@ def test_the_roots_own_keys_are_checked_as_open_json(extra: Any, says: str) -> N
     "change",
     [
         lambda extra: extra["repository"].update(ratio=float("nan")),
-        lambda extra: extra.update(deep=functools.reduce(lambda inner, _: [inner], range(mm.MAX_OPEN_DEPTH + 1), [])),
+        lambda extra: extra.update(deep=nested_lists(mm.MAX_OPEN_DEPTH + 1)),
         lambda extra: extra.update(bad="\ud800"),
         lambda extra: extra.update(thing=object()),
     ],
@@ -342,7 +349,7 @@ def test_the_roots_own_keys_changed_in_place_are_never_written(change: Any) -> N
 
 
 def test_copies_of_an_open_root_keep_its_own_keys() -> None:
-    root = mm.ContextRoot(domain="d", environment="e", region="eu")
+    root = mm.ContextRoot(domain="d", environment="e", region="eu")  # type: ignore[call-arg]  # an own key
     assert root.model_copy(update={"entry_point": "x"}).to_dict() == {
         "domain": "d",
         "environment": "e",

@@ -395,14 +395,13 @@ def test_schema_bundle_usage_errors_are_exit_2(args: tuple[str, ...], message: s
 def test_an_unresolvable_ref_is_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]
 ) -> None:
-    import mplp_models._schemas as schemas
     from mplp_models._cli import main
 
     # A packaged copy of the schemas (as a wheel has) in which the plan refers to a file that is not there.
     shutil.copytree(SCHEMAS, tmp_path / "_schema_files")
     plan = tmp_path / "_schema_files" / SCHEMA_OF[mm.Plan]
     plan.write_text(plan.read_text().replace('"common/metadata.schema.json"', '"common/gone.schema.json"', 1))
-    monkeypatch.setattr(schemas.resources, "files", lambda package: tmp_path)
+    monkeypatch.setattr("mplp_models._schemas.resources.files", lambda package: tmp_path)
     assert main(["schema", "Plan", "--bundle"]) == 2
     output = capsysbinary.readouterr()
     assert output.out == b""

@@ -22,7 +22,7 @@ from conftest import ROOT, SCHEMA_OF, examples, fixture, is_rfc3339_date_time, r
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 import mplp_models as mm
 from mplp_models import testing
@@ -32,7 +32,7 @@ MODELS: list[type[mm.MplpModel]] = sorted(
     (
         value
         for value in (getattr(mm, name) for name in mm.__all__)
-        if inspect.isclass(value) and issubclass(value, BaseModel) and value is not mm.MplpModel
+        if inspect.isclass(value) and issubclass(value, mm.MplpModel) and value is not mm.MplpModel
     ),
     key=lambda model: model.__name__,
 )
@@ -132,7 +132,7 @@ def produces(strategy: st.SearchStrategy[Any], condition: Callable[[Any], object
     try:
         find(
             strategy,
-            condition,
+            lambda example: bool(condition(example)),
             settings=settings(
                 max_examples=budget,
                 derandomize=True,
