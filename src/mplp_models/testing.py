@@ -523,7 +523,7 @@ def _plans(draw: st.DrawFn, status: PlanStatus | None, max_steps: int) -> Plan:
     plan_status = draw(st.sampled_from(PlanStatus)) if status is None else status
     ids: list[str] = draw(st.lists(mplp_ids(), min_size=1, max_size=max_steps, unique=True))
     statuses: dict[str, PlanStepStatus] = {}
-    steps: list[PlanStep] = []
+    steps: list[dict[str, object]] = []  # validated once, with the plan
     # Each step depends only on steps made before it, so the graph has no cycle;
     # the list is shuffled afterwards, so plans do not always list dependencies first.
     for position, step_id in enumerate(ids):
@@ -531,7 +531,7 @@ def _plans(draw: st.DrawFn, status: PlanStatus | None, max_steps: int) -> Plan:
         dependencies: list[str] = draw(st.lists(st.sampled_from(earlier), max_size=4, unique=True)) if earlier else []
         done = all(statuses[dependency] in _DONE for dependency in dependencies)
         statuses[step_id] = draw(st.sampled_from(_step_statuses(plan_status, done)))
-        steps.append(PlanStep.model_validate(_step_fields(draw, step_id, statuses[step_id], dependencies)))
+        steps.append(_step_fields(draw, step_id, statuses[step_id], dependencies))
     fields: dict[str, object] = {
         "meta": draw(metadata()),
         "plan_id": draw(mplp_ids()),
