@@ -35,6 +35,7 @@ from __future__ import annotations
 import string
 from collections.abc import Callable, Mapping
 from datetime import date
+from functools import cache
 from typing import Any, TypeVar, cast
 
 try:
@@ -160,6 +161,7 @@ _MAX_SAFE_INT = 2**53 - 1  # beyond it an integer has no canonical JSON form tha
 _ASCII_ALNUM = string.ascii_letters + string.digits
 
 
+@cache  # one strategy object, so hypothesis validates it once, not at every draw
 def _texts(*, min_size: int = 0, max_size: int | None = 24) -> SearchStrategy[str]:
     # Any code point that UTF-8 can carry (a lone surrogate cannot travel as JSON).
     return st.text(st.characters(codec="utf-8"), min_size=min_size, max_size=max_size)
@@ -169,21 +171,27 @@ def _joined(*parts: SearchStrategy[str], separator: str = "") -> SearchStrategy[
     return st.tuples(*parts).map(separator.join)
 
 
+@cache  # one strategy object, so hypothesis validates it once, not at every draw
 def _prefixed_ids(prefix: str) -> SearchStrategy[str]:
     """``prefix`` then ``[A-Za-z0-9][A-Za-z0-9._-]*``, the inbox schema's id patterns (ASCII only)."""
     return _joined(st.just(prefix), st.sampled_from(_ASCII_ALNUM), st.text(_ASCII_ALNUM + "._-", max_size=12))
 
 
+@cache  # one strategy object, so hypothesis validates it once, not at every draw
 def _versions() -> SearchStrategy[str]:
     part = st.one_of(st.integers(0, 20).map(str), st.text(string.digits, min_size=1, max_size=6))
     return _joined(part, part, part, separator=".")
 
 
+_MPLP_IDS: SearchStrategy[str] = st.uuids(version=4).map(str)
+
+
 def mplp_ids() -> SearchStrategy[str]:
     """``MplpId`` values: lowercase, hyphenated UUID version 4 text."""
-    return st.uuids(version=4).map(str)
+    return _MPLP_IDS
 
 
+@cache  # one strategy object, so hypothesis validates it once, not at every draw
 def _json_integers(min_value: int = -_MAX_SAFE_INT, max_value: int = _MAX_SAFE_INT) -> SearchStrategy[int]:
     edges = sorted({min_value, max_value, max(min_value, min(0, max_value))})
     return st.one_of(st.sampled_from(edges), st.integers(min_value, max_value))
@@ -196,12 +204,14 @@ def _round_trips(value: float) -> bool:
     return not (value.is_integer() and 2.0**53 <= abs(value) < 1e21)
 
 
+@cache  # one strategy object, so hypothesis validates it once, not at every draw
 def _floats(min_value: float | None = None, max_value: float | None = None) -> SearchStrategy[float]:
     return st.floats(min_value=min_value, max_value=max_value, allow_nan=False, allow_infinity=False).filter(
         _round_trips
     )
 
 
+@cache  # one strategy object, so hypothesis validates it once, not at every draw
 def _json_numbers(min_value: float | None = None, max_value: float | None = None) -> SearchStrategy[float]:
     """JSON numbers in the bounds, as the models keep them: ints and finite floats, edges included."""
     low = -_MAX_SAFE_INT if min_value is None else int(min_value)
@@ -215,6 +225,7 @@ def _json_numbers(min_value: float | None = None, max_value: float | None = None
     return st.one_of(_json_integers(low, high), floats, st.sampled_from(edges))
 
 
+@cache  # one strategy object, so hypothesis validates it once, not at every draw
 def _json_values() -> SearchStrategy[JsonValue]:
     scalars = st.one_of(
         st.none(),
@@ -299,6 +310,7 @@ _EDGE_DAYS = [
 ]
 
 
+@cache  # one strategy object, so hypothesis validates it once, not at every draw
 def _seconds() -> SearchStrategy[int]:
     return st.one_of(
         st.integers(*_RECENT),
@@ -311,6 +323,7 @@ def _seconds() -> SearchStrategy[int]:
     )
 
 
+@cache  # one strategy object, so hypothesis validates it once, not at every draw
 def _fractions() -> SearchStrategy[str]:
     return st.one_of(
         st.just(""), st.text(string.digits, min_size=1, max_size=12), st.sampled_from(["000", "5", "999999999"])
@@ -321,15 +334,19 @@ def _key(instant: _Instant) -> tuple[int, str]:
     return instant[0], instant[1].rstrip("0")
 
 
+_OFFSETS = st.one_of(
+    st.just(0), st.sampled_from([60, 120, -300, 330, 345, -570, 840]), st.integers(-_MAX_OFFSET, _MAX_OFFSET)
+)
+_ZONES = st.sampled_from(["Z", "z", "+00:00", "-00:00"])
+_SEPARATORS = st.sampled_from("Tt")
+_STEPS = st.one_of(st.just(0), st.integers(0, 120), st.integers(0, 400 * 366 * _DAY))
+
+
 @st.composite
 def _write(draw: st.DrawFn, instant: _Instant) -> Timestamp:
     """One RFC 3339 spelling of the instant: any offset, ``T`` or ``t``, ``Z``, ``z`` or ``±00:00``, maybe a leap second."""
     seconds, fraction = instant
-    offset = draw(
-        st.one_of(
-            st.just(0), st.sampled_from([60, 120, -300, 330, 345, -570, 840]), st.integers(-_MAX_OFFSET, _MAX_OFFSET)
-        )
-    )
+    offset = draw(_OFFSETS)
     local = seconds + offset * 60
     leap = local % 60 == 0 and draw(st.booleans())
     if leap:
@@ -343,10 +360,10 @@ def _write(draw: st.DrawFn, instant: _Instant) -> Timestamp:
     if leap:
         second = 60
     if offset == 0:
-        zone = draw(st.sampled_from(["Z", "z", "+00:00", "-00:00"]))
+        zone = draw(_ZONES)
     else:
         zone = f"{'+' if offset > 0 else '-'}{abs(offset) // 60:02d}:{abs(offset) % 60:02d}"
-    separator = draw(st.sampled_from("Tt"))
+    separator = draw(_SEPARATORS)
     dot = f".{fraction}" if fraction else ""
     return Timestamp(
         f"{year:04d}-{when.month:02d}-{when.day:02d}{separator}{hour:02d}:{minute:02d}:{second:02d}{dot}{zone}"
@@ -360,7 +377,7 @@ def _timeline(draw: st.DrawFn, count: int) -> list[Timestamp]:
     instants: list[_Instant] = []
     for _ in range(count):
         instants.append((seconds, draw(_fractions())))
-        step = draw(st.one_of(st.just(0), st.integers(0, 120), st.integers(0, 400 * 366 * _DAY)))
+        step = draw(_STEPS)
         seconds = min(_LAST, seconds + step)
     return [draw(_write(instant)) for instant in sorted(instants, key=_key)]
 
@@ -373,11 +390,15 @@ def timestamps() -> SearchStrategy[Timestamp]:
 # --- helpers for optional fields ----------------------------------------------------------
 
 
+_CHOICES = st.sampled_from(("absent", "given"))
+_NULLABLE_CHOICES = st.sampled_from(("absent", "null", "given"))
+
+
 def _maybe(
     draw: st.DrawFn, fields: dict[str, object], name: str, values: SearchStrategy[object], *, nullable: bool = False
 ) -> None:
     """Leave the field absent, set it to ``null`` (when the schema allows it), or draw a value."""
-    choice = draw(st.sampled_from(("absent", "null", "given") if nullable else ("absent", "given")))
+    choice = draw(_NULLABLE_CHOICES if nullable else _CHOICES)
     if choice == "null":
         fields[name] = None
     elif choice == "given":
@@ -398,6 +419,7 @@ def _built(
     return model.model_validate(fields)
 
 
+@cache  # one strategy object, so hypothesis validates it once, not at every draw
 def _unique_lists(values: SearchStrategy[Any], max_size: int = 4) -> SearchStrategy[list[Any]]:
     return st.lists(values, max_size=max_size, unique=True)
 
@@ -444,6 +466,7 @@ def trace_bases() -> SearchStrategy[TraceBase]:
     )
 
 
+@cache  # one strategy object, so hypothesis validates it once, not at every draw
 def _event_types() -> SearchStrategy[str]:
     word = _joined(st.sampled_from(string.ascii_lowercase), st.text(string.ascii_lowercase + string.digits, max_size=8))
     return st.one_of(
@@ -523,7 +546,7 @@ def _plans(draw: st.DrawFn, status: PlanStatus | None, max_steps: int) -> Plan:
     plan_status = draw(st.sampled_from(PlanStatus)) if status is None else status
     ids: list[str] = draw(st.lists(mplp_ids(), min_size=1, max_size=max_steps, unique=True))
     statuses: dict[str, PlanStepStatus] = {}
-    steps: list[PlanStep] = []
+    steps: list[dict[str, object]] = []  # validated once, with the plan
     # Each step depends only on steps made before it, so the graph has no cycle;
     # the list is shuffled afterwards, so plans do not always list dependencies first.
     for position, step_id in enumerate(ids):
@@ -531,7 +554,7 @@ def _plans(draw: st.DrawFn, status: PlanStatus | None, max_steps: int) -> Plan:
         dependencies: list[str] = draw(st.lists(st.sampled_from(earlier), max_size=4, unique=True)) if earlier else []
         done = all(statuses[dependency] in _DONE for dependency in dependencies)
         statuses[step_id] = draw(st.sampled_from(_step_statuses(plan_status, done)))
-        steps.append(PlanStep.model_validate(_step_fields(draw, step_id, statuses[step_id], dependencies)))
+        steps.append(_step_fields(draw, step_id, statuses[step_id], dependencies))
     fields: dict[str, object] = {
         "meta": draw(metadata()),
         "plan_id": draw(mplp_ids()),
@@ -763,6 +786,7 @@ def learning_samples() -> SearchStrategy[LearningSample]:
 # --- the further MPLP modules ---------------------------------------------------------------
 
 
+@cache  # one strategy object, so hypothesis validates it once, not at every draw
 def _semvers() -> SearchStrategy[str]:
     """Semantic versions as the Extension schema's pattern takes them: no leading zeros, maybe a pre-release and a build."""
     number = st.one_of(st.just("0"), st.integers(1, 10**9).map(str))

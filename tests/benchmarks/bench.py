@@ -311,6 +311,47 @@ def bench_memory(path: Path, settings: Settings) -> dict[str, Any]:
     return result
 
 
+def bench_strategies(settings: Settings) -> dict[str, float]:
+    """CPU milliseconds per example of each top-level strategy of mplp_models.testing (hypothesis's own work included)."""
+    from hypothesis import HealthCheck, Phase, given
+    from hypothesis import settings as hypothesis_settings
+
+    from mplp_models import testing
+
+    strategies: dict[str, Any] = {
+        "plans(max_steps=20)": testing.plans(max_steps=20),
+        **{
+            name: getattr(testing, name)()
+            for name in ("plans", "dialogs", "learning_samples", "inbox_messages", "traces", "contexts", "events")
+        },
+    }
+    examples = 10 if settings.mode == "quick" else 30
+    found: dict[str, float] = {}
+    print("\nmplp_models.testing, CPU ms per example:")
+    for name, strategy in strategies.items():
+        drawn = [0]
+
+        @hypothesis_settings(
+            max_examples=examples,
+            derandomize=True,
+            database=None,
+            deadline=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(strategy)
+        def count(_: object) -> None:
+            drawn[0] += 1
+
+        count()  # warm-up: first-draw setup (strategy validation, imports) is not per-example cost
+        drawn[0] = 0
+        start = time.process_time()
+        count()
+        found[name] = round((time.process_time() - start) * 1000 / max(drawn[0], 1), 2)
+        print(f"  {name:<24} {found[name]:7.2f}")
+    return found
+
+
 def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     reads = next(row for row in results["reads"] if row["payload"] == "plan-200")
     writes = next(row for row in results["writes"] if row["payload"] == "plan-200")
@@ -374,6 +415,7 @@ def run(settings: Settings) -> dict[str, Any]:
         results["ndjson"] = bench_ndjson(ndjson, lines, settings)
         results["imports"] = bench_imports(Path(tmp), settings)
         results["memory"] = bench_memory(plan_2000, settings)
+    results["strategies_ms_per_example"] = bench_strategies(settings)
     results["targets"] = targets(results)
     results["machine"]["load_average_at_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     results["run_seconds"] = round(time.perf_counter() - start, 1)
