@@ -62,3 +62,16 @@ def test_parse_says_what_it_found() -> None:
     assert message_of(b"[1]") == "A payload should be a JSON object; found an array"
     assert message_of({"x": 1}).endswith("; found an object")
     assert message_of(5) == "JSON input should be bytes or str, not int; found 5"
+
+
+def test_every_error_quotes_a_long_value_by_one_rule() -> None:
+    # The start of the value (40 characters, rendered as each error renders values), then the size of all of it.
+    from mplp_models._conversion import describe
+    from mplp_models._text import PREFIX, short_repr
+
+    long = "x" * 100
+    assert short_repr(long) == repr(long)[:PREFIX] + f"... ({len(repr(long))} characters)"
+    assert describe(long) == repr(long[:PREFIX]) + "... (100 characters)"
+    with pytest.raises(mm.CanonicalJSONError, match=r"object key \('kx{37}\.\.\. \(106 characters\) is not a string"):
+        mm.canonical_json({("k" + long,): 1})
+    assert short_repr("short") == "'short'" and describe("short") == "'short'"

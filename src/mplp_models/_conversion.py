@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from mplp_models._text import pointer
+from mplp_models._text import PREFIX, pointer, quoted
 
 __all__ = ["ConversionError", "carries_nothing", "describe", "relocated", "render"]
 
@@ -54,7 +54,7 @@ def describe(value: object) -> str:
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, str):
-        return repr(value) if len(value) <= 40 else f"{value[:37]!r}... ({len(value)} characters)"
+        return quoted(repr(value[:PREFIX]), len(value))
     if isinstance(value, (int, float)):
         return "a number"
     if isinstance(value, Mapping):

@@ -7,11 +7,9 @@ from typing import Any, TypedDict
 
 from pydantic import ValidationError
 
-from mplp_models._text import pointer
+from mplp_models._text import PREFIX, pointer, quoted
 
 __all__ = ["ErrorEntry", "Quoted", "errors_as_json"]
-
-_PREFIX = 40  # characters of a found value that a message may quote
 
 
 class ErrorEntry(TypedDict):
@@ -56,12 +54,12 @@ class Quoted(str):
     @classmethod
     def of(cls, data: bytes | str) -> Quoted:
         if isinstance(data, bytes):
-            quoted = cls(data[:_PREFIX].decode("utf-8", "replace"))
-            quoted.size, quoted.unit = len(data), "bytes"
+            made = cls(data[:PREFIX].decode("utf-8", "replace"))
+            made.size, made.unit = len(data), "bytes"
         else:
-            quoted = cls(data[:_PREFIX])
-            quoted.size, quoted.unit = len(data), "characters"
-        return quoted
+            made = cls(data[:PREFIX])
+            made.size, made.unit = len(data), "characters"
+        return made
 
     def __repr__(self) -> str:  # what pydantic's own error text shows
         return str.__repr__(self) + ("..." if self.size > len(self) else "")
@@ -69,8 +67,7 @@ class Quoted(str):
 
 def _found(value: object) -> str:
     if isinstance(value, Quoted):
-        text = json.dumps(str(value), ensure_ascii=False)
-        return text if value.size <= _PREFIX else f"{text}... ({value.size} {value.unit})"
+        return quoted(json.dumps(str(value), ensure_ascii=False), value.size, value.unit)
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list):
@@ -79,6 +76,4 @@ def _found(value: object) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
-    if len(text) > _PREFIX:
-        text = f"{text[:_PREFIX]}... ({len(text)} characters)"
-    return text
+    return quoted(text[:PREFIX], len(text))

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["encodable", "pointer", "short_repr"]
+__all__ = ["PREFIX", "encodable", "pointer", "quoted", "short_repr"]
 
-_PREFIX = 40  # characters of a value that a message may quote
+PREFIX = 40
+"""How many characters of a value a message quotes."""
 
 
 def encodable(text: str) -> bool:
@@ -23,10 +24,20 @@ def encodable(text: str) -> bool:
     return True
 
 
+def quoted(prefix: str, whole: int, unit: str = "characters") -> str:
+    """How every error quotes a value: ``prefix`` (its start, as the caller renders it), and when the
+    value is longer than ``PREFIX``, ``...`` and the size of the whole (``"abc..." (102 characters)``).
+
+    The one rule of the package's messages; each caller renders the start its own way
+    (a Python ``repr``, JSON text, a JSON type).
+    """
+    return prefix if whole <= PREFIX else f"{prefix}... ({whole} {unit})"
+
+
 def short_repr(value: Any) -> str:
-    """``repr(value)``, cut to 40 characters for a message."""
+    """``repr(value)`` for a message: its first 40 characters, then the size of the whole if it is longer."""
     text = repr(value)
-    return text if len(text) <= _PREFIX else text[: _PREFIX - 3] + "..."
+    return quoted(text[:PREFIX], len(text))
 
 
 def pointer(parts: Iterable[object]) -> str:
