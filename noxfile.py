@@ -31,8 +31,6 @@ nox.needs_version = ">=2026.10.20"  # the pin of the dev group (download_python,
 
 PROJECT_FILE = tomllib.loads(Path(__file__).with_name("pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PROJECT_FILE["project"]
-# The property tests: enough documents per model to exercise the paths, not the thousands of `make test`.
-ENV = {"ROUNDTRIP_EXAMPLES": "50"}
 # datamodel-code-generator 0.89.0 needs typing-extensions>=4.16: it cannot be installed beside the
 # floors. It only drives the drift check (tests/test_codegen.py), which does not depend on the
 # runtime versions and runs in `make test` and in the newest session.
@@ -72,7 +70,7 @@ def lowest(session: nox.Session) -> None:
     ignored = [f"--ignore={path}" for path in NOT_WITH_FLOORS.values()]
     # typing-extensions 4.12 holds anyio (fastapi's) below 4.15, whose pytest plugin imports a name
     # that pytest 9.2 deprecates: the warning is an error here. No test uses that plugin.
-    session.run("python", "-m", "pytest", "-p", "no:anyio", *ignored, *session.posargs, env=ENV)
+    session.run("python", "-m", "pytest", "-p", "no:anyio", *ignored, *session.posargs)
 
 
 @nox.session(python="3.13", download_python="never")
@@ -80,4 +78,4 @@ def newest(session: nox.Session) -> None:
     """Python 3.13, the newest release of everything (uv resolves to the newest by default)."""
     session.install("--upgrade", "--group", "dev", "-e", ".")
     versions(session)
-    session.run("python", "-m", "pytest", *session.posargs, env=ENV)
+    session.run("python", "-m", "pytest", *session.posargs)

@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import copy
 import filecmp
+import functools
 import hashlib
 import importlib
 import json
@@ -126,9 +127,10 @@ def generate(prepared: Path, out: Path) -> None:
         digests[relative] = hashlib.sha256(raw).hexdigest()
         destination = prepared / relative
         destination.parent.mkdir(parents=True, exist_ok=True)
-        refuse_defaults(json.loads(raw), relative)
+        schema = json.loads(raw)
+        refuse_defaults(schema, relative)  # reads only
         # Dead $defs go first: a property that only they hold needs no description.
-        schema = describe(without_dead_defs(json.loads(raw)), descriptions.get(relative, {}), relative)
+        schema = describe(without_dead_defs(schema), descriptions.get(relative, {}), relative)
         destination.write_text(json.dumps(prepare(shared_governance(schema, relative)), indent=2), encoding="utf-8")
     command = [sys.executable, "-m", "datamodel_code_generator", "--input", str(prepared), "--output", str(out)]
     result = subprocess.run(command + GENERATOR_FLAGS, capture_output=True, text=True, check=False)
@@ -192,6 +194,12 @@ GOVERNANCE_HOME = "mplp/v1.0/common/common-types.schema.json"
 GOVERNANCE_SOURCE = "mplp/v1.0/mplp-dialog.schema.json"
 
 
+@functools.cache
+def governance_block() -> dict[str, Any]:
+    """The Dialog schema's ``governance`` block, read once (never changed: the prepared copies are new objects)."""
+    return json.loads((SCHEMAS / GOVERNANCE_SOURCE).read_text(encoding="utf-8"))["properties"]["governance"]
+
+
 def shared_governance(schema: dict[str, Any], relative: str) -> dict[str, Any]:
     """The ``governance`` block, which every MPLP module schema repeats word for word, made one class.
 
@@ -200,7 +208,7 @@ def shared_governance(schema: dict[str, Any], relative: str) -> dict[str, Any]:
     so that one ``Governance`` class serves every module. A module whose block
     differs from the Dialog schema's fails the run rather than being merged.
     """
-    block = json.loads((SCHEMAS / GOVERNANCE_SOURCE).read_text(encoding="utf-8"))["properties"]["governance"]
+    block = governance_block()
     if relative == GOVERNANCE_HOME:
         home = json.loads(json.dumps(block).replace('"common/common-types.schema.json#/', '"#/'))
         schema = {**schema, "definitions": {**schema["definitions"], "Governance": home}}

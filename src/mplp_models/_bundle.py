@@ -18,6 +18,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any, cast
 from urllib.parse import quote, unquote, urldefrag, urljoin
 
+from mplp_models._text import pointer as json_pointer
+
 __all__ = ["DRAFT_07", "BundleError", "bundle", "bundle_bytes"]
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
@@ -110,7 +112,7 @@ def _subschemas(schema: Any, base: str, pointer: str = "") -> Iterator[tuple[dic
     scope = urldefrag(base).url  # `$id: "#name"` names a schema without changing the base below it
     for key, value in node.items():
         for below, child in _children(key, value):
-            yield from _subschemas(child, scope, f"{pointer}/{_escape(key)}{below}")
+            yield from _subschemas(child, scope, f"{pointer}{json_pointer([key])}{below}")
 
 
 def _children(key: str, value: Any) -> Iterator[tuple[str, Any]]:
@@ -120,7 +122,7 @@ def _children(key: str, value: Any) -> Iterator[tuple[str, Any]]:
             yield f"/{index}", item
     elif key in _OBJECT and isinstance(value, dict):
         for name, item in cast("dict[str, object]", value).items():
-            yield f"/{_escape(name)}", item
+            yield json_pointer([name]), item
     elif key in _ONE:
         yield "", value
 
@@ -170,10 +172,6 @@ def _resolves(document: Any, pointer: str) -> bool:
     except (KeyError, IndexError, TypeError):
         return False
     return True
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
 
 
 def _names(paths: list[str], taken: Mapping[str, Any]) -> dict[str, str]:

@@ -12,7 +12,7 @@ from typing_extensions import Self
 from mplp_models._base import MplpModel, _model_schema  # pyright: ignore[reportPrivateUsage]
 from mplp_models._members import given_members
 from mplp_models._semantic import RuledModel, permissive_moves
-from mplp_models._types import JsonObject, NonFinite, open_object_problem
+from mplp_models._types import JsonObject, refuse_changed_open_object
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextStatus
@@ -29,10 +29,7 @@ def _checked_members(model: MplpModel | None, handler: Callable[[Any], Any]) -> 
     """``given_members``, after refusing extra keys changed in place into what is not JSON (as open objects are)."""
     extra = model.__pydantic_extra__ if model is not None else None
     if extra:
-        problem = open_object_problem(extra)
-        if problem is not None:
-            message = problem[1] if isinstance(problem, tuple) else f"{NonFinite.of(problem)} is not a JSON number"
-            raise ValueError(f"an open object changed after validation cannot be written: {message}")
+        refuse_changed_open_object(extra)
     return given_members(model, handler)
 
 

@@ -52,6 +52,7 @@ __all__ = [
     "UniqueItems",
     "earliest_and_latest",
     "open_object_problem",
+    "refuse_changed_open_object",
 ]
 
 MAX_OPEN_DEPTH = 128
@@ -101,11 +102,16 @@ def open_object_problem(value: Any) -> tuple[str, str] | float | None:
     return None
 
 
-def _write_open_object(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
+def refuse_changed_open_object(value: Any) -> None:
+    """A ``ValueError`` if an open object was changed in place into what the reading refuses (see ``open_object_problem``)."""
     problem = open_object_problem(value)
     if problem is not None:
         message = problem[1] if isinstance(problem, tuple) else f"{NonFinite.of(problem)} is not a JSON number"
         raise ValueError(f"an open object changed after validation cannot be written: {message}")
+
+
+def _write_open_object(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
+    refuse_changed_open_object(value)
     return handler(value)
 
 

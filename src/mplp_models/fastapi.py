@@ -68,7 +68,7 @@ except ImportError:  # pragma: no cover - depends on the environment
 from pydantic import ValidationError
 
 from mplp_models._decode import load_json
-from mplp_models._errors import Quoted, errors_as_json
+from mplp_models._errors import Quoted
 from mplp_models._text import pointer
 
 __all__ = ["StrictJSONRoute"]
@@ -133,8 +133,8 @@ class _StrictRequest(Request):
 def _refused(error: ValidationError, body: bytes) -> RequestValidationError:
     """FastAPI's error for a body that is not strict JSON: the entries of `error`, located in the body."""
     entries = [
-        {**entry, "loc": ("body", *entry["loc"]), "input": _shown(entry["input"]), "pointer": found["pointer"]}
-        for entry, found in zip(error.errors(include_url=False), errors_as_json(error))
+        {**entry, "loc": ("body", *entry["loc"]), "input": _shown(entry["input"]), "pointer": pointer(entry["loc"])}
+        for entry in error.errors(include_url=False)
     ]
     return RequestValidationError(entries, body=body)
 

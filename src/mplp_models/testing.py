@@ -1123,7 +1123,7 @@ _BY_MODEL: dict[type[MplpModel], Callable[[], SearchStrategy[MplpModel]]] = {
 
 def payloads() -> SearchStrategy[Payload]:
     """Any top-level payload that ``mplp_models.parse`` tells apart: each registered kind in turn, by its own strategy."""
-    return st.one_of([cast("SearchStrategy[Payload]", _BY_MODEL[kind.model]()) for kind in KINDS])
+    return st.one_of([cast("SearchStrategy[Payload]", instances(kind.model)) for kind in KINDS])
 
 
 def instances(model: type[M]) -> SearchStrategy[M]:
