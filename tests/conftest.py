@@ -26,6 +26,7 @@ from mplp_models._kinds import KINDS, SCHEMA_ONLY_FILES
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas"
 PAYLOADS = ROOT / "examples" / "payloads"
+PAYLOAD_FILES = sorted(PAYLOADS.glob("*.json"))
 SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import DELETE, FIXTURE_OF, PAYLOADS, load, mutate, reference_accepts
+from conftest import DELETE, FIXTURE_OF, PAYLOADS, fixture, load, mutate, reference_accepts
 from fast_path_switch import either_path  # noqa: F401  # a fixture, used by pytestmark
 from pydantic import ValidationError
 
@@ -86,7 +86,7 @@ def accepts(model: type[mm.MplpModel], document: Any) -> bool:
 
 @pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
 def test_every_mutation_gets_the_reference_verdict(model: type[mm.MplpModel]) -> None:
-    document = load(PAYLOADS / FIXTURE_OF[model])
+    document = fixture(model)
     disagreements = []
     count = 0
     for change, mutated in mutations(document):

@@ -19,13 +19,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURE_OF, PAYLOADS, SCHEMA_OF, fixture, published_schema_validator, reference_accepts
+from conftest import (
+    FIXTURE_OF,
+    PAYLOAD_FILES,
+    PAYLOADS,
+    SCHEMA_OF,
+    fixture,
+    published_schema_validator,
+    reference_accepts,
+)
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from test_differential import mutations
 
 import mplp_models as mm
 
-PAYLOAD_FILES = sorted(PAYLOADS.glob("*.json"))
 ON_PATH = [str(Path(__file__).resolve().parent.parent / "src")]
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
-from conftest import FIXTURE_OF, PAYLOADS, load
+from conftest import FIXTURE_OF, PAYLOAD_FILES, PAYLOADS, fixture
 from fast_path_switch import fast_paths
 from pydantic import (
     AfterValidator,
@@ -37,8 +37,6 @@ from test_performance_paths import EVENT_VARIANTS
 import mplp_models as mm
 from mplp_models import _base, _decode, _dialog, _members, _plan, _shapes, _types
 from mplp_models._shapes import fast_path_problems, is_plain
-
-PAYLOAD_FILES = sorted(PAYLOADS.glob("*.json"))
 
 
 def outcome(model: type[mm.MplpModel], raw: bytes, **options: Any) -> Any:
@@ -79,7 +77,7 @@ def test_every_payload_reads_and_writes_the_same_with_the_fast_paths_off(path: P
 
 @pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
 def test_every_mutation_reads_the_same_with_the_fast_paths_off(model: type[mm.MplpModel]) -> None:
-    document = load(PAYLOADS / FIXTURE_OF[model])
+    document = fixture(model)
     differences = []
     count = 0
     # With the rules: a mutation that breaks one compares the rules' errors, found with and without

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 import pytest
 import rfc8785
-from conftest import PAYLOADS, ROOT, fixture, mutate
+from conftest import PAYLOAD_FILES, PAYLOADS, ROOT, fixture, mutate
 from fast_path_switch import either_path, fast_paths  # noqa: F401  # either_path: a fixture
 from hypothesis import given
 from hypothesis import strategies as st
@@ -34,7 +34,6 @@ from mplp_models._kinds import KINDS
 from mplp_models._types import earliest_and_latest
 
 EVENT = (PAYLOADS / "event.json").read_bytes()
-PAYLOAD_FILES = sorted(PAYLOADS.glob("*.json"))
 
 
 def strict_reading(model: type[mm.MplpModel], data: bytes, **options: Any) -> Any:

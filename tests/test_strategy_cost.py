@@ -20,9 +20,9 @@ import time
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
+from strategy_timing import draw_cpu_seconds
 
 import mplp_models as mm
 from mplp_models import testing
@@ -49,22 +49,7 @@ STRATEGIES: dict[str, st.SearchStrategy[Any]] = {
 
 def cpu_seconds(strategy: st.SearchStrategy[Any], count: int = FIRST) -> float:
     """This process's CPU time to draw the strategy's first ``count`` valid inputs (hypothesis's own work included)."""
-
-    @settings(
-        max_examples=count,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(strategy)
-    def draw(value: Any) -> None:
-        pass
-
-    started = time.process_time()
-    draw()
-    return time.process_time() - started
+    return draw_cpu_seconds(strategy, count)[0]
 
 
 def burn(seconds: float) -> None:

@@ -313,8 +313,7 @@ def bench_memory(path: Path, settings: Settings) -> dict[str, Any]:
 
 def bench_strategies(settings: Settings) -> dict[str, float]:
     """CPU milliseconds per example of each top-level strategy of mplp_models.testing (hypothesis's own work included)."""
-    from hypothesis import HealthCheck, Phase, given
-    from hypothesis import settings as hypothesis_settings
+    from strategy_timing import draw_cpu_seconds  # tests/, on the path since peers
 
     from mplp_models import testing
 
@@ -329,25 +328,11 @@ def bench_strategies(settings: Settings) -> dict[str, float]:
     found: dict[str, float] = {}
     print("\nmplp_models.testing, CPU ms per example:")
     for name, strategy in strategies.items():
-        drawn = [0]
-
-        @hypothesis_settings(
-            max_examples=examples,
-            derandomize=True,
-            database=None,
-            deadline=None,
-            phases=[Phase.generate],
-            suppress_health_check=list(HealthCheck),
-        )
-        @given(strategy)
-        def count(_: object) -> None:
-            drawn[0] += 1
-
-        count()  # warm-up: first-draw setup (strategy validation, imports) is not per-example cost
-        drawn[0] = 0
-        start = time.process_time()
-        count()
-        found[name] = round((time.process_time() - start) * 1000 / max(drawn[0], 1), 2)
+        draw_cpu_seconds(
+            strategy, 2
+        )  # warm-up: first-draw setup (strategy validation, imports) is not per-example cost
+        seconds, drawn = draw_cpu_seconds(strategy, examples)
+        found[name] = round(seconds * 1000 / max(drawn, 1), 2)
         print(f"  {name:<24} {found[name]:7.2f}")
     return found
 
