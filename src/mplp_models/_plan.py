@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, ClassVar
 from typing_extensions import Self
 
 from mplp_models import _fastpath
-from mplp_models._semantic import LifecycleModel, RuledModel, RuleViolation
+from mplp_models._semantic import LifecycleModel, RuledModel, RuleViolation, duplicate_ids
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import PlanStatus, PlanStep, PlanStepStatus
@@ -113,7 +113,7 @@ class PlanBase(RuledModel, frozen=True):
             ValueError: If the step's lifecycle has no such move.
             ValidationError: If the plan would break a rule (a step started before its dependencies are done, say).
         """
-        position = _first_positions(list(map(_STEP_ID, self.steps))).get(step_id)
+        position = next((index for index, step in enumerate(self.steps) if step.step_id == step_id), None)
         if position is None:
             raise KeyError(f"the plan has no step {step_id!r}")
         moved = self.steps[position].transition(to)
@@ -262,17 +262,7 @@ def _first_positions(ids: list[str]) -> dict[str, int]:
 
 
 def _step_integrity(ids: list[str], needs: list[Sequence[str]], first: dict[str, int]) -> list[RuleViolation]:
-    found: list[RuleViolation] = []
-    if len(first) < len(ids):
-        for position, step_id in enumerate(ids):
-            if first[step_id] != position:
-                found.append(
-                    RuleViolation(
-                        ("steps", position, "step_id"),
-                        "duplicate_step_id",
-                        f"step id {step_id} is used by steps {first[step_id]} and {position}",
-                    )
-                )
+    found = duplicate_ids(ids, "steps", "step_id", "step") if len(first) < len(ids) else []
     known = first.__contains__
     fast = _fastpath.ENABLED
     for position, (step_id, dependencies) in enumerate(zip(ids, needs)):

@@ -93,10 +93,9 @@ class TraceModuleBase(RuledModel, frozen=True):
             )
         found += _finished_before_start((), self.started_at, self.finished_at, "the trace")
         for position, segment in enumerate(self.segments or ()):
-            if segment.finished_at is not None and segment.started_at is not None:
-                found += _finished_before_start(
-                    ("segments", position), segment.started_at, segment.finished_at, f"segment {segment.segment_id}"
-                )
+            found += _finished_before_start(
+                ("segments", position), segment.started_at, segment.finished_at, f"segment {segment.segment_id}"
+            )
         return found
 
 
