@@ -34,6 +34,7 @@ from typing import Any
 
 import measure
 import memory
+import naive
 import orjson
 import payloads
 import peers
@@ -301,6 +302,84 @@ def bench_imports(folder: Path, settings: Settings) -> dict[str, Any]:
     return result
 
 
+# The targets against the naive peer (naive.py): time over the naive models' of the same payload.
+NAIVE_READ_GOAL = 1.2  # from_json (rules on) / model_validate_json
+NAIVE_WRITE_GOAL = 0.5  # to_json / model_dump_json(exclude_unset=True): at least 2x faster
+NAIVE_FIRST_READ_GOAL = 1.3  # fresh process: import and read the first plan
+
+
+def bench_naive(folder: Path, settings: Settings) -> dict[str, Any]:
+    """Every kind against the naive generated models, side by side: reading, writing, and a fresh process's first plan."""
+    generated = naive.generate(folder / "naive")
+    models = naive.models(generated)
+    kinds: dict[str, Any] = {}
+    for name, payload in payloads.every_kind().items():
+        raw, ours, theirs = payload.raw, getattr(mm, name), models[name]
+        instance, peer = ours.from_json(raw), theirs.model_validate_json(raw)
+        cases: dict[str, Callable[[], object]] = {
+            "from_json": functools.partial(ours.from_json, raw),
+            "naive model_validate_json": functools.partial(theirs.model_validate_json, raw),
+            "to_json": instance.to_json,
+            "naive model_dump_json": functools.partial(peer.model_dump_json, exclude_unset=True),
+        }
+        rounds = settings.big_rounds if len(raw) > BIG else settings.rounds
+        samples = measure.interleaved(cases, rounds, settings.budget)
+        read = measure.ratio(samples["from_json"], samples["naive model_validate_json"])
+        write = measure.ratio(samples["to_json"], samples["naive model_dump_json"])
+        kinds[name] = {
+            "payload": payload.key,
+            "name": payload.name,
+            "bytes": len(raw),
+            "cases": {case: s.summary() for case, s in samples.items()},
+            "read_ratio": read,
+            "read_met": read <= NAIVE_READ_GOAL,
+            "write_ratio": write,
+            "write_met": write <= NAIVE_WRITE_GOAL,
+        }
+        report.print_naive_kind(name, kinds[name])
+    result = {
+        "generator": f"datamodel-code-generator {versions_of('datamodel-code-generator')}",
+        "kinds": kinds,
+        "first_plan": bench_first_plan(folder, generated, settings),
+    }
+    report.print_first_plan(result["first_plan"])
+    return result
+
+
+def versions_of(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "absent"
+
+
+def bench_first_plan(folder: Path, generated: Path, settings: Settings) -> dict[str, Any]:
+    """Wall clock of fresh processes that import a plan model and read one 200-step plan: this SDK and the naive peer."""
+    plan = Path(folder, "plan-200.json")
+    plan.write_bytes(payloads.every_kind()["Plan"].raw)
+    kind = next(k for k in naive.KINDS if k.name == "Plan")
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "mplp_models": [
+            sys.executable,
+            "-c",
+            "import sys; from mplp_models import Plan; Plan.from_json(open(sys.argv[1], 'rb').read())",
+            str(plan),
+        ],
+        "naive": [sys.executable, "-c", naive.first_read_code(generated, kind), str(plan)],
+    }
+    samples, failed = measure.processes(commands, settings.import_rounds, with_bytecode_caches(folder / "pycache"))
+    if failed:
+        raise SystemExit(f"a first read failed: {failed}")
+    ratio = measure.ratio(samples["mplp_models"], samples["naive"])
+    return {
+        "rounds": settings.import_rounds,
+        "cases": {name: s.summary() for name, s in samples.items()},
+        "ratio": ratio,
+        "met": ratio <= NAIVE_FIRST_READ_GOAL,
+    }
+
+
 def bench_memory(path: Path, settings: Settings) -> dict[str, Any]:
     result = {
         "payload": "plan-2000",
@@ -361,6 +440,13 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     x = readers["Plan.from_json"]["held_bytes"] / readers["orjson.loads"]["held_bytes"]
     target("Plan memory, 2,000 steps: held / orjson.loads tree", x, "<= 2", x <= 2)
     speedup = results["ndjson"]["cli"].get("jobs2_speedup")
+    kinds = results["naive"]["kinds"]
+    x = max(k["read_ratio"] for k in kinds.values())
+    target("from_json (rules) / naive model_validate_json, the worst kind", x, "<= 1.2", x <= NAIVE_READ_GOAL)
+    x = max(k["write_ratio"] for k in kinds.values())
+    target("to_json / naive model_dump_json(exclude_unset=True), the worst kind", x, "<= 0.5", x <= NAIVE_WRITE_GOAL)
+    x = results["naive"]["first_plan"]["ratio"]
+    target("fresh process, import and read a 200-step plan / the same with the naive models", x, "<= 1.3", x <= 1.3)
     target(
         "validate --ndjson: --jobs 2 speed-up over --jobs 1",
         speedup,
@@ -400,6 +486,7 @@ def run(settings: Settings) -> dict[str, Any]:
         results["ndjson"] = bench_ndjson(ndjson, lines, settings)
         results["imports"] = bench_imports(Path(tmp), settings)
         results["memory"] = bench_memory(plan_2000, settings)
+        results["naive"] = bench_naive(Path(tmp), settings)
     results["strategies_ms_per_example"] = bench_strategies(settings)
     results["targets"] = targets(results)
     results["machine"]["load_average_at_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
@@ -418,11 +505,18 @@ def main(argv: list[str] | None = None) -> int:
         help="measure nothing: rewrite the table of docs/performance.md from the results JSON",
     )
     parser.add_argument("--results", type=Path, default=RESULTS, help="the results JSON that --markdown reads")
+    parser.add_argument(
+        "--naive", action="store_true", help="only the comparison with the naive generated models; writes nothing"
+    )
     parser.add_argument("--no-docs", action="store_true", help="full run: do not rewrite docs/performance.md")
     args = parser.parse_args(argv)
     if args.markdown:
         report.update_docs(DOCS, json.loads(args.results.read_text(encoding="utf-8")))
         print(f"rewrote the generated section of {DOCS.relative_to(ROOT)} from {args.results}")
+        return 0
+    if args.naive:
+        with tempfile.TemporaryDirectory(prefix="mplp-bench-") as tmp:
+            bench_naive(Path(tmp), Settings(args.quick))
         return 0
     results = run(Settings(args.quick))
     out = args.out or (None if args.quick else RESULTS)

@@ -11,6 +11,7 @@ import copy
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 KINDS = ("plan", "dialog", "trace", "inbox", "learning")
@@ -312,3 +313,120 @@ def probes() -> list[Probe]:
         ),
     ]
     return found
+
+
+# --- every kind, for the naive peer ---------------------------------------------
+# One realistic payload of each kind of mplp_models._kinds.KINDS: the large ones
+# above for the plan, the dialog and the trace; the others grown from the
+# repository's example of the kind (examples/payloads/), their lists long.
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "payloads"
+
+
+def example(slug: str) -> dict[str, Any]:
+    """The repository's example payload of a kind."""
+    value: dict[str, Any] = json.loads((EXAMPLES / f"{slug}.json").read_text(encoding="utf-8"))
+    return value
+
+
+def events(count: int, source: str, base: int) -> list[dict[str, Any]]:
+    """``count`` events of a module, a minute apart, each with a little data."""
+    return [
+        {
+            "event_id": uuid(base + i),
+            "event_type": f"{source}.updated",
+            "source": source,
+            "timestamp": f"2026-03-02T{10 + i // 60 % 10:02d}:{i % 60:02d}:00Z",
+            "data": {"revision": i, "note": f"change {i}"},
+        }
+        for i in range(count)
+    ]
+
+
+def context_payload(event_count: int) -> dict[str, Any]:
+    value = example("context")
+    value["events"] = events(event_count, "context", 10_000)
+    value["tags"] = [f"tag-{i}" for i in range(20)]
+    return value
+
+
+def confirm_payload(decisions: int) -> dict[str, Any]:
+    value = example("confirm")
+    value["status"] = "pending"
+    value["decisions"] = [
+        {
+            "decision_id": uuid(20_000 + i),
+            "status": "rejected",
+            "decided_by_role": f"reviewer-{i % 9}",
+            "decided_at": f"2026-03-02T{11 + i // 60 % 10:02d}:{i % 60:02d}:30Z",
+            "reason": f"Not yet: item {i} is open.",
+        }
+        for i in range(decisions)
+    ]
+    return value
+
+
+def role_payload(capabilities: int) -> dict[str, Any]:
+    value = example("role")
+    value["capabilities"] = [f"module-{i // 4}.action-{i % 4}" for i in range(capabilities)]
+    return value
+
+
+def extension_payload(event_count: int) -> dict[str, Any]:
+    value = example("extension")
+    value["config"] = {f"setting_{i}": {"enabled": i % 2 == 0, "limit": i, "label": f"s{i}"} for i in range(50)}
+    value["events"] = events(event_count, "extension", 30_000)
+    return value
+
+
+def collab_payload(participants: int) -> dict[str, Any]:
+    value = example("collab")
+    kinds = ("agent", "human", "agent", "system", "external")
+    value["participants"] = [
+        {"participant_id": f"member-{i}", "kind": kinds[i % 5], "display_name": f"Member {i}"}
+        for i in range(participants)
+    ]
+    return value
+
+
+MODULES = ("context", "plan", "confirm", "trace", "role", "extension", "dialog", "collab", "core", "network")
+
+
+def core_payload() -> dict[str, Any]:
+    """A core with every module listed (there are ten)."""
+    value = example("core")
+    value["modules"] = [
+        {"module_id": name, "version": "1.0.0", "status": "enabled", "required": i % 2 == 0}
+        for i, name in enumerate(MODULES)
+    ]
+    return value
+
+
+def network_payload(nodes: int) -> dict[str, Any]:
+    value = example("network")
+    value["nodes"] = [
+        {"node_id": uuid(40_000 + i), "name": f"node {i}", "kind": "agent", "status": "active"} for i in range(nodes)
+    ]
+    return value
+
+
+def every_kind() -> dict[str, Payload]:
+    """A payload of each kind, by the name of its model (``Kind.name``)."""
+    return {
+        "Plan": Payload("plan, 200 steps", "plan-200", "Plan", plan_payload(200)),
+        "Dialog": Payload("dialog, 1,000 messages", "dialog-1000", "Dialog", dialog_payload(1000)),
+        "Context": Payload("context, 200 events", "context-200", "Context", context_payload(200)),
+        "Confirm": Payload("confirm, 200 decisions", "confirm-200", "Confirm", confirm_payload(200)),
+        "Trace": Payload("trace, 1,000 segments", "trace-1000", "Trace", trace_payload(1000)),
+        "Role": Payload("role, 100 capabilities", "role-100", "Role", role_payload(100)),
+        "Extension": Payload(
+            "extension, 50 settings, 100 events", "extension-100", "Extension", extension_payload(100)
+        ),
+        "Collab": Payload("collab, 200 participants", "collab-200", "Collab", collab_payload(200)),
+        "Core": Payload("core, 10 modules", "core-10", "Core", core_payload()),
+        "Network": Payload("network, 200 nodes", "network-200", "Network", network_payload(200)),
+        "InboxMessage": Payload("inbox message", "inbox", "InboxMessage", inbox_payload()),
+        "LearningSample": Payload("learning sample", "learning", "LearningSample", learning_payload()),
+        "Event": Payload("event", "event", "Event", example("event")),
+        "TraceBase": Payload("trace base", "trace-base", "TraceBase", plan_payload(1)["trace"]),
+    }

@@ -123,6 +123,29 @@ def print_memory(result: dict[str, Any]) -> None:
         )
 
 
+def print_naive_kind(name: str, row: dict[str, Any]) -> None:
+    if name == "Plan":
+        print(
+            "\nagainst the naive generated models (x: time over the naive models'; targets read <= 1.2, write <= 0.5):"
+        )
+    cases = row["cases"]
+    print(
+        f"  {MARK[row['read_met']]} {row['name']:<36} read  {seconds(cases['from_json']['median']):>10} vs "
+        f"{seconds(cases['naive model_validate_json']['median']):>10} {row['read_ratio']:5.2f}x   "
+        f"{MARK[row['write_met']]} write {seconds(cases['to_json']['median']):>10} vs "
+        f"{seconds(cases['naive model_dump_json']['median']):>10} {row['write_ratio']:5.2f}x"
+    )
+
+
+def print_first_plan(result: dict[str, Any]) -> None:
+    cases = result["cases"]
+    print(
+        f"  {MARK[result['met']]} fresh process, import and read a 200-step plan ({result['rounds']} rounds): "
+        f"{seconds(cases['mplp_models']['median'])} vs naive {seconds(cases['naive']['median'])} "
+        f"(python -c pass {seconds(cases['python -c pass']['median'])}): {result['ratio']:.2f}x (target <= 1.3)"
+    )
+
+
 def print_targets(results: dict[str, Any]) -> None:
     print("\ntargets (informational):")
     for t in results["targets"]:
@@ -278,6 +301,7 @@ def markdown(results: dict[str, Any]) -> str:
             ]
         )
     out += _table(["", "raw", "net", "net over pydantic's"], rows)
+    out += _naive(results["naive"])
     mem = results["memory"]
     tree = mem["readers"]["orjson.loads"]["held_bytes"]
     out += [
@@ -316,6 +340,46 @@ def markdown(results: dict[str, Any]) -> str:
         rows.append(cells)
     out += _table(["probe", "schema / rules", *names], rows)
     return "\n".join(out) + "\n"
+
+
+def _naive(naive: dict[str, Any]) -> list[str]:
+    first = naive["first_plan"]
+    out = [
+        "",
+        "### Against the naive generated models",
+        "",
+        f"The floor of any pydantic SDK: the models {naive['generator']} makes of `schemas/` with its defaults "
+        "(generated at bench time, lax and inexact). Time of this SDK over the naive models' on the same payload "
+        "(the median of the per-round ratios); targets: reading (`from_json`, rules on, against "
+        "`model_validate_json`) at most 1.2×, writing (`to_json` against `model_dump_json(exclude_unset=True)`) "
+        "at most 0.5×.",
+        "",
+    ]
+    rows = []
+    for name, row in naive["kinds"].items():
+        cases = row["cases"]
+        rows.append(
+            [
+                f"`{name}`: {row['name']}",
+                f"{row['bytes']:,}",
+                f"{seconds(cases['from_json']['median'])} / {seconds(cases['naive model_validate_json']['median'])}",
+                f"{MARK[row['read_met']]} {times(row['read_ratio'])}",
+                f"{seconds(cases['to_json']['median'])} / {seconds(cases['naive model_dump_json']['median'])}",
+                f"{MARK[row['write_met']]} {times(row['write_ratio'])}",
+            ]
+        )
+    out += _table(
+        ["kind: payload", "bytes", "read: ours / naive", "read ratio", "write: ours / naive", "write ratio"], rows
+    )
+    cases = first["cases"]
+    out += [
+        "",
+        f"A fresh process that imports the plan model and reads one 200-step plan ({first['rounds']} interleaved "
+        f"rounds, wall clock): {seconds(cases['mplp_models']['median'])} with this SDK, "
+        f"{seconds(cases['naive']['median'])} with the naive models (`python -c pass`: "
+        f"{seconds(cases['python -c pass']['median'])}): {MARK[first['met']]} {times(first['ratio'])} (target at most 1.3×).",
+    ]
+    return out
 
 
 def _settings(settings: dict[str, Any]) -> str:
