@@ -85,21 +85,41 @@ def open_object_problem(value: Any) -> tuple[str, str] | float | None:
     """What an open object holds that JSON or the models cannot take: an error kind and message, a NaN or infinity, or None.
 
     The reading refuses it; the writing (``to_json``, ``model_dump``) refuses it
-    too, for an open object changed in place after it was read.
+    too, for an open object changed in place after it was read. Level by
+    level, each object or array in one pass (it runs on every open object
+    read or written): a NaN or infinity in it first, then its first key or
+    string with no UTF-8 form, then its children, last pushed first.
     """
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_OPEN_DEPTH:
             return "json_too_deep", f"Open object nests deeper than {MAX_OPEN_DEPTH} levels"
-        bad = _non_finite(node)
-        if bad is not None:
-            return bad
-        for text in _texts(node):
-            if not text.isascii() and not encodable(text):
-                return "string_unicode", "Input should be a valid string: a lone surrogate has no UTF-8 form"
-        stack.extend((child, depth + 1) for child in _children(node))
+        if isinstance(node, dict):
+            items: Iterable[Any] = cast(dict[Any, Any], node).values()
+            bad_text = _unencodable(cast(dict[Any, Any], node).keys())
+        elif isinstance(node, list):
+            items, bad_text = cast(list[Any], node), False
+        else:
+            continue
+        children: list[tuple[Any, int]] = []
+        for item in items:
+            if type(item) is float:
+                if not math.isfinite(item):
+                    return item
+            elif isinstance(item, str):
+                bad_text = bad_text or (not item.isascii() and not encodable(item))
+            elif isinstance(item, (dict, list)):
+                children.append((item, depth + 1))
+        if bad_text:
+            return "string_unicode", "Input should be a valid string: a lone surrogate has no UTF-8 form"
+        stack.extend(children)
     return None
+
+
+def _unencodable(keys: Iterable[Any]) -> bool:
+    """Whether a key has no UTF-8 form (a lone surrogate)."""
+    return any(isinstance(key, str) and not key.isascii() and not encodable(key) for key in keys)
 
 
 def refuse_changed_open_object(value: Any) -> None:
@@ -113,21 +133,6 @@ def refuse_changed_open_object(value: Any) -> None:
 def _write_open_object(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
     refuse_changed_open_object(value)
     return handler(value)
-
-
-def _texts(node: Any) -> list[str]:
-    """The keys and string values directly inside an object, or the strings inside an array."""
-    items = cast(
-        Iterable[Any],
-        [*node.keys(), *node.values()] if isinstance(node, dict) else node if isinstance(node, list) else (),
-    )
-    return [item for item in items if isinstance(item, str)]
-
-
-def _non_finite(node: Any) -> float | None:
-    """The first NaN or infinity directly inside an object or array, or None."""
-    values = cast(Iterable[Any], node.values() if isinstance(node, dict) else node if isinstance(node, list) else ())
-    return next((item for item in values if type(item) is float and not math.isfinite(item)), None)
 
 
 class NonFinite(str):
@@ -156,12 +161,6 @@ def _screen_number(value: Any) -> Any:
     if type(value) is float and not math.isfinite(value):
         return NonFinite.of(value)
     return value
-
-
-def _children(node: Any) -> list[Any]:
-    """The arrays and objects directly inside an array or object."""
-    values = cast(Iterable[Any], node.values() if isinstance(node, dict) else node if isinstance(node, list) else ())
-    return [child for child in values if isinstance(child, (dict, list))]
 
 
 # Before-validators run last-listed first: the check, then the refusal of what it marked.
