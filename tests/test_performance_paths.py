@@ -32,7 +32,7 @@ import mplp_models as mm
 from mplp_models import _plan
 from mplp_models._decode import load_json, read_as_strictly
 from mplp_models._kinds import KINDS
-from mplp_models._types import MAX_OPEN_DEPTH, earliest_and_latest, open_object_problem
+from mplp_models._types import MAX_OPEN_DEPTH, earliest_and_latest, is_before, open_object_problem
 
 EVENT = (PAYLOADS / "event.json").read_bytes()
 
@@ -265,6 +265,11 @@ def test_timestamps_read_the_same_with_the_fast_paths_off(stamp: mm.Timestamp) -
     with fast_paths(False):
         strict = stamp.instant(), stamp.to_datetime()
     assert fast == strict and fast[1].utcoffset() == strict[1].utcoffset()
+
+
+@given(STAMPS, STAMPS)
+def test_is_before_orders_by_instant(first: mm.Timestamp, second: mm.Timestamp) -> None:
+    assert is_before(first, second) is (first.instant() < second.instant())
 
 
 @given(st.lists(st.builds(_stamp, st.integers(1, 3), st.integers(0, 59), st.just(".250"), st.just("Z")), min_size=1))

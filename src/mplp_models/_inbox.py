@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from typing_extensions import Self
 
 from mplp_models._semantic import RuledModel, RuleViolation
-from mplp_models._types import Timestamp
+from mplp_models._types import Timestamp, is_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.cortex.v1.inbox_schema import InboxMessageStatus
@@ -67,10 +67,9 @@ class InboxMessageBase(RuledModel, frozen=True):
             found.append(
                 RuleViolation((stamp,), "status_stamp_missing", f"status is {self.status.value} but {stamp} is not set")
             )
-        created = self.created_at.instant()
         for name in ("updated_at", "read_at", "acknowledged_at", "archived_at"):
             value: Timestamp | None = getattr(self, name)
-            if value is not None and value.instant() < created:
+            if value is not None and is_before(value, self.created_at):
                 found.append(
                     RuleViolation((name,), "before_created", f"{name} {value} is before created_at {self.created_at}")
                 )

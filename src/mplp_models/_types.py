@@ -356,10 +356,12 @@ def is_before(first: Timestamp, second: Timestamp) -> bool:
 
     Two texts in ``Z`` of the same length (so the same number of fraction
     digits), with a ``T`` and no leap second, order as their instants do: the
-    common case is one string comparison. Any other pair is compared by ``instant()``.
+    common case is one string comparison. Any other pair is compared by
+    ``instant()``, and so is every pair when the fast paths are off (``_fastpath``).
     """
     if (
-        len(first) == len(second)
+        _fastpath.ENABLED
+        and len(first) == len(second)
         and first[-1] == second[-1] == "Z"
         and first[10] == second[10] == "T"
         and first[17:19] != "60"
