@@ -95,11 +95,12 @@ def open_object_problem(value: Any) -> tuple[str, str] | float | None:
         node, depth = stack.pop()
         if depth > MAX_OPEN_DEPTH:
             return "json_too_deep", f"Open object nests deeper than {MAX_OPEN_DEPTH} levels"
+        items: Iterable[Any]
         if isinstance(node, dict):
-            items: Iterable[Any] = cast(dict[Any, Any], node).values()
-            bad_text = _unencodable(cast(dict[Any, Any], node).keys())
+            members = cast(dict[Any, Any], node)  # type: ignore[redundant-cast]  # pyright sees dict[Unknown, Unknown]
+            items, bad_text = members.values(), _unencodable(members.keys())
         elif isinstance(node, list):
-            items, bad_text = cast(list[Any], node), False
+            items, bad_text = cast(list[Any], node), False  # type: ignore[redundant-cast]  # as above
         else:
             continue
         children: list[tuple[Any, int]] = []
@@ -110,7 +111,7 @@ def open_object_problem(value: Any) -> tuple[str, str] | float | None:
             elif isinstance(item, str):
                 bad_text = bad_text or (not item.isascii() and not encodable(item))
             elif isinstance(item, (dict, list)):
-                children.append((item, depth + 1))
+                children.append((cast(Any, item), depth + 1))
         if bad_text:
             return "string_unicode", "Input should be a valid string: a lone surrogate has no UTF-8 form"
         stack.extend(children)

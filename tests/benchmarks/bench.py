@@ -42,6 +42,7 @@ import report
 import rfc8785
 
 import mplp_models as mm
+from mplp_models._kinds import kind_named
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -337,7 +338,7 @@ def bench_naive(folder: Path, settings: Settings) -> dict[str, Any]:
             "write_met": write <= NAIVE_WRITE_GOAL,
         }
         report.print_naive_kind(name, kinds[name])
-    result = {
+    result: dict[str, Any] = {
         "generator": f"datamodel-code-generator {versions_of('datamodel-code-generator')}",
         "kinds": kinds,
         "first_plan": bench_first_plan(folder, generated, settings),
@@ -357,7 +358,7 @@ def bench_first_plan(folder: Path, generated: Path, settings: Settings) -> dict[
     """Wall clock of fresh processes that import a plan model and read one 200-step plan: this SDK and the naive peer."""
     plan = Path(folder, "plan-200.json")
     plan.write_bytes(payloads.every_kind()["Plan"].raw)
-    kind = next(k for k in naive.KINDS if k.name == "Plan")
+    kind = kind_named("Plan")
     commands = {
         "python -c pass": [sys.executable, "-c", "pass"],
         "mplp_models": [
