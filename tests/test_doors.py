@@ -175,6 +175,12 @@ def test_nothing_changes_a_model_in_place() -> None:
     assert hash(plan.steps[0]) == hash(mm.PlanStep.model_validate(fixture(mm.Plan)["steps"][0]))
 
 
+def only_nested_lists(attributes: dict[str, Any], levels: int) -> None:
+    """The object holding nothing but ``levels`` nested lists: ``levels`` + 1 levels, with the object itself."""
+    attributes.clear()
+    attributes["deep"] = json.loads("[" * levels + "]" * levels)
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -182,10 +188,11 @@ def test_nothing_changes_a_model_in_place() -> None:
         lambda attributes: attributes.update(
             deep=json.loads("[" * (mm.MAX_OPEN_DEPTH + 1) + "]" * (mm.MAX_OPEN_DEPTH + 1))
         ),
+        lambda attributes: only_nested_lists(attributes, mm.MAX_OPEN_DEPTH),
         lambda attributes: attributes.update(bad="\ud800"),
         lambda attributes: attributes.update(thing=object()),
     ],
-    ids=["NaN", "too deep", "lone surrogate", "not JSON"],
+    ids=["NaN", "too deep", "one level too deep", "lone surrogate", "not JSON"],
 )
 def test_an_open_object_changed_in_place_is_never_written(change: Any) -> None:
     # Open objects stay dicts (they hold any JSON); what they are changed into is checked on the way out.
@@ -197,6 +204,14 @@ def test_an_open_object_changed_in_place_is_never_written(change: Any) -> None:
     with pytest.raises(Exception) as caught:  # pydantic's own serialization error
         plan.model_dump_json()
     assert not isinstance(caught.value, AssertionError)
+
+
+def test_an_open_object_changed_in_place_at_the_depth_limit_is_written() -> None:
+    plan = mm.Plan.model_validate(fixture(mm.Plan))
+    assert plan.trace is not None
+    only_nested_lists(plan.trace.attributes, mm.MAX_OPEN_DEPTH - 1)
+    deep = "[" * (mm.MAX_OPEN_DEPTH - 1) + "]" * (mm.MAX_OPEN_DEPTH - 1)
+    assert f'"attributes":{{"deep":{deep}}}'.encode() in plan.to_json()
 
 
 # --- the published JSON Schema ----------------------------------------------------------

@@ -29,11 +29,12 @@ from itertools import repeat
 from operator import attrgetter, is_
 from typing import Any, cast
 
+import orjson
 from pydantic import BaseModel
 
 from mplp_models._canonical import prepare
 from mplp_models._shapes import shape_of
-from mplp_models._types import NotNull, open_object_problem
+from mplp_models._types import MAX_OPEN_DEPTH, NotNull, open_object_problem
 
 __all__ = ["given_members", "model_members", "not_null_fields"]
 
@@ -59,15 +60,33 @@ def model_members(model: Any) -> Any:
         members = dict(values)  # the model's own __dict__ is never changed
     for name in shape.loose:
         if name in members:
-            value = members[name]
-            if _changed_open_object(value):
-                raise TypeError(f"{type(model).__name__}.{name} holds an open object changed after validation")
-            members[name] = prepare(value)
+            members[name] = _prepared_open_object(members[name], type(model).__name__, name)
     for name in shape.many:
         items = members.get(name)
         if items:
             members[name] = _members_of_many(items)
     return members
+
+
+def _prepared_open_object(value: Any, model: str, name: str) -> Any:
+    """An open object (or an array of them) ready for orjson; a ``TypeError`` if it was changed into what the reading refuses.
+
+    ``prepare`` refuses a NaN or an infinity, and orjson a lone surrogate, both
+    here and in the writing itself; what is left is the depth. An object
+    nested deeper than ``MAX_OPEN_DEPTH`` levels is written with more than
+    that many ``{`` and ``[`` (those inside strings only add to the count), so
+    the walk of ``open_object_problem`` runs only for an object whose written
+    form has that many, or cannot be written.
+    """
+    prepared = prepare(value)
+    try:
+        written = orjson.dumps(prepared)
+        shallow = written.count(b"{") + written.count(b"[") <= MAX_OPEN_DEPTH
+    except orjson.JSONEncodeError:
+        shallow = False
+    if not shallow and _changed_open_object(value):
+        raise TypeError(f"{model}.{name} holds an open object changed after validation")
+    return prepared
 
 
 def _changed_open_object(value: Any) -> bool:
