@@ -69,7 +69,7 @@ def model_members(model: Any) -> Any:
 
 
 def _prepared_open_object(value: Any, model: str, name: str) -> Any:
-    """An open object (or an array of them) ready for orjson; a ``TypeError`` if it was changed into what the reading refuses.
+    """A number or open object (or an array of them) ready for orjson; a ``TypeError`` if changed into what the reading refuses.
 
     ``prepare`` refuses a NaN or an infinity, and orjson a lone surrogate, both
     here and in the writing itself; what is left is the depth. An object
@@ -79,6 +79,8 @@ def _prepared_open_object(value: Any, model: str, name: str) -> Any:
     form has that many, or cannot be written.
     """
     prepared = prepare(value)
+    if not isinstance(value, (dict, tuple, list)):
+        return prepared  # a number: nothing nests in it
     try:
         written = orjson.dumps(prepared)
         shallow = written.count(b"{") + written.count(b"[") <= MAX_OPEN_DEPTH
