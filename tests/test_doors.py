@@ -208,7 +208,7 @@ def test_an_open_object_changed_in_place_is_never_written(change: Any) -> None:
 
 def test_an_open_object_changed_in_place_at_the_depth_limit_is_written() -> None:
     plan = mm.Plan.model_validate(fixture(mm.Plan))
-    assert plan.trace is not None
+    assert plan.trace is not None and plan.trace.attributes is not None
     only_nested_lists(plan.trace.attributes, mm.MAX_OPEN_DEPTH - 1)
     deep = "[" * (mm.MAX_OPEN_DEPTH - 1) + "]" * (mm.MAX_OPEN_DEPTH - 1)
     assert f'"attributes":{{"deep":{deep}}}'.encode() in plan.to_json()
