@@ -837,10 +837,18 @@ def test_openai_request_example_prints_the_dialog_as_a_request_body(arguments: l
 
 def test_the_returned_typeddicts_say_which_keys_may_be_absent() -> None:
     # Runtime introspection (pydantic's TypeAdapter, for one) reads these sets.
-    from mplp_models._chat import AnthropicChat, OpenAIChatMessage
+    from mplp_models._chat import AnthropicChat, AnthropicChatMessage, OpenAIChatMessage
     from mplp_models._cloudevents import CloudEvent
 
-    assert AnthropicChat.__optional_keys__ == {"system"} and OpenAIChatMessage.__optional_keys__ == set()
+    assert AnthropicChat.__optional_keys__ == {"system"}
+    optional = {member.__name__: member.__optional_keys__ for member in OpenAIChatMessage.__args__}
+    assert optional == {
+        "OpenAISystemMessage": {"name"},
+        "OpenAIDeveloperMessage": {"name"},
+        "OpenAIUserMessage": {"name"},
+        "OpenAIAssistantMessage": {"content", "name", "refusal", "tool_calls", "audio", "function_call"},
+    }
+    assert [member.__optional_keys__ for member in AnthropicChatMessage.__args__] == [set(), set()]
     assert CloudEvent.__optional_keys__ == {"mplptraceid", "datacontenttype", "data"}
     assert CloudEvent.__required_keys__ == {"specversion", "id", "source", "type", "time"}
 
