@@ -19,7 +19,18 @@ from mplp_models._version import __version__
 if TYPE_CHECKING:
     from mplp_models._base import SCHEMA_ONLY, MplpModel
     from mplp_models._canonical import CanonicalJSONError, canonical_json
-    from mplp_models._chat import AnthropicChat, AnthropicChatMessage, AnthropicTextBlock, OpenAIChatMessage
+    from mplp_models._chat import (
+        AnthropicAssistantMessage,
+        AnthropicChat,
+        AnthropicChatMessage,
+        AnthropicTextBlock,
+        AnthropicUserMessage,
+        OpenAIAssistantMessage,
+        OpenAIChatMessage,
+        OpenAIDeveloperMessage,
+        OpenAISystemMessage,
+        OpenAIUserMessage,
+    )
     from mplp_models._cloudevents import CloudEvent
     from mplp_models._conversion import ConversionError
     from mplp_models._decode import MAX_DEPTH
@@ -90,9 +101,11 @@ __all__ = [
     "MAX_OPEN_DEPTH",
     "SCHEMA_ONLY",
     "AgentTokenUsage",
+    "AnthropicAssistantMessage",
     "AnthropicChat",
     "AnthropicChatMessage",
     "AnthropicTextBlock",
+    "AnthropicUserMessage",
     "CanonicalJSONError",
     "CloudEvent",
     "Collab",
@@ -143,7 +156,11 @@ __all__ = [
     "NetworkNodeStatus",
     "NetworkStatus",
     "NetworkTopologyType",
+    "OpenAIAssistantMessage",
     "OpenAIChatMessage",
+    "OpenAIDeveloperMessage",
+    "OpenAISystemMessage",
+    "OpenAIUserMessage",
     "Payload",
     "Plan",
     "PlanStatus",
@@ -173,7 +190,19 @@ _LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("SCHEMA_ONLY", "MplpModel"), "mplp_models._base"),
     **dict.fromkeys(("CanonicalJSONError", "canonical_json"), "mplp_models._canonical"),
     **dict.fromkeys(
-        ("AnthropicChat", "AnthropicChatMessage", "AnthropicTextBlock", "OpenAIChatMessage"), "mplp_models._chat"
+        (
+            "AnthropicAssistantMessage",
+            "AnthropicChat",
+            "AnthropicChatMessage",
+            "AnthropicTextBlock",
+            "AnthropicUserMessage",
+            "OpenAIAssistantMessage",
+            "OpenAIChatMessage",
+            "OpenAIDeveloperMessage",
+            "OpenAISystemMessage",
+            "OpenAIUserMessage",
+        ),
+        "mplp_models._chat",
     ),
     "CloudEvent": "mplp_models._cloudevents",
     "ConversionError": "mplp_models._conversion",

@@ -8,12 +8,12 @@ the lossy mapping by name (``agent_role``, ``drop_events``, ``join_parts``).
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 # No `from __future__ import annotations` here: TypedDict reads NotRequired only from
 # evaluated annotations. typing_extensions' TypedDict reads it on Python 3.10 too.
 from pydantic import BaseModel
-from typing_extensions import NotRequired, TypeAlias, TypedDict
+from typing_extensions import NotRequired, TypedDict
 
 from mplp_models._conversion import ConversionError, carries_nothing, describe
 from mplp_models._ids import new_id, new_meta
@@ -197,9 +197,7 @@ def to_openai(
     return written
 
 
-def _openai_message(
-    role: Literal["system", "user", "assistant"], content: str, system_role: str
-) -> OpenAIChatMessage:
+def _openai_message(role: Literal["system", "user", "assistant"], content: str, system_role: str) -> OpenAIChatMessage:
     # One literal per role: a type checker then knows which TypedDict each is.
     if role == "user":
         return {"role": "user", "content": content}

@@ -222,7 +222,9 @@ def flagged(plan: mm.Plan) -> None:
 def interop(dialog: mm.Dialog, event: mm.Event) -> None:
     messages = dialog.to_openai_messages()
     assert_type(messages, list[mm.OpenAIChatMessage])
-    assert_type(messages[0]["content"], str)
+    first = messages[0]
+    if first["role"] == "system":  # the role tells which of the message types it is
+        assert_type(first, mm.OpenAISystemMessage)
     assert_type(mm.Dialog.from_openai_messages(messages), mm.Dialog)
     chat = dialog.to_anthropic_messages(agent_role="user")
     assert_type(chat, mm.AnthropicChat)
