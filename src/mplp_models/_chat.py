@@ -3,7 +3,9 @@
 Both formats carry a role and text per message, and nothing of what else a
 dialog holds; the mapping is in docs/interop.md. What a format cannot carry is
 refused with a ``ConversionError`` naming its path, unless the caller opts into
-the lossy mapping by name (``agent_role``, ``drop_events``, ``join_parts``).
+the lossy mapping by name (``agent_role``, ``drop_events``, ``join_parts``,
+``drop_keys``, ``drop_parts``, ``refusal_as_text``). The SDKs' objects are read
+as the pydantic models they are; the SDKs themselves are never imported.
 """
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -280,7 +282,7 @@ _ROLES: dict[Form, Mapping[str, str]] = {
     "openai": {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"},
     "anthropic": {"user": "user", "assistant": "assistant"},
 }
-_READ_KEYS = frozenset({"role", "content", "type", "text"})
+_READ_KEYS = frozenset({"role", "content", "type", "text"})  # what drop_keys cannot name: a dialog reads them
 
 
 @dataclass(frozen=True)

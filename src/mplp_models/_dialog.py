@@ -126,6 +126,8 @@ class DialogBase(RuledModel, frozen=True):
         format cannot carry: an ``agent`` message, unless ``agent_role`` says
         which role to write it as (it then reads back as that role), and a
         message with an ``event``, unless ``drop_events=True`` leaves events out.
+        The list goes into the openai SDK's ``chat.completions.create(messages=...)``
+        as it is, typed: no cast.
         """
         return _chat.to_openai(self.messages, agent_role=agent_role, system_role=system_role, drop_events=drop_events)
 
@@ -141,6 +143,8 @@ class DialogBase(RuledModel, frozen=True):
         ``agent_role`` is given and a message with an ``event`` unless
         ``drop_events=True``. The timestamps and the fields outside the messages
         are left out (``from_anthropic_messages`` takes them back).
+        The dict goes into the anthropic SDK's ``messages.create(**chat, ...)`` as
+        it is, typed: no cast.
         """
         return _chat.to_anthropic(self.messages, agent_role=agent_role, drop_events=drop_events)
 
