@@ -22,8 +22,13 @@ import pytest
 from anthropic.types import Message, MessageParam, TextBlock
 from conftest import PAYLOADS
 from hypothesis import given
-from openai.types.chat import ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam
-from pydantic import TypeAdapter, ValidationError
+from openai.types.chat import (
+    ChatCompletion,
+    ChatCompletionMessage,
+    ChatCompletionMessageParam,
+    ParsedChatCompletionMessage,
+)
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 import mplp_models as mm
 from mplp_models import ConversionError
@@ -239,6 +244,18 @@ def test_the_openai_opt_ins_say_by_name_what_is_left_out() -> None:
     assert error.path == ("choices", 0, "message", "content") and "needs text; found null" in str(error)
     both = refused(dialog.append_openai, completion(refusal="No."), refusal_as_text=True)
     assert both.path == ("choices", 0, "message", "refusal") and "the message has content too" in str(both)
+
+
+class Answer(BaseModel):
+    ready: bool
+
+
+def test_a_parsed_reply_keeps_its_json_text_and_leaves_parsed_out_by_name() -> None:
+    # client.chat.completions.parse() adds `parsed`: the content read as the caller's type.
+    parsed = ParsedChatCompletionMessage[Answer](role="assistant", content='{"ready":true}', parsed=Answer(ready=True))
+    error = refused(question().append_openai, parsed)
+    assert error.path == ("parsed",) and "pass drop_keys=['parsed']" in str(error)
+    assert question().append_openai(parsed, drop_keys=["parsed"]).messages[-1].content == '{"ready":true}'
 
 
 @pytest.mark.parametrize(
