@@ -74,5 +74,8 @@ def the_written_content_type(dialog: mm.Dialog) -> None:
     first = dialog.to_openai_messages()[0]
     if first["role"] == "user":
         assert_type(first["content"], str | Iterable[Any])
+    text = dialog.to_openai_messages()[0].get("content")  # every role has it (an assistant's maybe not)
+    if isinstance(text, str):
+        assert_type(text, str)
     message = dialog.to_anthropic_messages()["messages"][0]
     assert_type(message["content"], str | Iterable[Any])
