@@ -136,8 +136,12 @@ def from_llm_json(model: type[M], text: str | bytes | Mapping[str, Any], *, dial
 def _document(title: str, text: str | bytes | Mapping[str, Any], dialect: Dialect) -> Any:
     if isinstance(text, Mapping):
         return dict(text)
-    if dialect == "json-schema":
-        found = extract_json(text.decode("utf-8", "surrogatepass") if isinstance(text, bytes) else text)
+    if dialect == "json-schema" and isinstance(text, (str, bytes)):
+        try:
+            prose = text.decode("utf-8") if isinstance(text, bytes) else text
+        except UnicodeDecodeError:  # the strict reader words it
+            return load_json(text, title)
+        found = extract_json(prose)
         if found is None:
             message = "The answer holds no JSON object: answer with the JSON object alone"
             raise invalid(title, "llm_no_json", message, (), text)
