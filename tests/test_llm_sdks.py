@@ -14,7 +14,9 @@ import anthropic
 import httpx2
 import openai
 import pytest
+from anthropic.types import Message, ToolUseBlock
 from conftest import fixture
+from openai.types.chat import ChatCompletion
 from pydantic import ValidationError
 
 import mplp_models as mm
@@ -72,20 +74,30 @@ def openai_client(responses: list[dict[str, Any]], requests: list[dict[str, Any]
     )
 
 
+def complete(client: openai.OpenAI, messages: list[dict[str, Any]]) -> ChatCompletion:
+    """One Chat Completions request for a Plan under the strict schema."""
+    request: dict[str, Any] = {
+        "model": "gpt-4o-2024-08-06",
+        "messages": messages,
+        "response_format": llm.openai_format(mm.Plan),
+    }
+    completion: ChatCompletion = client.chat.completions.create(**request)
+    return completion
+
+
 def test_openai_chat_completion_reads_into_a_plan() -> None:
     expected = plan()
     requests: list[dict[str, Any]] = []
     client = openai_client([chat_completion(json.dumps(llm.answer(expected)))], requests)
-    completion = client.chat.completions.create(
-        model="gpt-4o-2024-08-06",
-        messages=[{"role": "user", "content": "Plan the release."}],
-        response_format=llm.openai_format(mm.Plan),  # type: ignore[arg-type]
-    )
+    completion = complete(client, [{"role": "user", "content": "Plan the release."}])
     content = completion.choices[0].message.content
     assert content is not None
     assert llm.from_llm_json(mm.Plan, content) == expected
     sent = requests[0]["response_format"]
-    assert sent == {"type": "json_schema", "json_schema": {"name": "Plan", "schema": llm.json_schema(mm.Plan), "strict": True}}
+    assert sent == {
+        "type": "json_schema",
+        "json_schema": {"name": "Plan", "schema": llm.json_schema(mm.Plan), "strict": True},
+    }
 
 
 def test_openai_retry_loop_sends_the_feedback() -> None:
@@ -97,11 +109,7 @@ def test_openai_retry_loop_sends_the_feedback() -> None:
     messages: list[dict[str, Any]] = [{"role": "user", "content": "Plan the release."}]
     result = None
     for _ in range(3):
-        completion = client.chat.completions.create(
-            model="gpt-4o-2024-08-06",
-            messages=messages,  # type: ignore[arg-type]
-            response_format=llm.openai_format(mm.Plan),  # type: ignore[arg-type]
-        )
+        completion = complete(client, messages)
         content = completion.choices[0].message.content or ""
         try:
             result = llm.from_llm_json(mm.Plan, content)
@@ -117,11 +125,7 @@ def test_openai_retry_loop_sends_the_feedback() -> None:
 
 def test_openai_refusal_is_a_validation_error() -> None:
     client = openai_client([chat_completion(None, "I'm sorry, I cannot help with that.")], [])
-    completion = client.chat.completions.create(
-        model="gpt-4o-2024-08-06",
-        messages=[{"role": "user", "content": "Plan something bad."}],
-        response_format=llm.openai_format(mm.Plan),  # type: ignore[arg-type]
-    )
+    completion = complete(client, [{"role": "user", "content": "Plan something bad."}])
     message = completion.choices[0].message
     assert message.refusal is not None
     with pytest.raises(ValidationError) as caught:
@@ -145,6 +149,21 @@ def tool_use_message(tool_input: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def call_tool(client: anthropic.Anthropic) -> dict[str, Any]:
+    """The input of the Plan tool that Claude is made to call."""
+    request: dict[str, Any] = {
+        "model": "claude-sonnet-4-6",
+        "max_tokens": 4096,
+        "tools": [llm.anthropic_tool(mm.Plan)],
+        "tool_choice": {"type": "tool", "name": "Plan"},
+        "messages": [{"role": "user", "content": "Plan the release."}],
+    }
+    message: Message = client.messages.create(**request)
+    (block,) = [block for block in message.content if isinstance(block, ToolUseBlock)]
+    assert block.name == "Plan"
+    return block.input
+
+
 def test_anthropic_tool_use_reads_into_a_plan() -> None:
     expected = plan()
     requests: list[dict[str, Any]] = []
@@ -154,15 +173,8 @@ def test_anthropic_tool_use_reads_into_a_plan() -> None:
         http_client=replaying([tool_use_message(llm.answer(expected, dialect="anthropic"))], requests),
         max_retries=0,
     )
-    message = client.messages.create(
-        model="claude-sonnet-4-6",
-        max_tokens=4096,
-        tools=[llm.anthropic_tool(mm.Plan)],  # type: ignore[list-item]
-        tool_choice={"type": "tool", "name": "Plan"},
-        messages=[{"role": "user", "content": "Plan the release."}],
-    )
-    (block,) = [block for block in message.content if block.type == "tool_use"]
-    assert llm.from_llm_json(mm.Plan, block.input, dialect="anthropic") == expected
+    tool_input = call_tool(client)
+    assert llm.from_llm_json(mm.Plan, tool_input, dialect="anthropic") == expected
     tool = requests[0]["tools"][0]
     assert tool["input_schema"] == llm.json_schema(mm.Plan, dialect="anthropic")
     assert tool["strict"] is True
@@ -175,14 +187,7 @@ def test_anthropic_broken_rule_is_located_in_the_tool_input() -> None:
         http_client=replaying([tool_use_message(broken(llm.answer(plan(), dialect="anthropic")))], []),
         max_retries=0,
     )
-    message = client.messages.create(
-        model="claude-sonnet-4-6",
-        max_tokens=4096,
-        tools=[llm.anthropic_tool(mm.Plan)],  # type: ignore[list-item]
-        tool_choice={"type": "tool", "name": "Plan"},
-        messages=[{"role": "user", "content": "Plan the release."}],
-    )
-    (block,) = [block for block in message.content if block.type == "tool_use"]
+    tool_input = call_tool(client)
     with pytest.raises(ValidationError) as caught:
-        llm.from_llm_json(mm.Plan, block.input, dialect="anthropic")
+        llm.from_llm_json(mm.Plan, tool_input, dialect="anthropic")
     assert caught.value.errors()[0]["loc"] == ("steps", 0, "dependencies", 0)

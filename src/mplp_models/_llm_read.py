@@ -46,7 +46,8 @@ def decode(value: Any, slot: Slot, loc: Loc, problems: Problems) -> Any:
         return None if value is None else decode(value, cast(Slot, slot.item), loc, problems)
     if slot.kind == "array" and isinstance(value, list):
         item = cast(Slot, slot.item)
-        return [decode(entry, item, (*loc, index), problems) for index, entry in enumerate(cast(list[Any], value))]
+        entries: list[Any] = value  # pyright: ignore[reportUnknownVariableType]  # JSON values
+        return [decode(entry, item, (*loc, index), problems) for index, entry in enumerate(entries)]
     if slot.kind == "text":
         return _parse_text(value, loc, problems)
     if slot.kind == "object" and isinstance(value, dict):
@@ -78,23 +79,30 @@ def _decode_object(value: dict[str, Any], slot: Slot, loc: Loc, problems: Proble
     return out
 
 
-def _unwrap(member: Any, loc: Loc, problems: Problems) -> Any:
+def _wrapper(value: object) -> dict[str, Any] | None:
+    if isinstance(value, dict):
+        wrapper = cast(dict[str, Any], value)
+        if set(wrapper) == {PRESENT, VALUE}:
+            return wrapper
+    return None
+
+
+def _unwrap(member: object, loc: Loc, problems: Problems) -> Any:
     """The value of a wrapped optional field, or ``_ABSENT``; a problem if the wrapper is not one."""
-    if isinstance(member, dict) and set(cast(dict[str, Any], member)) == {PRESENT, VALUE}:
-        wrapper = cast(dict[str, Any], member)
-        present, inner = wrapper[PRESENT], wrapper[VALUE]
-        if present is True:
-            return inner
-        if present is False and inner is None:
-            return _ABSENT
-        if present is False:
-            problems.add((*loc, VALUE), "llm_absent_with_value", "present is false, so value should be null", inner)
-            return _ABSENT
-        problems.add((*loc, PRESENT), "bool_type", "Input should be a valid boolean", present)
+    wrapper = _wrapper(member)
+    if wrapper is None:
+        message = f'Input should be an object with exactly the keys "{PRESENT}" and "{VALUE}"'
+        problems.add(loc, "llm_wrapper", message, member)
         return _ABSENT
-    problems.add(
-        loc, "llm_wrapper", f'Input should be an object with exactly the keys "{PRESENT}" and "{VALUE}"', member
-    )
+    present, inner = wrapper[PRESENT], wrapper[VALUE]
+    if present is True:
+        return inner
+    if present is False and inner is None:
+        return _ABSENT
+    if present is False:
+        problems.add((*loc, VALUE), "llm_absent_with_value", "present is false, so value should be null", inner)
+    else:
+        problems.add((*loc, PRESENT), "bool_type", "Input should be a valid boolean", present)
     return _ABSENT
 
 
@@ -196,4 +204,3 @@ def extract_json(text: str) -> str | None:
             continue
         return text[start:end]
     return None
-

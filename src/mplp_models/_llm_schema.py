@@ -33,12 +33,16 @@ Absence = Literal["required", "omit", "null", "wrapped"]
 # wrapped: every key is there, as {"present": bool, "value": ...} (the field may be null).
 
 
+def _no_fields() -> dict[str, Field]:
+    return {}
+
+
 @dataclass(frozen=True)
 class Slot:
     """What one place of a dialect's document holds."""
 
     kind: SlotKind
-    fields: Mapping[str, Field] = field(default_factory=dict)  # an object's
+    fields: Mapping[str, Field] = field(default_factory=_no_fields)  # an object's
     item: Slot | None = None  # an array's items; the non-null side of a nullable
 
 
@@ -290,7 +294,7 @@ def _json_type(value: object) -> str:
     return "string"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def dialect_schema(model: type[MplpModel], dialect: Dialect) -> dict[str, Any]:
     """The schema of ``model`` in ``dialect`` (cached: callers copy it)."""
     if dialect == "json-schema":
@@ -298,7 +302,7 @@ def dialect_schema(model: type[MplpModel], dialect: Dialect) -> dict[str, Any]:
     return _Walk(model, DIALECTS[dialect]).schema()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def slots(model: type[MplpModel], dialect: Dialect) -> Slot:
     """What each place of an answer in ``dialect`` holds, from the root."""
     walk = _Walk(model, DIALECTS.get(dialect))

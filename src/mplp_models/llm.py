@@ -40,7 +40,7 @@ from mplp_models._errors import errors_as_json
 from mplp_models._llm_read import Problems, decode, encode, extract_json, relocated
 from mplp_models._llm_schema import Dialect, dialect_schema, slots
 
-__all__ = ["Dialect", "anthropic_tool", "answer", "feedback", "from_llm_json", "json_schema", "openai_format"]
+__all__ = ["Dialect", "answer", "anthropic_tool", "feedback", "from_llm_json", "json_schema", "openai_format"]
 
 M = TypeVar("M", bound=MplpModel)
 
@@ -136,7 +136,8 @@ def from_llm_json(model: type[M], text: str | bytes | Mapping[str, Any], *, dial
 def _document(title: str, text: str | bytes | Mapping[str, Any], dialect: Dialect) -> Any:
     if isinstance(text, Mapping):
         return dict(text)
-    if dialect == "json-schema" and isinstance(text, (str, bytes)):
+    # A caller without a type checker may pass anything: the strict reader then says what it is.
+    if dialect == "json-schema" and isinstance(text, (str, bytes)):  # pyright: ignore[reportUnnecessaryIsInstance]
         try:
             prose = text.decode("utf-8") if isinstance(text, bytes) else text
         except UnicodeDecodeError:  # the strict reader words it
@@ -192,4 +193,3 @@ def feedback(error: ValidationError) -> str:
     if len(entries) > _MOST:
         lines.append(f"- and {len(entries) - _MOST} more")
     return "\n".join(lines)
-
