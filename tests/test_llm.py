@@ -422,3 +422,27 @@ def test_helpers_for_the_sdks() -> None:
     tool = llm.anthropic_tool(mm.Plan)
     assert tool["input_schema"] == llm.json_schema(mm.Plan, dialect="anthropic")
     assert tool["name"] == "Plan"
+
+
+def test_json_text_nested_too_deep_is_refused_as_from_json_refuses_it() -> None:
+    deep = '{"a": ' * (mm.MAX_OPEN_DEPTH + 1) + "1" + "}" * (mm.MAX_OPEN_DEPTH + 1)
+    with pytest.raises(ValidationError) as direct:
+        mm.TraceBase.from_json(
+            json.dumps({"trace_id": mm.new_id(), "span_id": mm.new_id(), "attributes": json.loads(deep)})
+        )
+    with pytest.raises(ValidationError) as caught:
+        llm.from_llm_json(mm.TraceBase, span(attributes=deep))
+    assert [e["type"] for e in caught.value.errors()] == [e["type"] for e in direct.value.errors()]
+    assert [e["loc"] for e in caught.value.errors()] == [("attributes",)]
+
+
+def test_error_inside_json_text_names_its_place_in_the_text() -> None:
+    context = llm.answer(mm.Context.model_validate(fixture(mm.Context)), dialect="openai")
+    root = json.loads(context["root"])
+    del root["domain"]
+    context["root"] = json.dumps(root)
+    with pytest.raises(ValidationError) as caught:
+        llm.from_llm_json(mm.Context, context)
+    (error,) = caught.value.errors()
+    assert error["loc"] == ("root",)
+    assert error["msg"] == "In the JSON text, at /domain: Field required"
