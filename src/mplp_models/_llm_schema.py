@@ -101,7 +101,10 @@ DIALECTS: dict[str, Profile] = {
     ),
 }
 
-_ANNOTATIONS = frozenset({"description", "title", "$defs", "$schema", "const", "default"})
+_PLAIN = Profile(
+    every_key_required=False, open_as_text=False, keywords=frozenset(), formats=frozenset(), ref_alone=False
+)
+"""``json-schema``: the model's own schema, whose answers are the payloads themselves."""
 
 
 def _source(model: type[MplpModel]) -> dict[str, Any]:
@@ -112,7 +115,7 @@ def _source(model: type[MplpModel]) -> dict[str, Any]:
 class _Walk:
     """One model's schema walked for one dialect: the dialect's schema and the slots, sharing each decision."""
 
-    def __init__(self, model: type[MplpModel], profile: Profile | None) -> None:
+    def __init__(self, model: type[MplpModel], profile: Profile) -> None:
         self.source = _source(model)
         self.defs: dict[str, Any] = self.source.get("$defs", {})
         self.profile = profile
@@ -140,7 +143,7 @@ class _Walk:
                 return Slot("nullable", item=self.slot(others[0]))
             return LEAF
         if self.is_open(node):
-            return Slot("text") if self.profile is not None and self.profile.open_as_text else LEAF
+            return Slot("text") if self.profile.open_as_text else LEAF
         if self.is_closed_object(node):
             required = set(node.get("required", ()))
             fields = {
@@ -160,7 +163,7 @@ class _Walk:
     def absence(self, required: bool, node: Mapping[str, Any]) -> Absence:
         if required:
             return "required"
-        if self.profile is None or not self.profile.every_key_required:
+        if not self.profile.every_key_required:
             return "omit"
         return "wrapped" if self.nullable(node) else "null"
 
@@ -184,7 +187,6 @@ class _Walk:
 
     def convert(self, node: Mapping[str, Any]) -> dict[str, Any]:
         profile = self.profile
-        assert profile is not None
         if "$ref" in node:
             return self.reference(node)
         description = node.get("description")
@@ -197,23 +199,22 @@ class _Walk:
         else:
             out = {}
             for key, value in node.items():
-                if key in ("items",):
+                if key == "items":
                     out["items"] = self.convert(value)
                 elif key == "const":  # every dialect takes a one-value enum with its type
                     out["type"] = _json_type(value)
                     out["enum"] = [value]
                 elif key in profile.keywords:
                     out[key] = value
-            out = self.restrict(node, out)
+            out = self.restrict(out)
         note = _dropped(node, out)
         text = " ".join(part for part in (description, note) if part)
         if text:
             out["description"] = text
         return out
 
-    def restrict(self, node: Mapping[str, Any], out: dict[str, Any]) -> dict[str, Any]:
+    def restrict(self, out: dict[str, Any]) -> dict[str, Any]:
         profile = self.profile
-        assert profile is not None
         if "format" in out and out["format"] not in profile.formats:
             del out["format"]
         if profile.min_items is not None and out.get("minItems") not in (None, *profile.min_items):
@@ -223,7 +224,6 @@ class _Walk:
         return out
 
     def reference(self, node: Mapping[str, Any]) -> dict[str, Any]:
-        assert self.profile is not None
         name, target = self.target(node)
         siblings = {key: value for key, value in node.items() if key != "$ref"}
         if not siblings or not self.profile.ref_alone:
@@ -236,7 +236,6 @@ class _Walk:
         return inlined
 
     def closed_object(self, node: Mapping[str, Any]) -> dict[str, Any]:
-        assert self.profile is not None
         required = set(node.get("required", ()))
         properties: dict[str, Any] = {}
         for name, member in node.get("properties", {}).items():
@@ -305,7 +304,7 @@ def dialect_schema(model: type[MplpModel], dialect: Dialect) -> dict[str, Any]:
 @functools.cache
 def slots(model: type[MplpModel], dialect: Dialect) -> Slot:
     """What each place of an answer in ``dialect`` holds, from the root."""
-    walk = _Walk(model, DIALECTS.get(dialect))
+    walk = _Walk(model, DIALECTS.get(dialect, _PLAIN))
     return walk.slot(walk.source)
 
 
