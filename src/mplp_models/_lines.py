@@ -47,8 +47,9 @@ def check_lines(
     """The verdict on each line of NDJSON, in order: what ``mplp-models validate --ndjson`` reports.
 
     A pure function of its input, for ``map_partitions`` (Dask), ``mapPartitions`` (Spark) and the
-    like. Each line is read as strictly as ``parse`` reads a document; a line ending (``\\n`` or
-    ``\\r\\n``) may be left on.
+    like. Each line is read as strictly as ``parse`` reads a document. A line may keep its ``\\n``
+    (as ``dask.bag.read_text`` leaves it on): it is taken off, so that the verdict, and the text an
+    error message quotes, is the one the command gives on the same file.
 
     Args:
         lines: The lines, as bytes or str (a str is read as its UTF-8 encoding).
@@ -61,8 +62,16 @@ def check_lines(
         One item per line: its ``LineVerdict``, or ``None`` for a line of nothing but
         whitespace, which holds no document (the command skips it). The position of an
         item is that of its line, so ``enumerate`` gives line numbers.
+
+    Raises:
+        TypeError: A line is neither bytes nor str. A bad document is never raised: it
+            gets a verdict with its errors.
     """
-    return [None if _blank(line) else check_document(line, semantic=semantic, kind=kind) for line in lines]
+    verdicts: list[LineVerdict | None] = []
+    for line in lines:
+        document = _document(line)
+        verdicts.append(None if document is None else check_document(document, semantic=semantic, kind=kind))
+    return verdicts
 
 
 def check_document(data: bytes | str, *, semantic: bool, kind: type[MplpModel] | None) -> LineVerdict:
@@ -78,5 +87,16 @@ def check_document(data: bytes | str, *, semantic: bool, kind: type[MplpModel] |
     return LineVerdict(True, name, None if field is None else str(getattr(instance, field)), ())
 
 
-def _blank(line: bytes | str) -> bool:
-    return not (line.strip(_SPACE) if isinstance(line, str) else line.strip())
+def _document(line: bytes | str) -> bytes | str | None:
+    """The line without its ``\\n`` (which a reader may leave on), or ``None`` if it is blank."""
+    if isinstance(line, str):
+        if not line.strip(_SPACE):
+            return None
+        return line[:-1] if line.endswith("\n") else line
+    if not isinstance(line, (bytes, bytearray)):
+        # A whole record where a line belongs (read_text(include_path=True) gives (line, path)) is the
+        # caller's mistake, not a bad document.
+        raise TypeError(f"check_lines takes lines as bytes or str, not {type(line).__name__}")
+    if not line.strip():
+        return None
+    return line[:-1] if line.endswith(b"\n") else line
