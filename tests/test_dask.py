@@ -22,10 +22,11 @@ import mplp_models as mm
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Client]:
-    # No dashboard (no port to find free), and everything on the loopback interface.
+    # Everything on the loopback interface; the scheduler's HTTP server (always started) on a free port, so
+    # that a cluster already on the default port (8787) costs no warning.
     with (
         LocalCluster(
-            n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+            n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address="127.0.0.1:0"
         ) as cluster,
         Client(cluster) as client,
     ):
