@@ -87,13 +87,13 @@ def check_document(data: bytes | str, *, semantic: bool, kind: type[MplpModel] |
     return LineVerdict(True, name, None if field is None else str(getattr(instance, field)), ())
 
 
-def _document(line: bytes | str) -> bytes | str | None:
+def _document(line: object) -> bytes | str | None:
     """The line without its ``\\n`` (which a reader may leave on), or ``None`` if it is blank."""
     if isinstance(line, str):
         if not line.strip(_SPACE):
             return None
         return line[:-1] if line.endswith("\n") else line
-    if not isinstance(line, (bytes, bytearray)):
+    if not isinstance(line, bytes):
         # A whole record where a line belongs (read_text(include_path=True) gives (line, path)) is the
         # caller's mistake, not a bad document.
         raise TypeError(f"check_lines takes lines as bytes or str, not {type(line).__name__}")
