@@ -92,6 +92,7 @@ if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_role_schema import Role
     from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace, TraceSegment, TraceSegmentStatus, TraceStatus
     from mplp_models._ids import new_id
+    from mplp_models._lines import LineVerdict, check_lines
     from mplp_models._parse import Payload, parse
     from mplp_models._semantic import RuleViolation
     from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
@@ -144,6 +145,7 @@ __all__ = [
     "JsonObject",
     "LearningSample",
     "LearningSampleTimestamps",
+    "LineVerdict",
     "Metadata",
     "ModuleDescriptor",
     "ModuleDescriptorStatus",
@@ -180,6 +182,7 @@ __all__ = [
     "UserFeedback",
     "__version__",
     "canonical_json",
+    "check_lines",
     "errors_as_json",
     "new_id",
     "parse",
@@ -257,6 +260,7 @@ _LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("Payload", "parse"), "mplp_models._parse"),
     "RuleViolation": "mplp_models._semantic",
     "new_id": "mplp_models._ids",
+    **dict.fromkeys(("LineVerdict", "check_lines"), "mplp_models._lines"),
     **dict.fromkeys(("MAX_OPEN_DEPTH", "JsonObject", "Timestamp"), "mplp_models._types"),
 }
 

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import bench_lines
 import measure
 import memory
 import orjson
@@ -398,6 +399,7 @@ def run(settings: Settings) -> dict[str, Any]:
         results["reads"] = bench_reads(timed, contenders, settings)
         results["writes"] = bench_writes(timed, settings)
         results["ndjson"] = bench_ndjson(ndjson, lines, settings)
+        results["lines_per_second"] = bench_lines.run(Path(tmp), quick=settings.mode == "quick")
         results["imports"] = bench_imports(Path(tmp), settings)
         results["memory"] = bench_memory(plan_2000, settings)
     results["strategies_ms_per_example"] = bench_strategies(settings)

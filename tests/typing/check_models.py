@@ -239,3 +239,14 @@ def interop(dialog: mm.Dialog, event: mm.Event) -> None:
         event.to_cloudevent()
     except mm.ConversionError as error:
         assert_type(error.path, tuple[str | int, ...])
+
+
+def line_verdicts(lines: list[bytes], texts: list[str]) -> None:
+    verdicts = mm.check_lines(lines, semantic=False, kind=mm.Plan)
+    assert_type(verdicts, list[mm.LineVerdict | None])
+    assert_type(mm.check_lines(texts), list[mm.LineVerdict | None])
+    for verdict in verdicts:
+        if verdict is not None:
+            assert_type(verdict.ok, bool)
+            assert_type(verdict.kind, str | None)
+            assert_type(verdict.errors, tuple[mm.ErrorEntry, ...])
