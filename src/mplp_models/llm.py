@@ -88,10 +88,10 @@ def anthropic_tool(model: type[MplpModel], *, strict: bool = True) -> dict[str, 
     """A Messages API tool whose input is ``model`` in the ``anthropic`` dialect; force it with ``tool_choice``.
 
     Anthropic limits the strict schemas of one request to 24 optional parameters and 16 parameters
-    with union types in all; a model over either limit on its own is refused here, before the API
-    would refuse the request. The larger models (``Context``, ``Trace``, ``Dialog``,
-    ``LearningSample``) are: send them with ``strict=False``. The limits count every strict schema of
-    the request, so other strict tools in it count too.
+    with union types in all. A model over either limit on its own is refused here, before the API
+    would refuse the request: ``Context``, ``Trace``, ``Dialog`` and ``LearningSample`` are, and go
+    with ``strict=False``. The limits count every strict schema of the request, so other strict tools
+    in it count too.
 
     Args:
         model: A model class.
