@@ -16,6 +16,7 @@ from pydantic import ValidationError
 import mplp_models as mm
 from mplp_models import llm
 from mplp_models._kinds import KINDS
+from mplp_models._llm_schema import CHECKED_ON_RETURN, strict_load
 from mplp_models.testing import instances
 
 MODELS = [kind.model for kind in KINDS]
@@ -24,6 +25,8 @@ DIALECTS: tuple[llm.Dialect, ...] = (*STRICT, "json-schema")
 
 
 # --- the providers' rules, as their pages state them ------------------------------------------
+# Each rule is quoted from the provider's page; where a page is silent, the comment says whose
+# practice the rule follows.
 
 
 def nodes(schema: Any, depth: int = 0) -> Iterator[tuple[dict[str, Any], int]]:
@@ -42,24 +45,27 @@ def nodes(schema: Any, depth: int = 0) -> Iterator[tuple[dict[str, Any], int]]:
         yield from nodes(member, 0)
 
 
-def max_depth(schema: dict[str, Any]) -> int:
-    """The deepest nesting of objects, following $refs (a def counts where it is used)."""
+def inlined(schema: dict[str, Any]) -> Any:
+    """The schema with every $ref replaced by its definition (fails on a recursive schema)."""
     defs = schema.get("$defs", {})
 
-    def walk(node: Any, depth: int, seen: tuple[str, ...]) -> int:
+    def expand(node: Any, seen: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [expand(member, seen) for member in node]
         if not isinstance(node, dict):
-            return depth
+            return node
         if "$ref" in node:
             name = node["$ref"].rsplit("/", 1)[-1]
             assert name not in seen, f"recursive schema through {name}"
-            return walk(defs[name], depth, (*seen, name))
-        level = depth + (1 if node.get("type") == "object" else 0)
-        children = [*node.get("properties", {}).values(), *node.get("anyOf", ())]
-        if isinstance(node.get("items"), dict):
-            children.append(node["items"])
-        return max([level, *(walk(child, level if "anyOf" not in node else depth, seen) for child in children)])
+            return expand(defs[name], (*seen, name))
+        return {key: expand(value, seen) for key, value in node.items() if key != "$defs"}
 
-    return walk(schema, 0, ())
+    return expand(schema, ())
+
+
+def max_depth(schema: dict[str, Any]) -> int:
+    """The deepest nesting of objects, a definition counted where it is used."""
+    return max(level for _, level in nodes(inlined(schema)))
 
 
 def check_common(schema: dict[str, Any]) -> None:
@@ -72,27 +78,37 @@ def check_common(schema: dict[str, Any]) -> None:
             assert node["$ref"].startswith("#/$defs/"), node
             assert node["$ref"].removeprefix("#/$defs/") in defs
         if node.get("type") == "object":
-            # Closed: additionalProperties false everywhere (OpenAI and Anthropic require it; Gemini takes it).
+            # Closed: OpenAI "additionalProperties: false must always be set in objects"; Anthropic
+            # "required and additionalProperties (must be set to false for objects)"; Gemini takes it.
             assert node.get("additionalProperties") is False, node
             assert set(node.get("required", ())) <= set(node["properties"])
-    max_depth(schema)  # no recursion (Anthropic: "Recursive schemas" not supported)
+    inlined(schema)  # Anthropic, not supported: "Recursive schemas"; Gemini unrolls them "to a limited degree"
 
 
 # https://platform.openai.com/docs/guides/structured-outputs#supported-schemas
 OPENAI_KEYWORDS = {
-    # types, objects, arrays, unions, definitions and annotations
+    # "Supported types: String, Number, Boolean, Integer, Object, Array, Enum, anyOf"; "Definitions are
+    # supported" ($defs, $ref); the page's own examples use description.
     *("type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const"),
     *("$ref", "$defs", "description", "title"),
-    # "Supported properties": strings, numbers, arrays
+    # "Supported string properties: pattern, format"
     *("pattern", "format"),
+    # "Supported number properties: multipleOf, maximum, exclusiveMaximum, minimum, exclusiveMinimum"
     *("multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"),
+    # "Supported array properties: minItems, maxItems"
     *("minItems", "maxItems"),
 }
+# "format — Predefined formats for strings. Currently supported: date-time, time, date, duration,
+# email, hostname, ipv4, ipv6, uuid"
 OPENAI_FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
-OPENAI_MAX_DEPTH = 10  # "up to 10 levels of nesting"
-OPENAI_MAX_PROPERTIES = 5000  # "up to 5000 object properties total"
-OPENAI_MAX_STRING = 120_000  # property names, definition names, enum and const values
-OPENAI_MAX_ENUM_VALUES = 1000  # "up to 1000 enum values across all enum properties"
+# "A schema may have up to 5000 object properties total, with up to 10 levels of nesting."
+OPENAI_MAX_DEPTH = 10
+OPENAI_MAX_PROPERTIES = 5000
+# "total string length of all property names, definition names, enum values, and const values cannot
+# exceed 120,000 characters"
+OPENAI_MAX_STRING = 120_000
+# "A schema may have up to 1000 enum values across all enum properties."
+OPENAI_MAX_ENUM_VALUES = 1000
 
 
 def check_openai(schema: dict[str, Any]) -> None:
@@ -101,18 +117,22 @@ def check_openai(schema: dict[str, Any]) -> None:
     for node, _ in nodes(schema):
         assert set(node) <= OPENAI_KEYWORDS, set(node) - OPENAI_KEYWORDS
         if node.get("type") == "object":
-            # "all fields must be required"; optional ones are emulated with a union with null.
+            # "all fields or function parameters must be specified as required"; "it is possible to
+            # emulate an optional parameter by using a union type with null"
             assert node["required"] == list(node["properties"])
-            properties += len(node["properties"])
             text += sum(map(len, node["properties"]))
         if "$ref" in node:
-            assert set(node) == {"$ref"}, node  # a $ref stands alone
+            # The page is silent; openai-python's to_strict_json_schema inlines a $ref with other keys.
+            assert set(node) == {"$ref"}, node
         if "format" in node:
             assert node["format"] in OPENAI_FORMATS
         if "enum" in node:
             enum_values += len(node["enum"])
             text += sum(len(str(value)) for value in node["enum"])
-        assert any(key in node for key in ("type", "anyOf", "$ref")) or node is schema.get("$defs"), node
+        assert any(key in node for key in ("type", "anyOf", "$ref")), node
+    # Properties and depth as the answer holds them: a definition counts where it is used.
+    for node, _ in nodes(inlined(schema)):
+        properties += len(node.get("properties", {}))
     text += sum(map(len, schema.get("$defs", {})))
     assert max_depth(schema) <= OPENAI_MAX_DEPTH
     assert properties <= OPENAI_MAX_PROPERTIES
@@ -121,40 +141,62 @@ def check_openai(schema: dict[str, Any]) -> None:
 
 
 # https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations
-# Supported: basic types, enum, const, anyOf, allOf, local $ref/$defs, required, additionalProperties
-# false, string formats (date-time, time, date, duration, email, hostname, uri, ipv4, ipv6, uuid),
-# minItems 0 or 1. Not supported: recursive schemas, numerical constraints (minimum, maximum,
-# multipleOf), string constraints (minLength, maxLength), array constraints beyond minItems 0/1,
-# additionalProperties other than false, complex regular expressions (we send no pattern at all).
-ANTHROPIC_UNSUPPORTED = {
-    *("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
-    *("minLength", "maxLength", "pattern", "maxItems", "uniqueItems", "contains"),
-    *("not", "if", "then", "else", "oneOf", "patternProperties", "dependentRequired"),
+# (strict tool use: "For the supported JSON Schema subset, see JSON Schema limitations").
+# "Supported features: All basic types: object, array, string, integer, number, boolean, null; enum
+# (strings, numbers, bools, or nulls only - no complex types); const; anyOf and allOf (with limitations
+# - allOf with $ref not supported); $ref, $def, and definitions (external $ref not supported); default
+# property for all supported types; required and additionalProperties (must be set to false for
+# objects); String formats: [below]; Array minItems (only values 0 and 1 supported)". Not supported:
+# "Numerical constraints (minimum, maximum, multipleOf, etc.)", "String constraints (minLength,
+# maxLength)", "Array constraints beyond minItems of 0 or 1". pattern takes "simple regex patterns"
+# only ("Complex patterns may result in 400 errors"): we send none, so it is not allowed here.
+ANTHROPIC_KEYWORDS = {
+    *("type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "allOf"),
+    *("$ref", "$defs", "definitions", "default", "description", "title", "format", "minItems"),
 }
 ANTHROPIC_FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
+# https://platform.claude.com/docs/en/build-with-claude/structured-outputs#schema-complexity-limits:
+# "Optional parameters | 24 | Total optional parameters across all strict tool schemas and JSON output
+# schemas. Each parameter not listed in required counts toward this limit." "Parameters with union
+# types | 16 | Total parameters that use anyOf or type arrays [...] across all strict schemas."
+ANTHROPIC_MAX_OPTIONAL = 24
+ANTHROPIC_MAX_UNIONS = 16
+
+
+def anthropic_load(schema: dict[str, Any]) -> tuple[int, int]:
+    """Optional parameters and union-typed places of a strict schema, a definition counted at each use."""
+    optional = unions = 0
+    for node, _ in nodes(inlined(schema)):
+        optional += len(set(node.get("properties", {})) - set(node.get("required", ())))
+        unions += "anyOf" in node or isinstance(node.get("type"), list)
+    return optional, unions
 
 
 def check_anthropic(schema: dict[str, Any]) -> None:
     check_common(schema)
     for node, _ in nodes(schema):
-        assert not set(node) & ANTHROPIC_UNSUPPORTED, set(node) & ANTHROPIC_UNSUPPORTED
+        assert set(node) <= ANTHROPIC_KEYWORDS, set(node) - ANTHROPIC_KEYWORDS
         assert node.get("minItems", 0) in (0, 1)
         if "format" in node:
             assert node["format"] in ANTHROPIC_FORMATS
         if "enum" in node:
-            assert all(isinstance(value, (str, int, float, bool)) for value in node["enum"])
+            assert all(value is None or isinstance(value, (str, int, float, bool)) for value in node["enum"])
 
 
 # https://ai.google.dev/api/generate-content#FIELDS.response_json_schema: "only the following
-# properties are supported": $id, $defs, $ref, $anchor, type, format, title, description, enum (for
-# strings and numbers), items, prefixItems, minItems, maxItems, minimum, maximum, anyOf, oneOf,
-# properties, additionalProperties, required (and the non-standard propertyOrdering). "If $ref is
-# set on a sub-schema, no other properties, except for those starting as a $, may be set."
+# properties are supported: $id, $defs, $ref, $anchor, type, format, title, description, enum (for
+# strings and numbers), items, prefixItems, minItems, maxItems, minimum, maximum, anyOf, oneOf
+# (interpreted the same as anyOf), properties, additionalProperties, required. The non-standard
+# propertyOrdering property may also be set." "If $ref is set on a sub-schema, no other properties,
+# except for than those starting as a $, may be set."
 GEMINI_KEYWORDS = {
     *("$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description", "enum", "items"),
     *("prefixItems", "minItems", "maxItems", "minimum", "maximum", "anyOf", "oneOf", "properties"),
     *("additionalProperties", "required", "propertyOrdering"),
 }
+# https://ai.google.dev/gemini-api/docs/structured-output: "format: Specifies a syntax for the string,
+# such as date-time, date, time."
+GEMINI_FORMATS = {"date-time", "date", "time"}
 
 
 def check_gemini(schema: dict[str, Any]) -> None:
@@ -163,8 +205,11 @@ def check_gemini(schema: dict[str, Any]) -> None:
         assert set(node) <= GEMINI_KEYWORDS, set(node) - GEMINI_KEYWORDS
         if "$ref" in node:
             assert all(key.startswith("$") for key in node), node
+        if "format" in node:
+            assert node["format"] in GEMINI_FORMATS
         if "enum" in node:
-            assert all(isinstance(value, (str, int, float)) for value in node["enum"])
+            numbers_or_strings = (str, int, float)
+            assert all(isinstance(v, numbers_or_strings) and not isinstance(v, bool) for v in node["enum"])
 
 
 CHECKS = {"openai": check_openai, "anthropic": check_anthropic, "gemini": check_gemini}
@@ -182,6 +227,77 @@ def test_checkers_refuse_what_the_models_own_schema_has() -> None:
     for check in CHECKS.values():
         with pytest.raises(AssertionError):
             check(own)
+
+
+@pytest.mark.parametrize(
+    ("check", "node"),
+    [
+        (check_openai, {"type": "string", "minLength": 1}),
+        (check_openai, {"type": "string", "format": "uri"}),
+        (check_openai, {"$ref": "#/$defs/Step", "description": "a step"}),
+        (check_anthropic, {"type": "integer", "minimum": 0}),
+        (check_anthropic, {"type": "string", "pattern": "^a$"}),
+        (check_anthropic, {"type": "array", "items": {"type": "string"}, "minItems": 2}),
+        (check_gemini, {"type": "string", "format": "uuid"}),
+        (check_gemini, {"type": "boolean", "enum": [True]}),
+        (check_gemini, {"type": "string", "maxLength": 3}),
+    ],
+)
+def test_checkers_refuse_each_rule(check: Any, node: dict[str, Any]) -> None:
+    step = {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"], "additionalProperties": False}
+    schema = {"type": "object", "properties": {"a": node}, "required": ["a"], "additionalProperties": False}
+    schema["$defs"] = {"Step": step}
+    with pytest.raises(AssertionError):
+        check(schema)
+    check({**schema, "properties": {"a": {"type": "string"}}})  # the same schema without the broken rule
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda model: model.__name__)
+def test_anthropic_strict_tool_within_the_limits_or_refused(model: type[mm.MplpModel]) -> None:
+    schema = llm.json_schema(model, dialect="anthropic")
+    optional, unions = anthropic_load(schema)
+    if optional <= ANTHROPIC_MAX_OPTIONAL and unions <= ANTHROPIC_MAX_UNIONS:
+        assert llm.anthropic_tool(model)["strict"] is True
+    else:
+        with pytest.raises(ValueError, match="over Anthropic's limits on strict schemas") as refused:
+            llm.anthropic_tool(model)
+        assert f"{optional} optional parameters" in str(refused.value) or f"{unions} parameters" in str(refused.value)
+    loose = llm.anthropic_tool(model, strict=False)
+    assert loose["strict"] is False
+    assert loose["input_schema"] == schema
+
+
+def test_the_largest_models_are_refused_strict_and_sent_loose() -> None:
+    # Context, Trace and LearningSample have 26 optional fields: over the 24 a request takes.
+    for model in (mm.Context, mm.Trace, mm.LearningSample):
+        with pytest.raises(ValueError, match="26 optional parameters, where a request takes at most 24"):
+            llm.anthropic_tool(model)
+        assert llm.anthropic_tool(model, strict=False)["strict"] is False
+    assert llm.anthropic_tool(mm.Plan)["strict"] is True
+
+
+def test_union_typed_places_count_toward_the_limit() -> None:
+    nullable = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    schema = {
+        "type": "object",
+        "properties": {f"f{n}": nullable for n in range(ANTHROPIC_MAX_UNIONS)} | {"g": {"type": ["string", "null"]}},
+        "required": [*(f"f{n}" for n in range(ANTHROPIC_MAX_UNIONS)), "g"],
+        "additionalProperties": False,
+    }
+    assert anthropic_load(schema) == (0, ANTHROPIC_MAX_UNIONS + 1)
+    assert strict_load(schema) == {"optional parameters": 0, "parameters with union types": ANTHROPIC_MAX_UNIONS + 1}
+
+
+def test_every_constraint_of_the_models_is_carried_or_said() -> None:
+    # A keyword a dialect leaves out must be one whose absence is said in words (or an annotation).
+    seen: set[str] = set()
+    for model in MODELS:
+        for node, _ in nodes(llm.json_schema(model, dialect="json-schema")):
+            seen |= set(node)
+    annotations = {"title", "description", "default", "$defs"}
+    structure = {"type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref"}
+    carried = {"enum", "const", "format"}  # const as a one-value enum; a format dropped is said
+    assert seen <= annotations | structure | carried | set(CHECKED_ON_RETURN), seen
 
 
 def test_json_schema_dialect_is_the_models_own() -> None:

@@ -13,12 +13,25 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel
 
-__all__ = ["DIALECTS", "PRESENT", "VALUE", "Dialect", "Field", "Profile", "Slot", "dialect_schema", "slots"]
+__all__ = [
+    "ANTHROPIC_STRICT_LIMITS",
+    "CHECKED_ON_RETURN",
+    "DIALECTS",
+    "PRESENT",
+    "VALUE",
+    "Dialect",
+    "Field",
+    "Profile",
+    "Slot",
+    "dialect_schema",
+    "slots",
+    "strict_load",
+]
 
 Dialect = Literal["openai", "anthropic", "gemini", "json-schema"]
 
@@ -72,7 +85,11 @@ class Profile:
 _STRUCTURE = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "$ref"})
 
 DIALECTS: dict[str, Profile] = {
-    # https://platform.openai.com/docs/guides/structured-outputs#supported-schemas
+    # https://platform.openai.com/docs/guides/structured-outputs#supported-schemas: "Supported string
+    # properties: pattern, format" (the formats below), "Supported number properties: multipleOf, maximum,
+    # exclusiveMaximum, minimum, exclusiveMinimum", "Supported array properties: minItems, maxItems".
+    # minLength, maxLength and uniqueItems are not listed. openai-python's strict-schema helper
+    # (to_strict_json_schema) inlines a $ref that has other keys beside it.
     "openai": Profile(
         every_key_required=True,
         open_as_text=True,
@@ -82,16 +99,28 @@ DIALECTS: dict[str, Profile] = {
         formats=frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}),
         ref_alone=True,
     ),
-    # https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations
+    # https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations,
+    # which strict tool use shares: "String formats: date-time, time, date, duration, email, hostname, uri,
+    # ipv4, ipv6, uuid", "Array minItems (only values 0 and 1 supported)"; not supported: "Numerical
+    # constraints (minimum, maximum, multipleOf, etc.)", "String constraints (minLength, maxLength)",
+    # "Array constraints beyond minItems of 0 or 1". pattern is taken for "simple regex patterns" only
+    # ("Complex patterns may result in 400 errors", with no line drawn): none is sent.
     "anthropic": Profile(
         every_key_required=False,
         open_as_text=True,
         keywords=_STRUCTURE | {"format", "minItems"},
-        formats=frozenset({"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6"}),
+        formats=frozenset(
+            {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
+        ),
         ref_alone=False,
         min_items=frozenset({0, 1}),
     ),
-    # https://ai.google.dev/api/generate-content#FIELDS.response_json_schema
+    # https://ai.google.dev/api/generate-content#FIELDS.response_json_schema: "only the following
+    # properties are supported: $id, $defs, $ref, $anchor, type, format, title, description, enum (for
+    # strings and numbers), items, prefixItems, minItems, maxItems, minimum, maximum, anyOf, oneOf
+    # (interpreted the same as anyOf), properties, additionalProperties, required"; "If $ref is set on a
+    # sub-schema, no other properties, except for than those starting as a $, may be set."
+    # https://ai.google.dev/gemini-api/docs/structured-output: format "such as date-time, date, time".
     "gemini": Profile(
         every_key_required=False,
         open_as_text=True,
@@ -272,12 +301,17 @@ class _Walk:
         return {"type": "string", "description": " ".join(part for part in parts if part)}
 
 
-_CHECKED_ON_RETURN = ("pattern", "minLength", "maxLength", "uniqueItems", "minimum", "maximum", "minItems", "maxItems")
+CHECKED_ON_RETURN = (
+    *("pattern", "minLength", "maxLength"),
+    *("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
+    *("minItems", "maxItems", "uniqueItems"),
+)
+"""The validation keywords a dialect may leave out: each one left out is said in words."""
 
 
 def _dropped(node: Mapping[str, Any], out: Mapping[str, Any]) -> str:
     """The constraints of ``node`` that the dialect's schema does not carry, said in words for the model."""
-    gone = [_said(key, node[key]) for key in _CHECKED_ON_RETURN if key in node and key not in out]
+    gone = [_said(key, node[key]) for key in CHECKED_ON_RETURN if key in node and key not in out]
     if "format" in node and "format" not in out:
         gone.append(f"format {node['format']}")
     return f"Must also have: {'; '.join(gone)}." if gone else ""
@@ -306,6 +340,47 @@ def slots(model: type[MplpModel], dialect: Dialect) -> Slot:
     """What each place of an answer in ``dialect`` holds, from the root."""
     walk = _Walk(model, DIALECTS.get(dialect, _PLAIN))
     return walk.slot(walk.source)
+
+
+ANTHROPIC_STRICT_LIMITS: dict[str, int] = {"optional parameters": 24, "parameters with union types": 16}
+"""Anthropic's explicit limits on the strict schemas of one request (JSON outputs and strict tools alike).
+
+https://platform.claude.com/docs/en/build-with-claude/structured-outputs#schema-complexity-limits:
+"Optional parameters: 24. Total optional parameters across all strict tool schemas and JSON output
+schemas. Each parameter not listed in required counts toward this limit." "Parameters with union types:
+16. Total parameters that use anyOf or type arrays [...] across all strict schemas."
+"""
+
+
+def strict_load(schema: Mapping[str, Any]) -> dict[str, int]:
+    """What ``schema`` counts toward ``ANTHROPIC_STRICT_LIMITS``.
+
+    The page does not say how a definition used in several places counts: each use is counted, the
+    reading that never lets a schema through that the other reading refuses. A union is counted
+    wherever it stands (a property, an item, a definition).
+    """
+    defs: Mapping[str, Any] = schema.get("$defs", {})
+    load = dict.fromkeys(ANTHROPIC_STRICT_LIMITS, 0)
+
+    def walk(found: object) -> None:
+        if not isinstance(found, Mapping):
+            return
+        node = cast("Mapping[str, Any]", found)
+        if "$ref" in node:
+            walk(defs[str(node["$ref"]).rsplit("/", 1)[-1]])  # the dialects send no recursive schema
+            return
+        if "anyOf" in node or isinstance(node.get("type"), list):
+            load["parameters with union types"] += 1
+        required = set(node.get("required", ()))
+        for name, member in node.get("properties", {}).items():
+            load["optional parameters"] += name not in required
+            walk(member)
+        walk(node.get("items"))
+        for member in node.get("anyOf", ()):
+            walk(member)
+
+    walk(schema)
+    return load
 
 
 def _said(keyword: str, value: object) -> str:

@@ -13,9 +13,11 @@ The dialects:
   field that may itself be ``null`` (``InboxMessage.task_id``, ``Event.data``)
   is ``{"present": bool, "value": ...}``.
 - ``anthropic``: a tool's ``input_schema``, fit for strict tool use (closed
-  objects; no numeric or length bounds, no patterns). Optional fields are left out.
-- ``gemini``: ``response_json_schema`` (no patterns, lengths, ``uniqueItems``
-  or ``const``). Optional fields are left out.
+  objects; no numeric or length bounds, no patterns, ``minItems`` 0 or 1 only).
+  Optional fields are left out. ``anthropic_tool`` refuses ``strict=True`` for a
+  model over Anthropic's limits on strict schemas (24 optional parameters).
+- ``gemini``: ``response_json_schema`` (no patterns, lengths or ``uniqueItems``;
+  ``const`` as a one-value ``enum``). Optional fields are left out.
 - ``json-schema``: the model's own JSON Schema, for anything else; the answer
   may be wrapped in prose or a Markdown code fence.
 
@@ -38,7 +40,7 @@ from mplp_models._base import MplpModel
 from mplp_models._decode import invalid, load_json
 from mplp_models._errors import errors_as_json
 from mplp_models._llm_read import Problems, decode, encode, extract_json, relocated
-from mplp_models._llm_schema import Dialect, dialect_schema, slots
+from mplp_models._llm_schema import ANTHROPIC_STRICT_LIMITS, Dialect, dialect_schema, slots, strict_load
 
 __all__ = ["Dialect", "answer", "anthropic_tool", "feedback", "from_llm_json", "json_schema", "openai_format"]
 
@@ -85,19 +87,47 @@ def openai_format(model: type[MplpModel]) -> dict[str, Any]:
 def anthropic_tool(model: type[MplpModel], *, strict: bool = True) -> dict[str, Any]:
     """A Messages API tool whose input is ``model`` in the ``anthropic`` dialect; force it with ``tool_choice``.
 
+    Anthropic limits the strict schemas of one request to 24 optional parameters and 16 parameters
+    with union types in all. A model over either limit on its own is refused here, before the API
+    would refuse the request: ``Context``, ``Trace``, ``Dialog`` and ``LearningSample`` are, and go
+    with ``strict=False``. The limits count every strict schema of the request, so other strict tools
+    in it count too.
+
     Args:
         model: A model class.
         strict: Ask for strict tool use (grammar-constrained input).
 
     Returns:
         ``{"name", "description", "input_schema", "strict"}``; the tool is named after the model.
+
+    Raises:
+        ValueError: With ``strict=True``, for a model whose schema alone is over one of Anthropic's
+            limits on strict schemas; the message names the limit and the count.
     """
+    schema = json_schema(model, dialect="anthropic")
+    if strict:
+        _within_strict_limits(model.__name__, schema)
     return {
         "name": model.__name__,
         "description": f"Give the {model.__name__} as this tool's input.",
-        "input_schema": json_schema(model, dialect="anthropic"),
+        "input_schema": schema,
         "strict": strict,
     }
+
+
+_LIMITS_PAGE = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#schema-complexity-limits"
+
+
+def _within_strict_limits(name: str, schema: Mapping[str, Any]) -> None:
+    load = strict_load(schema)
+    over = [(what, load[what], most) for what, most in ANTHROPIC_STRICT_LIMITS.items() if load[what] > most]
+    if over:
+        counts = "; ".join(f"{count} {what}, where a request takes at most {most}" for what, count, most in over)
+        raise ValueError(
+            f"the anthropic schema of {name} is over Anthropic's limits on strict schemas ({counts}; "
+            f"{_LIMITS_PAGE}): use anthropic_tool({name}, strict=False), whose answer from_llm_json "
+            "checks all the same"
+        )
 
 
 def from_llm_json(model: type[M], text: str | bytes | Mapping[str, Any], *, dialect: Dialect = "openai") -> M:
