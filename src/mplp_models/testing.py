@@ -168,7 +168,7 @@ T = TypeVar("T")
 
 _MAX_SAFE_INT = 2**53 - 1  # beyond it an integer has no canonical JSON form that reads back the same
 _ASCII_ALNUM = string.ascii_letters + string.digits
-_BLOCK = st.binary(min_size=64, max_size=64)
+_BLOCK = st.binary(min_size=128, max_size=128)
 
 
 class _Source:
