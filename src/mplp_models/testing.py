@@ -181,21 +181,21 @@ class _Source:
         self._block: bytes = b""
         self._at = 0
 
-    def _byte(self) -> int:
-        if self._at == len(self._block):
-            self._block = self.draw(_BLOCK)
-            self._at = 0
-        self._at += 1
-        return self._block[self._at - 1]
+    def _take(self, size: int) -> bytes:
+        end = self._at + size
+        if end > len(self._block):
+            self._block = self._block[self._at :] + self.draw(_BLOCK)
+            self._at, end = 0, size
+        taken = self._block[self._at : end]
+        self._at = end
+        return taken
 
     def below(self, count: int) -> int:
         """A number from 0 to ``count - 1`` (0 for all-zero bytes)."""
         if count <= 256:
-            return self._byte() % count
-        value = 0
-        for _ in range(count.bit_length() // 8 + 2):  # a byte more than needed keeps the modulo bias small
-            value = value << 8 | self._byte()
-        return value % count
+            return self._take(1)[0] % count
+        # A byte more than the count needs keeps the modulo bias small.
+        return int.from_bytes(self._take(count.bit_length() // 8 + 2), "big") % count
 
     def between(self, low: int, high: int) -> int:
         return low + self.below(high - low + 1)
