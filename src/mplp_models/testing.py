@@ -194,8 +194,10 @@ class _Source:
         """A number from 0 to ``count - 1`` (0 for all-zero bytes)."""
         if count <= 256:
             return self._take(1)[0] % count
-        # A byte more than the count needs keeps the modulo bias small.
-        return int.from_bytes(self._take(count.bit_length() // 8 + 2), "big") % count
+        size = ((count - 1).bit_length() + 7) // 8
+        if count & (count - 1):  # not a power of two: a byte more keeps the modulo bias small
+            size += 1
+        return int.from_bytes(self._take(size), "big") % count
 
     def between(self, low: int, high: int) -> int:
         return low + self.below(high - low + 1)
