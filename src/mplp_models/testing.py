@@ -223,7 +223,7 @@ class _Source:
         return self.draw(_texts(min_size=min_size, max_size=max_size))
 
 
-Builder = Callable[[_Source], T]
+_Builder = Callable[[_Source], T]
 
 
 @st.composite
@@ -250,7 +250,7 @@ def _filled_text(source: _Source) -> str:
     return source.text(min_size=1)
 
 
-def _member(members: Sequence[T]) -> Builder[T]:
+def _member(members: Sequence[T]) -> _Builder[T]:
     def member(source: _Source) -> T:
         return source.pick(members)
 
@@ -351,7 +351,7 @@ def _json_number(source: _Source, min_value: float | None = None, max_value: flo
     return source.pick(_number_edges(min_value, max_value))
 
 
-def _number_builder(min_value: float | None = None, max_value: float | None = None) -> Builder[float]:
+def _number_builder(min_value: float | None = None, max_value: float | None = None) -> _Builder[float]:
     def number(source: _Source) -> float:
         return _json_number(source, min_value, max_value)
 
@@ -544,7 +544,7 @@ def timestamps() -> SearchStrategy[Timestamp]:
 
 
 def _maybe(
-    source: _Source, fields: dict[str, object], name: str, value: Builder[object], *, nullable: bool = False
+    source: _Source, fields: dict[str, object], name: str, value: _Builder[object], *, nullable: bool = False
 ) -> None:
     """Leave the field absent, build its value, or set it to ``null`` (when the schema allows it)."""
     choice = source.below(3 if nullable else 2)
@@ -565,14 +565,14 @@ def _maybe_value(
         fields[name] = None
 
 
-def _list_of(item: Builder[T], max_size: int, min_size: int = 0) -> Builder[list[T]]:
+def _list_of(item: _Builder[T], max_size: int, min_size: int = 0) -> _Builder[list[T]]:
     def items(source: _Source) -> list[T]:
         return [item(source) for _ in range(source.between(min_size, max_size))]
 
     return items
 
 
-def _unique_by(item: Builder[M], key: str, min_size: int, max_size: int) -> Builder[list[M]]:
+def _unique_by(item: _Builder[M], key: str, min_size: int, max_size: int) -> _Builder[list[M]]:
     """``min_size`` to ``max_size`` items, each ``key`` once (an item that repeats one is left out)."""
 
     def items(source: _Source) -> list[M]:
@@ -589,7 +589,7 @@ def _unique_texts(source: _Source) -> list[str]:
     return list(dict.fromkeys(source.text() for _ in range(source.below(5))))
 
 
-def _subset(members: Sequence[T]) -> Builder[list[T]]:
+def _subset(members: Sequence[T]) -> _Builder[list[T]]:
     """Some of ``members``, in any order, from none to all."""
 
     def subset(source: _Source) -> list[T]:
@@ -599,8 +599,8 @@ def _subset(members: Sequence[T]) -> Builder[list[T]]:
 
 
 def _built(
-    model: type[M], required: Mapping[str, Builder[object]], optional: Mapping[str, Builder[object]]
-) -> Builder[M]:
+    model: type[M], required: Mapping[str, _Builder[object]], optional: Mapping[str, _Builder[object]]
+) -> _Builder[M]:
     """A builder of ``model`` from built required fields, and optional ones each absent or built."""
 
     def build(source: _Source) -> M:
@@ -643,7 +643,7 @@ def refs() -> SearchStrategy[Ref]:
     return _strategy(_ref)
 
 
-_TRACE_BASE_OPTIONAL: dict[str, Builder[object]] = {
+_TRACE_BASE_OPTIONAL: dict[str, _Builder[object]] = {
     "parent_span_id": _mplp_id,
     "context_id": _mplp_id,
     "attributes": _json_object,
@@ -820,7 +820,7 @@ def dialog_governance() -> SearchStrategy[DialogGovernance]:
     return governance()
 
 
-def _text_or(known: Sequence[str]) -> Builder[str]:
+def _text_or(known: Sequence[str]) -> _Builder[str]:
     def text(source: _Source) -> str:
         return source.pick(known) if source.coin() else source.text()
 
@@ -898,7 +898,7 @@ def _recipients(source: _Source) -> list[str]:
     return list(found) or [_KNOWN_RECIPIENTS[0]]
 
 
-def _unique_prefixed_ids(prefix: str) -> Builder[list[str]]:
+def _unique_prefixed_ids(prefix: str) -> _Builder[list[str]]:
     def ids(source: _Source) -> list[str]:
         return list(dict.fromkeys(_prefixed_id(source, prefix) for _ in range(source.below(5))))
 
@@ -962,7 +962,7 @@ def agent_token_usages() -> SearchStrategy[AgentTokenUsage]:
     return _strategy(_agent_token_usage)
 
 
-_TOKEN_COUNTS: dict[str, Builder[object]] = dict.fromkeys(
+_TOKEN_COUNTS: dict[str, _Builder[object]] = dict.fromkeys(
     ("total_tokens", "prompt_tokens", "completion_tokens"), _number_builder(0)
 )
 _token_usage = _built(TokenUsage, {}, {**_TOKEN_COUNTS, "by_agent": _list_of(_agent_token_usage, 3)})
@@ -1315,7 +1315,7 @@ def collabs() -> SearchStrategy[Collab]:
 
 _MODULE_IDS = _enum_members(ModuleId)
 _MODULE_STATUSES = _enum_members(ModuleDescriptorStatus)
-_MODULE_OPTIONAL: dict[str, Builder[object]] = {"required": _Source.coin, "description": _text}
+_MODULE_OPTIONAL: dict[str, _Builder[object]] = {"required": _Source.coin, "description": _text}
 
 
 def _module_descriptor(source: _Source, module_id: ModuleId | None = None) -> ModuleDescriptor:
@@ -1357,7 +1357,7 @@ def cores() -> SearchStrategy[Core]:
 
 _NODE_KINDS = _enum_members(NetworkNodeKind)
 _NODE_STATUSES = _enum_members(NetworkNodeStatus)
-_NODE_OPTIONAL: dict[str, Builder[object]] = {"name": _text, "role_id": _text}
+_NODE_OPTIONAL: dict[str, _Builder[object]] = {"name": _text, "role_id": _text}
 
 
 def _network_node(source: _Source, node_id: str | None = None) -> NetworkNode:
