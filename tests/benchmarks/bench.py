@@ -329,9 +329,9 @@ def bench_strategies(settings: Settings) -> dict[str, float]:
     found: dict[str, float] = {}
     print("\nmplp_models.testing, CPU ms per example:")
     for name, strategy in strategies.items():
-        draw_cpu_seconds(
-            strategy, 2
-        )  # warm-up: first-draw setup (strategy validation, imports) is not per-example cost
+        # Warm-up: the models' validators, the strategy's validation and hypothesis's scan of newly
+        # imported modules for constants (in the first few examples, not the first) are paid once, not per example.
+        draw_cpu_seconds(strategy, 10)
         seconds, drawn = draw_cpu_seconds(strategy, examples)
         found[name] = round(seconds * 1000 / max(drawn, 1), 2)
         print(f"  {name:<24} {found[name]:7.2f}")
