@@ -18,7 +18,7 @@ import pytest
 from conftest import PAYLOADS, ROOT, load
 from hypothesis import given
 from hypothesis import strategies as st
-from pydantic import ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 import mplp_models as mm
 from mplp_models import ConversionError
@@ -26,6 +26,7 @@ from mplp_models._conversion import render
 from mplp_models.testing import dialogs, events, json_objects, mplp_ids, timestamps
 
 OUTSIDE_MESSAGES = ("governance", "trace", "events")  # dialog fields that no chat format has a place for
+STAMP = "2026-03-02T14:00:00Z"
 MPLP_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
 
 
@@ -497,6 +498,63 @@ def test_reading_takes_text_parts_one_or_joined_by_request() -> None:
     assert developer.messages[0].role is mm.DialogMessageRole.system
 
 
+# --- dialogs and chat formats: appending, SDK-like objects, the opt-ins ---------------------------
+
+
+@given(chat_messages(["system", "developer", "user", "assistant"]))
+def test_appending_each_openai_message_gives_the_dialog_of_all(messages: list[dict[str, Any]]) -> None:
+    whole = mm.Dialog.from_openai_messages(messages, timestamps=STAMP)
+    built = mm.Dialog.from_openai_messages([], dialog_id=whole.dialog_id, context_id=whole.context_id, meta=whole.meta)
+    for message in messages:
+        built = built.append_openai(message, timestamp=STAMP)
+    assert built == whole
+
+
+@given(ANTHROPIC_CHATS)
+def test_appending_each_anthropic_message_gives_the_dialog_of_all(chat: dict[str, Any]) -> None:
+    whole = mm.Dialog.from_anthropic_messages(chat["messages"], timestamps=STAMP)
+    built = mm.Dialog.from_anthropic_messages(
+        [], dialog_id=whole.dialog_id, context_id=whole.context_id, meta=whole.meta
+    )
+    for message in chat["messages"]:
+        built = built.append_anthropic(message, timestamp=STAMP)
+    assert built == whole
+
+
+class Part(BaseModel):
+    kind: str = Field(alias="type")
+    text: str
+
+
+class Reply(BaseModel, extra="allow"):
+    """A reply as an SDK models it: a pydantic model, its keys under aliases, unknown keys kept as extras."""
+
+    role: str
+    content: str | list[Part] | None = None
+    refusal: str | None = None
+
+
+def test_a_pydantic_model_is_read_as_the_json_it_dumps() -> None:
+    reply = Reply(role="assistant", content=[Part(type="text", text="Yes.")])
+    assert mm.Dialog.from_openai_messages([reply]).messages[0].content == "Yes."
+    assert mm.Dialog.from_openai_messages([]).append_anthropic(reply).messages[0].content == "Yes."
+    extra = Reply.model_validate({"role": "assistant", "content": "Yes.", "reasoning": "it is"})
+    assert refused(mm.Dialog.from_openai_messages, [extra]).path == ("messages", 0, "reasoning")
+    assert mm.Dialog.from_openai_messages([extra], drop_keys=["reasoning"]).messages[0].content == "Yes."
+
+
+def test_the_opt_ins_leave_out_by_name_what_a_dialog_cannot_carry() -> None:
+    shown = {"role": "user", "content": [{"type": "text", "text": "See:"}, IMAGE], "name": "alice"}
+    assert refused(mm.Dialog.from_openai_messages, [shown], drop_parts=["image_url"]).path == ("messages", 0, "name")
+    dialog = mm.Dialog.from_openai_messages([shown], drop_parts=["image_url"], drop_keys=["name"])
+    assert dialog.messages[0].content == "See:"
+    blocks = [{"type": "text", "text": "a", "cache_control": {"type": "ephemeral"}}]
+    system = mm.Dialog.from_anthropic_messages([HI], system=blocks, drop_keys=["cache_control"])
+    assert system.messages[0].content == "a"
+    imaged = mm.Dialog.from_anthropic_messages([HI], system=[IMAGE], drop_parts=["image_url"])
+    assert [(message.role.value, message.content) for message in imaged.messages] == [("user", "hi")]
+
+
 # --- events and CloudEvents --------------------------------------------------------------------
 
 URI_CHARACTERS = string.ascii_letters + string.digits + "-._~:/?#[]@!$&'()*+,;="
@@ -837,10 +895,18 @@ def test_openai_request_example_prints_the_dialog_as_a_request_body(arguments: l
 
 def test_the_returned_typeddicts_say_which_keys_may_be_absent() -> None:
     # Runtime introspection (pydantic's TypeAdapter, for one) reads these sets.
-    from mplp_models._chat import AnthropicChat, OpenAIChatMessage
+    from mplp_models._chat import AnthropicChat, AnthropicChatMessage, OpenAIChatMessage
     from mplp_models._cloudevents import CloudEvent
 
-    assert AnthropicChat.__optional_keys__ == {"system"} and OpenAIChatMessage.__optional_keys__ == set()
+    assert AnthropicChat.__optional_keys__ == {"system"}
+    optional = {member.__name__: member.__optional_keys__ for member in OpenAIChatMessage.__args__}
+    assert optional == {
+        "OpenAISystemMessage": {"name"},
+        "OpenAIDeveloperMessage": {"name"},
+        "OpenAIUserMessage": {"name"},
+        "OpenAIAssistantMessage": {"content", "name", "refusal", "tool_calls", "audio", "function_call"},
+    }
+    assert [member.__optional_keys__ for member in AnthropicChatMessage.__args__] == [set(), set()]
     assert CloudEvent.__optional_keys__ == {"mplptraceid", "datacontenttype", "data"}
     assert CloudEvent.__required_keys__ == {"specversion", "id", "source", "type", "time"}
 

@@ -415,6 +415,27 @@ def test_size_parameters() -> None:
         testing.plans(max_steps=0)
     with pytest.raises(ValueError):
         testing.dialogs(max_messages=-1)
+    # The bounds are reached, not only respected.
+    assert produces(testing.plans(max_steps=20), lambda plan: len(plan.steps) == 20)
+    assert produces(testing.traces(max_segments=12), lambda trace: len(trace.segments or ()) == 12)
+
+
+def required(model: type[mm.MplpModel]) -> set[str]:
+    return {name for name, field in model.model_fields.items() if field.is_required()}
+
+
+def test_failing_examples_shrink_to_the_simplest_that_fails() -> None:
+    # A property that fails for plans of three or more steps: its minimal failing example has three
+    # steps and no optional field, in the plan or its steps.
+    plan = find(
+        testing.plans(),
+        lambda plan: len(plan.steps) >= 3,
+        settings=settings(database=None, derandomize=True, suppress_health_check=list(HealthCheck)),
+    )
+    assert len(plan.steps) == 3
+    assert plan.model_fields_set == required(mm.Plan)
+    assert plan.meta.model_fields_set == required(mm.Metadata)
+    assert all(step.model_fields_set == required(mm.PlanStep) for step in plan.steps)
 
 
 def test_instances_covers_every_public_model_and_refuses_others() -> None:

@@ -19,7 +19,18 @@ from mplp_models._version import __version__
 if TYPE_CHECKING:
     from mplp_models._base import SCHEMA_ONLY, MplpModel
     from mplp_models._canonical import CanonicalJSONError, canonical_json
-    from mplp_models._chat import AnthropicChat, AnthropicChatMessage, AnthropicTextBlock, OpenAIChatMessage
+    from mplp_models._chat import (
+        AnthropicAssistantMessage,
+        AnthropicChat,
+        AnthropicChatMessage,
+        AnthropicTextBlock,
+        AnthropicUserMessage,
+        OpenAIAssistantMessage,
+        OpenAIChatMessage,
+        OpenAIDeveloperMessage,
+        OpenAISystemMessage,
+        OpenAIUserMessage,
+    )
     from mplp_models._cloudevents import CloudEvent
     from mplp_models._conversion import ConversionError
     from mplp_models._decode import MAX_DEPTH
@@ -81,6 +92,7 @@ if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_role_schema import Role
     from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace, TraceSegment, TraceSegmentStatus, TraceStatus
     from mplp_models._ids import new_id
+    from mplp_models._lines import LineVerdict, check_lines
     from mplp_models._parse import Payload, parse
     from mplp_models._semantic import RuleViolation
     from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
@@ -90,9 +102,11 @@ __all__ = [
     "MAX_OPEN_DEPTH",
     "SCHEMA_ONLY",
     "AgentTokenUsage",
+    "AnthropicAssistantMessage",
     "AnthropicChat",
     "AnthropicChatMessage",
     "AnthropicTextBlock",
+    "AnthropicUserMessage",
     "CanonicalJSONError",
     "CloudEvent",
     "Collab",
@@ -131,6 +145,7 @@ __all__ = [
     "JsonObject",
     "LearningSample",
     "LearningSampleTimestamps",
+    "LineVerdict",
     "Metadata",
     "ModuleDescriptor",
     "ModuleDescriptorStatus",
@@ -143,7 +158,11 @@ __all__ = [
     "NetworkNodeStatus",
     "NetworkStatus",
     "NetworkTopologyType",
+    "OpenAIAssistantMessage",
     "OpenAIChatMessage",
+    "OpenAIDeveloperMessage",
+    "OpenAISystemMessage",
+    "OpenAIUserMessage",
     "Payload",
     "Plan",
     "PlanStatus",
@@ -163,6 +182,7 @@ __all__ = [
     "UserFeedback",
     "__version__",
     "canonical_json",
+    "check_lines",
     "errors_as_json",
     "new_id",
     "parse",
@@ -173,7 +193,19 @@ _LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("SCHEMA_ONLY", "MplpModel"), "mplp_models._base"),
     **dict.fromkeys(("CanonicalJSONError", "canonical_json"), "mplp_models._canonical"),
     **dict.fromkeys(
-        ("AnthropicChat", "AnthropicChatMessage", "AnthropicTextBlock", "OpenAIChatMessage"), "mplp_models._chat"
+        (
+            "AnthropicAssistantMessage",
+            "AnthropicChat",
+            "AnthropicChatMessage",
+            "AnthropicTextBlock",
+            "AnthropicUserMessage",
+            "OpenAIAssistantMessage",
+            "OpenAIChatMessage",
+            "OpenAIDeveloperMessage",
+            "OpenAISystemMessage",
+            "OpenAIUserMessage",
+        ),
+        "mplp_models._chat",
     ),
     "CloudEvent": "mplp_models._cloudevents",
     "ConversionError": "mplp_models._conversion",
@@ -228,6 +260,7 @@ _LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("Payload", "parse"), "mplp_models._parse"),
     "RuleViolation": "mplp_models._semantic",
     "new_id": "mplp_models._ids",
+    **dict.fromkeys(("LineVerdict", "check_lines"), "mplp_models._lines"),
     **dict.fromkeys(("MAX_OPEN_DEPTH", "JsonObject", "Timestamp"), "mplp_models._types"),
 }
 

@@ -3,14 +3,18 @@
 Both formats carry a role and text per message, and nothing of what else a
 dialog holds; the mapping is in docs/interop.md. What a format cannot carry is
 refused with a ``ConversionError`` naming its path, unless the caller opts into
-the lossy mapping by name (``agent_role``, ``drop_events``, ``join_parts``).
+the lossy mapping by name (``agent_role``, ``drop_events``, ``join_parts``,
+``drop_keys``, ``drop_parts``, ``refusal_as_text``). The SDKs' objects are read
+as the pydantic models they are; the SDKs themselves are never imported.
 """
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, cast
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 # No `from __future__ import annotations` here: TypedDict reads NotRequired only from
 # evaluated annotations. typing_extensions' TypedDict reads it on Python 3.10 too.
+from pydantic import BaseModel
 from typing_extensions import NotRequired, TypedDict
 
 from mplp_models._conversion import ConversionError, carries_nothing, describe
@@ -23,14 +27,24 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AgentRole",
+    "AnthropicAssistantMessage",
     "AnthropicChat",
     "AnthropicChatMessage",
     "AnthropicTextBlock",
+    "AnthropicUserMessage",
     "DialogFields",
+    "OpenAIAssistantMessage",
     "OpenAIChatMessage",
+    "OpenAIDeveloperMessage",
+    "OpenAISystemMessage",
+    "OpenAIUserMessage",
+    "Reading",
     "dialog_document",
     "read_anthropic",
+    "read_anthropic_reply",
     "read_openai",
+    "read_openai_reply",
+    "reading",
     "to_anthropic",
     "to_openai",
 ]
@@ -41,33 +55,115 @@ AgentRole = Literal["user", "assistant"]
 Turn = tuple[str, str]  # an MPLP role and the message's text
 Path = tuple[str | int, ...]
 
+# The SDKs type a request's messages as TypedDicts whose items are mutable, so a
+# type checker holds them invariant: a dict type is accepted only if it has every
+# key of the SDK's type, each with an equivalent type. The types below therefore
+# declare the SDKs' keys (openai 3.57, anthropic 2.14), and Any where the SDK's
+# type is one of its own; a dialog writes role and content only, content a string.
 
-class OpenAIChatMessage(TypedDict):
-    """One message of an OpenAI Chat Completions ``messages`` list, as a dialog writes it."""
 
-    role: Literal["system", "developer", "user", "assistant"]
-    content: str
+class OpenAISystemMessage(TypedDict):
+    """A system message of an OpenAI Chat Completions ``messages`` list; ``content`` is a string.
+
+    Assignable to the openai SDK's ``ChatCompletionSystemMessageParam``.
+    """
+
+    role: Literal["system"]
+    content: str | Iterable[Any]
+    name: NotRequired[str]
 
 
-class AnthropicChatMessage(TypedDict):
-    """One message of an Anthropic Messages API ``messages`` list, as a dialog writes it."""
+class OpenAIDeveloperMessage(TypedDict):
+    """A developer message (``system_role="developer"``); ``content`` is a string.
 
-    role: Literal["user", "assistant"]
-    content: str
+    Assignable to the openai SDK's ``ChatCompletionDeveloperMessageParam``.
+    """
+
+    role: Literal["developer"]
+    content: str | Iterable[Any]
+    name: NotRequired[str]
+
+
+class OpenAIUserMessage(TypedDict):
+    """A user message of an OpenAI Chat Completions ``messages`` list; ``content`` is a string.
+
+    Assignable to the openai SDK's ``ChatCompletionUserMessageParam``.
+    """
+
+    role: Literal["user"]
+    content: str | Iterable[Any]
+    name: NotRequired[str]
+
+
+class OpenAIAssistantMessage(TypedDict):
+    """An assistant message of an OpenAI Chat Completions ``messages`` list; ``content`` is a string.
+
+    Assignable to the openai SDK's ``ChatCompletionAssistantMessageParam``, where
+    ``content`` may be absent; a dialog always writes it, and none of the other
+    optional keys.
+    """
+
+    role: Literal["assistant"]
+    content: NotRequired[str | Iterable[Any] | None]
+    name: NotRequired[str]
+    refusal: NotRequired[str | None]
+    tool_calls: NotRequired[Iterable[Any]]
+    audio: NotRequired[Any]
+    function_call: NotRequired[Any]
+
+
+OpenAIChatMessage: TypeAlias = OpenAISystemMessage | OpenAIDeveloperMessage | OpenAIUserMessage | OpenAIAssistantMessage
+"""One message of an OpenAI Chat Completions ``messages`` list, as a dialog writes it: ``{"role": ..., "content": "..."}``.
+
+A list of them is assignable to the openai SDK's ``Iterable[ChatCompletionMessageParam]``.
+"""
+
+
+class AnthropicUserMessage(TypedDict):
+    """A user message of an Anthropic Messages API ``messages`` list; ``content`` is a string.
+
+    Assignable to the anthropic SDK's ``UserMessageParam``.
+    """
+
+    role: Literal["user"]
+    content: str | Iterable[Any]
+
+
+class AnthropicAssistantMessage(TypedDict):
+    """An assistant message of an Anthropic Messages API ``messages`` list; ``content`` is a string.
+
+    Assignable to the anthropic SDK's ``AssistantMessageParam``.
+    """
+
+    role: Literal["assistant"]
+    content: str | Iterable[Any]
+
+
+AnthropicChatMessage: TypeAlias = AnthropicUserMessage | AnthropicAssistantMessage
+"""One message of an Anthropic Messages API ``messages`` list, as a dialog writes it.
+
+A list of them is assignable to the anthropic SDK's ``Iterable[MessageParam]``.
+"""
 
 
 class AnthropicTextBlock(TypedDict):
-    """A text block of an Anthropic ``system`` prompt: one per system message when a dialog has several."""
+    """A text block of an Anthropic ``system`` prompt: one per system message when a dialog has several.
+
+    Assignable to the anthropic SDK's ``TextBlockParam``; a dialog writes ``type`` and ``text`` only.
+    """
 
     type: Literal["text"]
     text: str
+    cache_control: NotRequired[Any]
+    citations: NotRequired[Iterable[Any] | None]
 
 
 class AnthropicChat(TypedDict):
     """The ``system`` and ``messages`` of an Anthropic Messages API request body.
 
     ``system`` is absent when the dialog has no system message, a string for
-    one, and a list of text blocks (one per message) for several.
+    one, and a list of text blocks (one per message) for several. Splatted into
+    the anthropic SDK's ``messages.create(**chat)``, both type-check.
     """
 
     system: NotRequired[str | list[AnthropicTextBlock]]
@@ -99,13 +195,19 @@ def to_openai(
     written: list[OpenAIChatMessage] = []
     for index, message in enumerate(messages):
         role = _written_role(index, message, "OpenAI", agent_role, drop_events)
-        written.append(
-            {
-                "role": "developer" if role == "system" and system_role == "developer" else role,
-                "content": message.content,
-            }
-        )
+        written.append(_openai_message(role, message.content, system_role))
     return written
+
+
+def _openai_message(role: Literal["system", "user", "assistant"], content: str, system_role: str) -> OpenAIChatMessage:
+    # One literal per role: a type checker then knows which TypedDict each is.
+    if role == "user":
+        return {"role": "user", "content": content}
+    if role == "assistant":
+        return {"role": "assistant", "content": content}
+    if system_role == "developer":
+        return {"role": "developer", "content": content}
+    return {"role": "system", "content": content}
 
 
 def to_anthropic(
@@ -123,8 +225,10 @@ def to_anthropic(
                 ("messages", index, "content"),
                 "empty: Anthropic takes empty content only in a final assistant message",
             )
-        if role != "system":
-            chat.append({"role": role, "content": message.content})
+        if role == "user":
+            chat.append({"role": "user", "content": message.content})
+        elif role == "assistant":
+            chat.append({"role": "assistant", "content": message.content})
         elif chat:
             raise ConversionError(
                 ("messages", index, "role"),
@@ -173,37 +277,139 @@ def _check_option(name: str, value: object, allowed: tuple[object, ...]) -> None
 # --- reading -------------------------------------------------------------------------------
 
 _MISSING: Any = object()
-_OPENAI_ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
-_ANTHROPIC_ROLES = {"user": "user", "assistant": "assistant"}
+Form = Literal["openai", "anthropic"]
+_ROLES: dict[Form, Mapping[str, str]] = {
+    "openai": {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"},
+    "anthropic": {"user": "user", "assistant": "assistant"},
+}
+_READ_KEYS = frozenset({"role", "content", "type", "text"})  # what drop_keys cannot name: a dialog reads them
 
 
-def read_openai(messages: object, *, join_parts: str | None) -> list[Turn]:
+@dataclass(frozen=True)
+class Reading:
+    """The lossy mappings that the caller of a reading asked for by name."""
+
+    join_parts: str | None = None
+    drop_keys: frozenset[str] = frozenset()
+    drop_parts: frozenset[str] = frozenset()
+    refusal_as_text: bool = False
+
+
+def reading(
+    *, join_parts: str | None, drop_keys: Collection[str], drop_parts: Collection[str], refusal_as_text: bool
+) -> Reading:
+    """The options of a reading; a ``ConversionError`` for a name that cannot be dropped."""
+    keys = _names("drop_keys", drop_keys)
+    read = sorted(keys & _READ_KEYS)
+    if read:
+        raise ConversionError(("drop_keys",), f"{read[0]!r} is read into the dialog (or refused), never dropped")
+    parts = _names("drop_parts", drop_parts)
+    if "text" in parts:
+        raise ConversionError(("drop_parts",), "'text' parts are read into the dialog, never dropped")
+    return Reading(join_parts, keys, parts, refusal_as_text)
+
+
+def _names(option: str, names: Collection[str]) -> frozenset[str]:
+    if isinstance(names, str):
+        raise ConversionError((option,), f"expected a collection of names; found the string {names!r}")
+    return frozenset(names)
+
+
+def read_openai(messages: object, options: Reading) -> list[Turn]:
     """The role and text of each OpenAI message; a ``ConversionError`` for what a dialog cannot carry."""
-    return _read_messages(messages, _OPENAI_ROLES, join_parts)
+    return _read_messages(messages, "openai", options)
 
 
-def read_anthropic(messages: object, system: object, *, join_parts: str | None) -> list[Turn]:
+def read_anthropic(messages: object, system: object, options: Reading) -> list[Turn]:
     """The system prompt, then the role and text of each message; a ``ConversionError`` for what a dialog cannot carry."""
-    return [("system", text) for text in _system_texts(system)] + _read_messages(messages, _ANTHROPIC_ROLES, join_parts)
+    return [("system", text) for text in _system_texts(system, options)] + _read_messages(
+        messages, "anthropic", options
+    )
 
 
-def _read_messages(messages: object, roles: Mapping[str, str], join_parts: str | None) -> list[Turn]:
-    turns: list[Turn] = []
-    for index, message in enumerate(_sequence(("messages",), messages, "a list of message objects")):
-        path: Path = ("messages", index)
-        entry = _object(path, message)
-        turns.append((_role(path, entry, roles), _content(path, entry, join_parts)))
-    return turns
+def read_openai_reply(reply: object, options: Reading) -> Turn:
+    """The role and text of one OpenAI message, or of the one choice of a chat completion."""
+    entry = _object((), reply)
+    if "choices" not in entry or "role" in entry:
+        return _read_message((), entry, "openai", options)
+    choices = _sequence(("choices",), entry["choices"], "a list of choices")
+    if len(choices) != 1:
+        raise ConversionError(
+            ("choices",),
+            f"{len(choices)} choices, and a dialog appends one message: pass the one to keep, "
+            "completion.choices[i].message",
+        )
+    choice = _object(("choices", 0), choices[0])
+    if "message" not in choice:
+        raise ConversionError(("choices", 0, "message"), "required, and absent")
+    return _read_message(("choices", 0, "message"), choice["message"], "openai", options)
 
 
-def _system_texts(system: object) -> list[str]:
+def read_anthropic_reply(reply: object, options: Reading) -> Turn:
+    """The role and text of one Anthropic message: a response (``Message``) or a ``MessageParam``."""
+    return _read_message((), reply, "anthropic", options)
+
+
+def _read_messages(messages: object, form: Form, options: Reading) -> list[Turn]:
+    listed = _sequence(("messages",), messages, "a list of message objects")
+    return [_read_message(("messages", index), message, form, options) for index, message in enumerate(listed)]
+
+
+def _read_message(path: Path, message: object, form: Form, options: Reading) -> Turn:
+    entry = _object(path, message)
+    if form == "anthropic" and entry.get("type") == "message":
+        entry = _response_message(path, entry, options)
+    role = _role(path, entry, _ROLES[form])
+    if form == "anthropic":
+        _only(path, entry, ("role", "content"), options.drop_keys)
+        return role, _content(path, entry, options)
+    _only(path, entry, ("role", "content"), options.drop_keys | {"refusal"})  # a refusal is read next
+    refusal = _refusal(path, entry, options)
+    return role, _content(path, entry, options) if refusal is None else refusal
+
+
+def _response_message(path: Path, response: Mapping[str, Any], options: Reading) -> Mapping[str, Any]:
+    """The message of an Anthropic response: its role and content. The rest (id, model, usage,
+    stop_reason...) tells of the request, not of the conversation, as the SDK's ``Message.to_param()`` has it."""
+    if response.get("stop_reason") == "refusal" and not options.refusal_as_text:
+        raise ConversionError(
+            (*path, "stop_reason"),
+            "'refusal': the model declined to answer; pass refusal_as_text=True to append the text it gave",
+        )
+    message = {key: response[key] for key in ("role", "content") if key in response}
+    if message.get("content") == []:
+        message["content"] = ""  # a reply of no blocks says nothing: its text is empty
+    return message
+
+
+def _refusal(path: Path, entry: Mapping[str, Any], options: Reading) -> str | None:
+    """The text of an OpenAI refusal, when the caller takes it as the message's text; None for none."""
+    refusal = entry.get("refusal")
+    if refusal is None or "refusal" in options.drop_keys:
+        return None
+    where = (*path, "refusal")
+    if not options.refusal_as_text:
+        raise ConversionError(
+            where,
+            f"the model refused ({describe(refusal)}); pass refusal_as_text=True to append the refusal as the "
+            "message's text",
+        )
+    if not isinstance(refusal, str):
+        raise ConversionError(where, f"expected a string; found {describe(refusal)}")
+    if not carries_nothing(entry.get("content")):
+        raise ConversionError(where, "would be lost: the message has content too, and a dialog message holds one text")
+    return refusal
+
+
+def _system_texts(system: object, options: Reading) -> list[str]:
     """A string is one system message; a list of text blocks is one message per block."""
     if system is None:
         return []
     if isinstance(system, str):
         return [system]
     blocks = _sequence(("system",), system, "a string or a list of text blocks")
-    return [_text_part(("system", index), block) for index, block in enumerate(blocks)]
+    texts = [_text_part(("system", index), block, options) for index, block in enumerate(blocks)]
+    return [text for text in texts if text is not None]
 
 
 def _role(path: Path, entry: Mapping[str, Any], roles: Mapping[str, str]) -> str:
@@ -223,9 +429,8 @@ def _role(path: Path, entry: Mapping[str, Any], roles: Mapping[str, str]) -> str
     raise ConversionError(where, f"expected one of {expected}; found {describe(role)}")
 
 
-def _content(path: Path, entry: Mapping[str, Any], join_parts: str | None) -> str:
-    """The text of a message: a string, or its text parts; every other key must carry nothing."""
-    _only(path, entry, ("role", "content"))
+def _content(path: Path, entry: Mapping[str, Any], options: Reading) -> str:
+    """The text of a message: a string, or its text parts."""
     where = (*path, "content")
     content = entry.get("content", _MISSING)
     if isinstance(content, str):
@@ -234,45 +439,66 @@ def _content(path: Path, entry: Mapping[str, Any], join_parts: str | None) -> st
         found = "absent" if content is _MISSING else "null"
         raise ConversionError(where, f"a dialog message needs text; found {found}")
     parts = _sequence(where, content, "a string or a list of text parts")
-    texts = [_text_part((*where, index), part) for index, part in enumerate(parts)]
+    read = [_text_part((*where, index), part, options) for index, part in enumerate(parts)]
+    texts = [text for text in read if text is not None]
     if not texts:
-        raise ConversionError(where, "a dialog message needs text; found an empty list of parts")
-    if len(texts) > 1 and join_parts is None:
+        found = "an empty list of parts" if not parts else "no text part (the others are dropped by drop_parts)"
+        raise ConversionError(where, f"a dialog message needs text; found {found}")
+    if len(texts) > 1 and options.join_parts is None:
         raise ConversionError(
             where,
             f"{len(texts)} text parts, and a dialog message holds one text; pass join_parts (such as '\\n\\n') to join them",
         )
-    return (join_parts or "").join(texts)
+    return (options.join_parts or "").join(texts)
 
 
-def _text_part(path: Path, part: object) -> str:
-    """The text of a ``{"type": "text", "text": ...}`` part or block; other kinds are refused."""
+def _text_part(path: Path, part: object, options: Reading) -> str | None:
+    """The text of a ``{"type": "text", "text": ...}`` part or block; None for a part of a type to drop.
+
+    Other kinds are refused, but for a refusal part when the caller takes refusals as text.
+    """
     entry = _object(path, part)
     kind = entry.get("type", _MISSING)
-    if kind != "text":
-        found = "no type" if kind is _MISSING else f"a {describe(kind)} part"
-        raise ConversionError((*path, "type"), f"a dialog message holds text only; found {found}")
-    text = entry.get("text", _MISSING)
+    if isinstance(kind, str) and kind in options.drop_parts:
+        return None
+    field = "refusal" if kind == "refusal" and options.refusal_as_text else "text"
+    if kind != field:
+        raise ConversionError((*path, "type"), f"a dialog message holds text only; found {_part_kind(kind)}")
+    text = entry.get(field, _MISSING)
     if not isinstance(text, str):
         raise ConversionError(
-            (*path, "text"), f"expected a string; found {'nothing' if text is _MISSING else describe(text)}"
+            (*path, field), f"expected a string; found {'nothing' if text is _MISSING else describe(text)}"
         )
-    _only(path, entry, ("type", "text"))
+    _only(path, entry, ("type", field), options.drop_keys)
     return text
 
 
-def _only(path: Path, entry: Mapping[str, Any], kept: tuple[str, ...]) -> None:
+def _part_kind(kind: object) -> str:
+    if kind is _MISSING:
+        return "no type"
+    if not isinstance(kind, str):
+        return f"a {describe(kind)} part"
+    also = " (or refusal_as_text=True to read it as text)" if kind == "refusal" else ""
+    return f"a {describe(kind)} part: pass drop_parts=[{kind!r}] to leave such parts out{also}"
+
+
+def _only(path: Path, entry: Mapping[str, Any], kept: tuple[str, ...], dropped: frozenset[str]) -> None:
     # A key that says nothing (null, []) is what SDKs write for unused options:
-    # reading past it loses nothing. Anything else would be lost.
+    # reading past it loses nothing. Anything else would be lost, but by request.
     for key, value in entry.items():
-        if key not in kept and not carries_nothing(value):
+        if key not in kept and key not in dropped and not carries_nothing(value):
             names = " and ".join(kept)
             raise ConversionError(
-                (*path, str(key)), f"would be lost: a dialog keeps only {names} here (null or [] is read as absent)"
+                (*path, str(key)),
+                f"would be lost: a dialog keeps only {names} here (null or [] is read as absent); "
+                f"pass drop_keys=[{str(key)!r}] to leave it out",
             )
 
 
 def _object(path: Path, value: object) -> Mapping[str, Any]:
+    if isinstance(value, BaseModel):
+        # An SDK's object (a pydantic model) is read as the JSON it stands for, under the API's names.
+        return value.model_dump(mode="json", by_alias=True, warnings=False)
     if not isinstance(value, Mapping):
         raise ConversionError(path, f"expected an object; found {describe(value)}")
     return cast("Mapping[str, Any]", value)

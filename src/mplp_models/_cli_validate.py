@@ -18,23 +18,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
-from pydantic import ValidationError
-
 from mplp_models._base import MplpModel
-from mplp_models._cli_input import model_names, open_input
-from mplp_models._errors import ErrorEntry, errors_as_json
-from mplp_models._kinds import KINDS, PART_ID_FIELDS
+from mplp_models._cli_input import open_input
+from mplp_models._errors import ErrorEntry
+from mplp_models._lines import LineVerdict, check_document, check_lines
 
 if TYPE_CHECKING:
     from multiprocessing.pool import AsyncResult, Pool
 
-__all__ = ["Outcome", "ValidateOptions", "check", "run_validate"]
+__all__ = ["ValidateOptions", "run_validate"]
 
 _BLOCK_BYTES = 1 << 18
 _BAD_SHOWN = 20  # invalid documents the summary names
-
-# The id field that names a document of each kind in an `ok` line (and of a part, for --kind PlanStep).
-_ID_FIELD = {**{kind.name: kind.id_field for kind in KINDS}, **PART_ID_FIELDS}
 
 
 class ValidateOptions(NamedTuple):
@@ -45,12 +40,6 @@ class ValidateOptions(NamedTuple):
     json_output: bool
     jobs: int
     progress: bool
-
-
-class Outcome(NamedTuple):
-    kind: str | None
-    id: str | None
-    errors: list[ErrorEntry]  # empty when the document is valid
 
 
 class _Settings(NamedTuple):
@@ -105,70 +94,64 @@ def run_validate(options: ValidateOptions) -> int:
     return tally.exit_code()
 
 
-def check(data: bytes, model: str | None, semantic: bool) -> Outcome:
-    """The verdict on one JSON document, as ``model`` or (``None``) as the kind its keys name."""
-    import mplp_models
-
-    try:
-        if model is None:
-            instance: MplpModel = mplp_models.parse(data, semantic=semantic)
-        else:
-            instance = getattr(mplp_models, model).from_json(data, semantic=semantic)
-    except ValidationError as error:
-        kind = error.title if error.title in model_names() else model
-        return Outcome(kind, None, errors_as_json(error))
-    kind = type(instance).__name__
-    field = _ID_FIELD.get(kind)
-    return Outcome(kind, None if field is None else str(getattr(instance, field)), [])
-
-
 def _check_task(task: _Task, settings: _Settings) -> _Report:
     """Validate and format the documents of one task, in order."""
     out: list[str] = []
     err: list[str] = []
     bad: list[str] = []
     valid = invalid = unreadable = 0
+    kind = _model(settings.model)
     for item in task:
         if isinstance(item, _Unreadable):
             err.append(f"mplp-models: {item.label}: unreadable: {item.reason}")
             unreadable += 1
             continue
-        for line, data in _documents(item):
-            outcome = check(data, settings.model, settings.semantic)
+        for line, verdict in _verdicts(item, settings.semantic, kind):
             where = item.label if line is None else f"{item.label}:{line}"
-            if outcome.errors:
+            if verdict.ok:
+                valid += 1
+            else:
                 invalid += 1
                 if len(bad) < _BAD_SHOWN:
                     bad.append(where if settings.qualify or line is None else str(line))
-            else:
-                valid += 1
             if settings.json_output:
-                out.append(json.dumps(_record(item.label, line, outcome), ensure_ascii=False))
-            elif outcome.errors:
-                err.append(f"{where}: invalid{_space(outcome.kind)}: {_problems(outcome.errors)}")
+                out.append(json.dumps(_record(item.label, line, verdict), ensure_ascii=False))
+            elif verdict.ok:
+                out.append(f"{where}: ok {verdict.kind}{_space(verdict.id)}")
             else:
-                out.append(f"{where}: ok {outcome.kind}{_space(outcome.id)}")
+                err.append(f"{where}: invalid{_space(verdict.kind)}: {_problems(verdict.errors)}")
     return _Report(_lines(out), _lines(err), valid, invalid, unreadable, bad)
 
 
-def _documents(block: _Block) -> Iterator[tuple[int | None, bytes]]:
+def _model(name: str | None) -> type[MplpModel] | None:
+    if name is None:
+        return None
+    import mplp_models
+
+    model: type[MplpModel] = getattr(mplp_models, name)
+    return model
+
+
+def _verdicts(block: _Block, semantic: bool, kind: type[MplpModel] | None) -> Iterator[tuple[int | None, LineVerdict]]:
+    """The verdict on each document of a block, with its line number (``None`` for a whole file)."""
     if block.first_line is None:
-        yield None, block.data
+        yield None, check_document(block.data, semantic=semantic, kind=kind)
         return
-    for offset, line in enumerate(block.data.split(b"\n")):
-        if line.strip():  # blank lines (a trailing newline, say) hold no document
-            yield block.first_line + offset, line
+    verdicts = check_lines(block.data.split(b"\n"), semantic=semantic, kind=kind)
+    for offset, verdict in enumerate(verdicts):
+        if verdict is not None:  # a blank line (a trailing newline, say) holds no document
+            yield block.first_line + offset, verdict
 
 
-def _record(source: str, line: int | None, outcome: Outcome) -> dict[str, Any]:
+def _record(source: str, line: int | None, verdict: LineVerdict) -> dict[str, Any]:
     record: dict[str, Any] = {"source": source}
     if line is not None:
         record["line"] = line
-    record.update(valid=not outcome.errors, kind=outcome.kind, id=outcome.id, errors=outcome.errors)
+    record.update(valid=verdict.ok, kind=verdict.kind, id=verdict.id, errors=verdict.errors)
     return record
 
 
-def _problems(errors: list[ErrorEntry]) -> str:
+def _problems(errors: tuple[ErrorEntry, ...]) -> str:
     return "; ".join(
         f"{entry['pointer']}: {entry['message']}" if entry["pointer"] else entry["message"] for entry in errors
     )

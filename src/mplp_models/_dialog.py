@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from pydantic import BaseModel
 from typing_extensions import Self
 
 from mplp_models import _chat, _fastpath
@@ -125,6 +126,8 @@ class DialogBase(RuledModel, frozen=True):
         format cannot carry: an ``agent`` message, unless ``agent_role`` says
         which role to write it as (it then reads back as that role), and a
         message with an ``event``, unless ``drop_events=True`` leaves events out.
+        The list goes into the openai SDK's ``chat.completions.create(messages=...)``
+        as it is, typed: no cast.
         """
         return _chat.to_openai(self.messages, agent_role=agent_role, system_role=system_role, drop_events=drop_events)
 
@@ -140,13 +143,15 @@ class DialogBase(RuledModel, frozen=True):
         ``agent_role`` is given and a message with an ``event`` unless
         ``drop_events=True``. The timestamps and the fields outside the messages
         are left out (``from_anthropic_messages`` takes them back).
+        The dict goes into the anthropic SDK's ``messages.create(**chat, ...)`` as
+        it is, typed: no cast.
         """
         return _chat.to_anthropic(self.messages, agent_role=agent_role, drop_events=drop_events)
 
     @classmethod
     def from_openai_messages(
         cls,
-        messages: Sequence[Mapping[str, Any]],
+        messages: Sequence[Mapping[str, Any] | BaseModel],
         *,
         dialog_id: str | None = None,
         context_id: str | None = None,
@@ -157,25 +162,50 @@ class DialogBase(RuledModel, frozen=True):
         started_at: str | None = None,
         ended_at: str | None = None,
         join_parts: str | None = None,
+        drop_keys: Collection[str] = (),
+        drop_parts: Collection[str] = (),
+        refusal_as_text: bool = False,
     ) -> Self:
         """A validated dialog of an OpenAI Chat Completions ``messages`` list.
 
         Roles system (and ``developer``, read as system), user and assistant;
         content a string, or a list of text parts (one, or several joined with
-        ``join_parts``). A ``ConversionError`` (a ``ValueError``) names what a
-        dialog cannot carry: tool and function messages, non-text parts, and any
-        other key that says something (``name``, ``tool_calls``...; ``null`` and
-        ``[]`` are read as absent).
+        ``join_parts``). A message is a dict or an SDK object, such as the
+        ``ChatCompletionMessage`` of ``completion.choices[0].message``. What a
+        dialog cannot carry is refused: tool and function messages, other parts
+        than text, a refusal, and any other key that says something (``name``,
+        ``tool_calls``, ``audio``...; ``null`` and ``[]`` are read as absent).
 
         The fields the format lacks: ``dialog_id`` and ``context_id`` default to
         fresh UUID v4 ids, ``status`` to active, ``meta`` to protocol and schema
-        version 1.0.0 created now; ``timestamps`` is one per message in order, or
-        one for all (default: now); ``thread_id``, ``started_at`` and ``ended_at``
-        are left out unless given. Other fields can be assigned afterwards
-        (assignments are validated). The dialog is validated with its rules: a
-        pydantic ``ValidationError`` says what is wrong with it.
+        version 1.0.0 created now; ``thread_id``, ``started_at`` and ``ended_at``
+        are left out unless given.
+
+        Args:
+            messages: The messages, dicts or pydantic models (the SDK's objects).
+            dialog_id: The dialog's id; default a fresh one.
+            context_id: The context's id; default a fresh one.
+            thread_id: The thread's id; default none.
+            status: The dialog's status; default active.
+            meta: The dialog's metadata; default version 1.0.0 created now.
+            timestamps: One per message in order, or one for all; default now.
+            started_at: When the dialog started; default not given.
+            ended_at: When the dialog ended; default not given.
+            join_parts: The separator that joins several text parts of a message into its text.
+            drop_keys: Keys of a message or part to leave out when they say something (``"annotations"``...).
+            drop_parts: Types of content parts to leave out (``"image_url"``, ``"refusal"``...).
+            refusal_as_text: Read a refusal (the ``refusal`` key, or a refusal part) as the message's text.
+
+        Returns:
+            The dialog, validated with its rules.
+
+        Raises:
+            ConversionError: For what a dialog cannot carry; it names its path (``messages[2].tool_calls``).
+            ValidationError: If the dialog breaks the schema or a rule (a timestamp before ``started_at``...).
         """
-        turns = _chat.read_openai(messages, join_parts=join_parts)
+        options = _chat.reading(
+            join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
+        )
         fields: _chat.DialogFields = {
             "dialog_id": dialog_id,
             "context_id": context_id,
@@ -186,14 +216,14 @@ class DialogBase(RuledModel, frozen=True):
             "started_at": started_at,
             "ended_at": ended_at,
         }
-        return cls.model_validate(_chat.dialog_document(turns, fields))
+        return cls.model_validate(_chat.dialog_document(_chat.read_openai(messages, options), fields))
 
     @classmethod
     def from_anthropic_messages(
         cls,
-        messages: Sequence[Mapping[str, Any]],
+        messages: Sequence[Mapping[str, Any] | BaseModel],
         *,
-        system: str | Sequence[Mapping[str, Any]] | None = None,
+        system: str | Sequence[Mapping[str, Any] | BaseModel] | None = None,
         dialog_id: str | None = None,
         context_id: str | None = None,
         thread_id: str | None = None,
@@ -203,22 +233,50 @@ class DialogBase(RuledModel, frozen=True):
         started_at: str | None = None,
         ended_at: str | None = None,
         join_parts: str | None = None,
+        drop_keys: Collection[str] = (),
+        drop_parts: Collection[str] = (),
+        refusal_as_text: bool = False,
     ) -> Self:
         """A validated dialog of an Anthropic Messages API ``system`` and ``messages`` (``from_anthropic_messages(**chat)``).
 
         ``system`` opens the dialog: a string is one system message, a list of
         text blocks one system message per block. Roles user and assistant;
         content a string, or a list of text blocks (one, or several joined with
-        ``join_parts``). A ``ConversionError`` (a ``ValueError``) names what a
-        dialog cannot carry: a system role in ``messages``, blocks other than
-        text (images, tool use, tool results, thinking...), and any other key
-        that says something (``cache_control``...; ``null`` and ``[]`` are read
-        as absent).
+        ``join_parts``). A message is a ``MessageParam`` dict (its blocks dicts or
+        SDK objects, as ``Message.to_param()`` gives them) or a response
+        ``Message``, whose role and content are read (its id, model, usage and
+        stop reason tell of the request). What a dialog cannot carry is refused:
+        a system role in ``messages``, other blocks than text (images, tool use,
+        tool results, thinking...), a response whose stop reason is
+        ``refusal``, and any other key that says something (``cache_control``,
+        ``citations`` with entries...; ``null`` and ``[]`` are read as absent).
 
-        The other keyword arguments are those of ``from_openai_messages``;
-        ``timestamps`` counts the system messages first.
+        Args:
+            messages: The messages, dicts or pydantic models (the SDK's objects).
+            system: The system prompt: a string, or a list of text blocks.
+            dialog_id: As in ``from_openai_messages``.
+            context_id: As in ``from_openai_messages``.
+            thread_id: As in ``from_openai_messages``.
+            status: As in ``from_openai_messages``.
+            meta: As in ``from_openai_messages``.
+            timestamps: One per message in order, the system messages first, or one for all; default now.
+            started_at: As in ``from_openai_messages``.
+            ended_at: As in ``from_openai_messages``.
+            join_parts: The separator that joins several text blocks of a message into its text.
+            drop_keys: Keys of a message or block to leave out when they say something (``"citations"``...).
+            drop_parts: Types of blocks to leave out (``"thinking"``, ``"redacted_thinking"``...).
+            refusal_as_text: Read a response whose stop reason is ``refusal`` for the text it has.
+
+        Returns:
+            The dialog, validated with its rules.
+
+        Raises:
+            ConversionError: For what a dialog cannot carry; it names its path (``messages[1].content[0].type``).
+            ValidationError: If the dialog breaks the schema or a rule.
         """
-        turns = _chat.read_anthropic(messages, system, join_parts=join_parts)
+        options = _chat.reading(
+            join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
+        )
         fields: _chat.DialogFields = {
             "dialog_id": dialog_id,
             "context_id": context_id,
@@ -229,4 +287,88 @@ class DialogBase(RuledModel, frozen=True):
             "started_at": started_at,
             "ended_at": ended_at,
         }
-        return cls.model_validate(_chat.dialog_document(turns, fields))
+        return cls.model_validate(_chat.dialog_document(_chat.read_anthropic(messages, system, options), fields))
+
+    def append_openai(
+        self,
+        reply: Mapping[str, Any] | BaseModel,
+        *,
+        timestamp: str | None = None,
+        join_parts: str | None = None,
+        drop_keys: Collection[str] = (),
+        drop_parts: Collection[str] = (),
+        refusal_as_text: bool = False,
+    ) -> Self:
+        """The dialog with one more message: an OpenAI reply, or any one message of the format.
+
+        ``reply`` is a ``ChatCompletion`` of one choice (its message is appended;
+        its id, model and usage tell of the request), a ``ChatCompletionMessage``,
+        or a message dict; SDK objects or their JSON. It is read as
+        ``from_openai_messages`` reads a message, with the same options.
+
+        Args:
+            reply: The completion or the message.
+            timestamp: The new message's timestamp; default now.
+            join_parts: As in ``from_openai_messages``.
+            drop_keys: As in ``from_openai_messages`` (``["annotations"]`` leaves web search citations out).
+            drop_parts: As in ``from_openai_messages``.
+            refusal_as_text: Append a refusal as the assistant's text (refused otherwise).
+
+        Returns:
+            A new dialog; this one is unchanged.
+
+        Raises:
+            ConversionError: For what a dialog cannot carry (``tool_calls``, a refusal, audio...), or a
+                completion of several choices; it names the path in ``reply`` (``choices[0].message.tool_calls``).
+            ValidationError: If the dialog with the message breaks a rule (a timestamp after ``ended_at``...).
+        """
+        options = _chat.reading(
+            join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
+        )
+        return self._appended(_chat.read_openai_reply(reply, options), timestamp)
+
+    def append_anthropic(
+        self,
+        reply: Mapping[str, Any] | BaseModel,
+        *,
+        timestamp: str | None = None,
+        join_parts: str | None = None,
+        drop_keys: Collection[str] = (),
+        drop_parts: Collection[str] = (),
+        refusal_as_text: bool = False,
+    ) -> Self:
+        """The dialog with one more message: an Anthropic reply, or any one message of the format.
+
+        ``reply`` is the ``Message`` that ``client.messages.create`` returns (its
+        text blocks make an assistant message; its id, model, usage and stop
+        reason tell of the request), or a ``MessageParam``; SDK objects or their
+        JSON. It is read as ``from_anthropic_messages`` reads a message, with the
+        same options: a reply of several text blocks (with citations, say) needs
+        ``join_parts=""``, and one with thinking blocks
+        ``drop_parts=["thinking", "redacted_thinking"]``.
+
+        Args:
+            reply: The response or the message.
+            timestamp: The new message's timestamp; default now.
+            join_parts: As in ``from_anthropic_messages``.
+            drop_keys: As in ``from_anthropic_messages``.
+            drop_parts: As in ``from_anthropic_messages``.
+            refusal_as_text: Append the text of a reply whose stop reason is ``refusal`` (refused otherwise).
+
+        Returns:
+            A new dialog; this one is unchanged.
+
+        Raises:
+            ConversionError: For what a dialog cannot carry (tool use, thinking, a refusal...); it names the
+                path in ``reply`` (``content[0].type``).
+            ValidationError: If the dialog with the message breaks a rule.
+        """
+        options = _chat.reading(
+            join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
+        )
+        return self._appended(_chat.read_anthropic_reply(reply, options), timestamp)
+
+    def _appended(self, turn: tuple[str, str], timestamp: str | None) -> Self:
+        role, text = turn
+        message = {"role": role, "content": text, "timestamp": Timestamp.now() if timestamp is None else timestamp}
+        return self.model_copy(update={"messages": (*self.messages, message)})

@@ -33,10 +33,11 @@ Nothing is registered with hypothesis on import; call
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
 from functools import cache
 from typing import Any, TypeVar, cast
+from uuid import UUID
 
 try:
     from hypothesis import strategies as st
@@ -154,11 +155,85 @@ __all__ = [
 ]
 
 M = TypeVar("M", bound=MplpModel)
+T = TypeVar("T")
 
-# --- building blocks ------------------------------------------------------------
+# --- where the values come from ----------------------------------------------------
+# Hypothesis's bookkeeping for each draw costs far more than building a value
+# in Python, and a plan of 20 steps used to take some 160 draws. So each
+# example draws only its free text and its floats one by one (hypothesis knows
+# them best: unicode, edge floats); every small choice (a field present or
+# absent, a status, a count, a digit, an id's bits) is read from a block of
+# drawn bytes, one draw per block. Hypothesis shrinks bytes towards zero, and
+# zero reads as the first choice: absent fields, the first member, no items.
 
 _MAX_SAFE_INT = 2**53 - 1  # beyond it an integer has no canonical JSON form that reads back the same
 _ASCII_ALNUM = string.ascii_letters + string.digits
+_BLOCK = st.binary(min_size=128, max_size=128)
+
+
+class _Source:
+    """One example's values: small choices read from drawn blocks of bytes, text and floats drawn."""
+
+    __slots__ = ("_at", "_block", "draw")
+
+    def __init__(self, draw: st.DrawFn) -> None:
+        self.draw = draw
+        self._block: bytes = b""
+        self._at = 0
+
+    def _take(self, size: int) -> bytes:
+        end = self._at + size
+        if end > len(self._block):
+            self._block = self._block[self._at :] + self.draw(_BLOCK)
+            self._at, end = 0, size
+        taken = self._block[self._at : end]
+        self._at = end
+        return taken
+
+    def below(self, count: int) -> int:
+        """A number from 0 to ``count - 1`` (0 for all-zero bytes)."""
+        if count <= 256:
+            return self._take(1)[0] % count
+        size = ((count - 1).bit_length() + 7) // 8
+        if count & (count - 1):  # not a power of two: a byte more keeps the modulo bias small
+            size += 1
+        return int.from_bytes(self._take(size), "big") % count
+
+    def between(self, low: int, high: int) -> int:
+        return low + self.below(high - low + 1)
+
+    def coin(self) -> bool:
+        return self.below(2) == 1
+
+    def pick(self, options: Sequence[T]) -> T:
+        return options[self.below(len(options))]
+
+    def shuffled(self, members: Sequence[T]) -> list[T]:
+        """``members`` in any order (in their own order for all-zero bytes)."""
+        found = list(members)
+        for position in range(len(found) - 1, 0, -1):
+            other = position - self.below(position + 1)
+            found[position], found[other] = found[other], found[position]
+        return found
+
+    def chars(self, alphabet: str, min_size: int, max_size: int) -> str:
+        return "".join(self.pick(alphabet) for _ in range(self.between(min_size, max_size)))
+
+    def text(self, min_size: int = 0, max_size: int | None = 24) -> str:
+        return self.draw(_texts(min_size=min_size, max_size=max_size))
+
+
+_Builder = Callable[[_Source], T]
+
+
+@st.composite
+def _built_by(draw: st.DrawFn, builder: Callable[..., T], *args: object) -> T:
+    return builder(_Source(draw), *args)
+
+
+@cache  # one strategy object per builder and arguments, so hypothesis validates it once, not at every draw
+def _strategy(builder: Callable[..., T], *args: object) -> SearchStrategy[T]:
+    return _built_by(builder, *args)
 
 
 @cache  # one strategy object, so hypothesis validates it once, not at every draw
@@ -167,23 +242,61 @@ def _texts(*, min_size: int = 0, max_size: int | None = 24) -> SearchStrategy[st
     return st.text(st.characters(codec="utf-8"), min_size=min_size, max_size=max_size)
 
 
-def _joined(*parts: SearchStrategy[str], separator: str = "") -> SearchStrategy[str]:
-    return st.tuples(*parts).map(separator.join)
+def _text(source: _Source) -> str:
+    return source.text()
 
 
-@cache  # one strategy object, so hypothesis validates it once, not at every draw
-def _prefixed_ids(prefix: str) -> SearchStrategy[str]:
+def _filled_text(source: _Source) -> str:
+    return source.text(min_size=1)
+
+
+def _member(members: Sequence[T]) -> _Builder[T]:
+    def member(source: _Source) -> T:
+        return source.pick(members)
+
+    return member
+
+
+def _enum_members(kind: type[T]) -> tuple[T, ...]:
+    return tuple(cast("Any", kind))
+
+
+def _prefixed_id(source: _Source, prefix: str) -> str:
     """``prefix`` then ``[A-Za-z0-9][A-Za-z0-9._-]*``, the inbox schema's id patterns (ASCII only)."""
-    return _joined(st.just(prefix), st.sampled_from(_ASCII_ALNUM), st.text(_ASCII_ALNUM + "._-", max_size=12))
+    return prefix + source.pick(_ASCII_ALNUM) + source.chars(_ASCII_ALNUM + "._-", 0, 12)
 
 
-@cache  # one strategy object, so hypothesis validates it once, not at every draw
-def _versions() -> SearchStrategy[str]:
-    part = st.one_of(st.integers(0, 20).map(str), st.text(string.digits, min_size=1, max_size=6))
-    return _joined(part, part, part, separator=".")
+def _version(source: _Source) -> str:
+    return ".".join(
+        str(source.below(21)) if source.below(2) == 0 else source.chars(string.digits, 1, 6) for _ in range(3)
+    )
 
 
-_MPLP_IDS: SearchStrategy[str] = st.uuids(version=4).map(str)
+_UUID_BITS = 2**128
+
+
+def _uuid4(value: int) -> str:
+    return str(UUID(int=value % _UUID_BITS, version=4))
+
+
+def _mplp_id(source: _Source) -> str:
+    return _uuid4(source.below(_UUID_BITS))
+
+
+def _unique_ids(source: _Source, count: int, taken: Iterable[str] = ()) -> list[str]:
+    """``count`` ids, none twice and none in ``taken`` (a repeat, as all-zero bytes give, is moved on)."""
+    seen = set(taken)
+    found: list[str] = []
+    for _ in range(count):
+        value = source.below(_UUID_BITS)
+        while (mplp_id := _uuid4(value)) in seen:
+            value += 1  # the low bits, which the version and variant leave alone
+        seen.add(mplp_id)
+        found.append(mplp_id)
+    return found
+
+
+_MPLP_IDS: SearchStrategy[str] = st.binary(min_size=16, max_size=16).map(lambda raw: str(UUID(bytes=raw, version=4)))
 
 
 def mplp_ids() -> SearchStrategy[str]:
@@ -191,10 +304,14 @@ def mplp_ids() -> SearchStrategy[str]:
     return _MPLP_IDS
 
 
-@cache  # one strategy object, so hypothesis validates it once, not at every draw
-def _json_integers(min_value: int = -_MAX_SAFE_INT, max_value: int = _MAX_SAFE_INT) -> SearchStrategy[int]:
-    edges = sorted({min_value, max_value, max(min_value, min(0, max_value))})
-    return st.one_of(st.sampled_from(edges), st.integers(min_value, max_value))
+def _json_integer(source: _Source, low: int = -_MAX_SAFE_INT, high: int = _MAX_SAFE_INT) -> int:
+    """An integer in the bounds: now an edge (a bound or the one nearest 0), now a small one, now any."""
+    kind = source.below(3)
+    if kind == 0:
+        return source.pick((max(low, min(0, high)), low, high))
+    if kind == 1:
+        return source.between(max(low, -1000), min(high, 1000))
+    return source.between(low, high)
 
 
 def _round_trips(value: float) -> bool:
@@ -211,50 +328,71 @@ def _floats(min_value: float | None = None, max_value: float | None = None) -> S
     )
 
 
-@cache  # one strategy object, so hypothesis validates it once, not at every draw
-def _json_numbers(min_value: float | None = None, max_value: float | None = None) -> SearchStrategy[float]:
-    """JSON numbers in the bounds, as the models keep them: ints and finite floats, edges included."""
-    low = -_MAX_SAFE_INT if min_value is None else int(min_value)
-    high = _MAX_SAFE_INT if max_value is None else int(max_value)
-    floats = _floats(min_value, max_value)
-    edges: list[float] = [float(low), float(high)]
+@cache  # computed once per bounds
+def _number_edges(min_value: float | None, max_value: float | None) -> tuple[float, ...]:
+    edges: list[float] = [float(_MAX_SAFE_INT if max_value is None else max_value)]
+    edges.append(float(-_MAX_SAFE_INT if min_value is None else min_value))
     if min_value is not None and min_value == 0:
         edges += [-0.0, 5e-324]  # -0.0 >= 0 holds, in JSON Schema as in Python
     if max_value is None:
         edges.append(1.7976931348623157e308)
-    return st.one_of(_json_integers(low, high), floats, st.sampled_from(edges))
+    return tuple(edges)
 
 
-@cache  # one strategy object, so hypothesis validates it once, not at every draw
-def _json_values() -> SearchStrategy[JsonValue]:
-    scalars = st.one_of(
-        st.none(),
-        st.booleans(),
-        _json_integers(),
-        _floats(),
-        _texts(),
-    )
-    values = st.recursive(
-        scalars,
-        lambda children: st.one_of(
-            st.lists(children, max_size=4),
-            st.dictionaries(_texts(max_size=8), children, max_size=4),
-        ),
-        max_leaves=8,
-    )
-    return cast("SearchStrategy[JsonValue]", values)
+def _json_number(source: _Source, min_value: float | None = None, max_value: float | None = None) -> float:
+    """A JSON number in the bounds, as the models keep it: an int or a finite float, edges included."""
+    kind = source.below(3)
+    if kind == 0:
+        low = -_MAX_SAFE_INT if min_value is None else int(min_value)
+        high = _MAX_SAFE_INT if max_value is None else int(max_value)
+        return _json_integer(source, low, high)
+    if kind == 1:
+        return source.draw(_floats(min_value, max_value))
+    return source.pick(_number_edges(min_value, max_value))
 
 
-@st.composite
-def _json_objects(draw: st.DrawFn) -> dict[str, JsonValue]:
-    found: dict[str, JsonValue] = draw(st.dictionaries(_texts(max_size=8), _json_values(), max_size=5))
-    if draw(st.integers(0, 9)) == 0:
+def _number_builder(min_value: float | None = None, max_value: float | None = None) -> _Builder[float]:
+    def number(source: _Source) -> float:
+        return _json_number(source, min_value, max_value)
+
+    return number
+
+
+_JSON_LEAVES = 8  # at most this many scalars in one value (nested arrays and objects hold the rest)
+_JSON_DEPTH = 4  # arrays and objects nested at most this deep, but for the rare deep value
+
+
+def _json_value(source: _Source, leaves: list[int], depth: int = 0) -> JsonValue:
+    """Any JSON value: a scalar, or an array or object of up to four items; ``leaves`` holds the scalars left."""
+    nests = leaves[0] > 0 and depth < _JSON_DEPTH
+    kind = source.below(7 if nests else 5)
+    leaves[0] -= 1
+    if kind == 0:
+        return None
+    if kind == 1:
+        return source.coin()
+    if kind == 2:
+        return _json_integer(source)
+    if kind == 3:
+        return source.draw(_floats())
+    if kind == 4:
+        return source.text()
+    if kind == 5:
+        return [_json_value(source, leaves, depth + 1) for _ in range(source.below(5))]
+    return {source.text(max_size=8): _json_value(source, leaves, depth + 1) for _ in range(source.below(5))}
+
+
+def _json_object(source: _Source) -> dict[str, JsonValue]:
+    found: dict[str, JsonValue] = {
+        source.text(max_size=8): _json_value(source, [_JSON_LEAVES]) for _ in range(source.below(6))
+    }
+    if source.below(10) == 9:
         # Now and then one value nests deep (well within MAX_OPEN_DEPTH).
-        depth = draw(st.integers(2, 40))
-        nested: JsonValue = draw(_json_values())
+        depth = source.between(2, 40)
+        nested: JsonValue = _json_value(source, [_JSON_LEAVES])
         for level in range(depth):
             nested = [nested] if level % 2 else {"": nested}
-        found[draw(_texts(max_size=8))] = nested
+        found[source.text(max_size=8)] = nested
     return found
 
 
@@ -265,7 +403,7 @@ def json_objects() -> SearchStrategy[dict[str, JsonValue]]:
     integral value in [2**53, 10**21), so an object compares equal after a
     round trip through canonical JSON.
     """
-    return _json_objects()
+    return _strategy(_json_object)
 
 
 # --- timestamps -------------------------------------------------------------------
@@ -308,47 +446,60 @@ _EDGE_DAYS = [
         (9999, 12, 30),
     )
 ]
+_EDGE_SECONDS = (_FIRST, _LAST, 0)
+_EDGE_FRACTIONS = ("000", "5", "999999999")
+_OFFSETS = (60, 120, -300, 330, 345, -570, 840)
+_ZONES = ("Z", "z", "+00:00", "-00:00")
+_LONGEST_STEP = 400 * 366 * _DAY
 
 
-@cache  # one strategy object, so hypothesis validates it once, not at every draw
-def _seconds() -> SearchStrategy[int]:
-    return st.one_of(
-        st.integers(*_RECENT),
-        st.integers(_FIRST, _LAST),
-        st.sampled_from([_FIRST, _LAST, 0]),
-        st.builds(int.__add__, st.sampled_from(_EDGE_DAYS), st.integers(0, _DAY - 1)),
-        st.integers(*_RECENT).map(
-            lambda seconds: seconds - seconds % 60
-        ),  # on the minute: a leap second can be written
-    )
+def _seconds(source: _Source) -> int:
+    kind = source.below(5)
+    if kind == 0:
+        return source.between(*_RECENT)
+    if kind == 1:
+        return source.between(_FIRST, _LAST)
+    if kind == 2:
+        return source.pick(_EDGE_SECONDS)
+    if kind == 3:
+        return source.pick(_EDGE_DAYS) + source.below(_DAY)
+    seconds = source.between(*_RECENT)
+    return seconds - seconds % 60  # on the minute: a leap second can be written
 
 
-@cache  # one strategy object, so hypothesis validates it once, not at every draw
-def _fractions() -> SearchStrategy[str]:
-    return st.one_of(
-        st.just(""), st.text(string.digits, min_size=1, max_size=12), st.sampled_from(["000", "5", "999999999"])
-    )
+def _fraction(source: _Source) -> str:
+    kind = source.below(3)
+    if kind == 0:
+        return ""
+    if kind == 1:
+        return source.chars(string.digits, 1, 12)
+    return source.pick(_EDGE_FRACTIONS)
+
+
+def _step(source: _Source) -> int:
+    kind = source.below(3)
+    if kind == 0:
+        return 0
+    return source.below(121) if kind == 1 else source.below(_LONGEST_STEP + 1)
+
+
+def _offset(source: _Source) -> int:
+    kind = source.below(3)
+    if kind == 0:
+        return 0
+    return source.pick(_OFFSETS) if kind == 1 else source.between(-_MAX_OFFSET, _MAX_OFFSET)
 
 
 def _key(instant: _Instant) -> tuple[int, str]:
     return instant[0], instant[1].rstrip("0")
 
 
-_OFFSETS = st.one_of(
-    st.just(0), st.sampled_from([60, 120, -300, 330, 345, -570, 840]), st.integers(-_MAX_OFFSET, _MAX_OFFSET)
-)
-_ZONES = st.sampled_from(["Z", "z", "+00:00", "-00:00"])
-_SEPARATORS = st.sampled_from("Tt")
-_STEPS = st.one_of(st.just(0), st.integers(0, 120), st.integers(0, 400 * 366 * _DAY))
-
-
-@st.composite
-def _write(draw: st.DrawFn, instant: _Instant) -> Timestamp:
+def _write(source: _Source, instant: _Instant) -> Timestamp:
     """One RFC 3339 spelling of the instant: any offset, ``T`` or ``t``, ``Z``, ``z`` or ``±00:00``, maybe a leap second."""
     seconds, fraction = instant
-    offset = draw(_OFFSETS)
+    offset = _offset(source)
     local = seconds + offset * 60
-    leap = local % 60 == 0 and draw(st.booleans())
+    leap = local % 60 == 0 and source.coin()
     if leap:
         local -= 1  # hh:mm:60 is the instant of the next minute's :00
     day, clock = divmod(local, _DAY)
@@ -360,137 +511,182 @@ def _write(draw: st.DrawFn, instant: _Instant) -> Timestamp:
     if leap:
         second = 60
     if offset == 0:
-        zone = draw(_ZONES)
+        zone = source.pick(_ZONES)
     else:
         zone = f"{'+' if offset > 0 else '-'}{abs(offset) // 60:02d}:{abs(offset) % 60:02d}"
-    separator = draw(_SEPARATORS)
+    separator = source.pick("Tt")
     dot = f".{fraction}" if fraction else ""
     return Timestamp(
         f"{year:04d}-{when.month:02d}-{when.day:02d}{separator}{hour:02d}:{minute:02d}:{second:02d}{dot}{zone}"
     )
 
 
-@st.composite
-def _timeline(draw: st.DrawFn, count: int) -> list[Timestamp]:
+def _timeline(source: _Source, count: int) -> list[Timestamp]:
     """``count`` timestamps in instant order (equal instants allowed, spelled differently)."""
-    seconds = draw(_seconds())
+    seconds = _seconds(source)
     instants: list[_Instant] = []
     for _ in range(count):
-        instants.append((seconds, draw(_fractions())))
-        step = draw(_STEPS)
-        seconds = min(_LAST, seconds + step)
-    return [draw(_write(instant)) for instant in sorted(instants, key=_key)]
+        instants.append((seconds, _fraction(source)))
+        seconds = min(_LAST, seconds + _step(source))
+    return [_write(source, instant) for instant in sorted(instants, key=_key)]
+
+
+def _timestamp(source: _Source) -> Timestamp:
+    return _timeline(source, 1)[0]
 
 
 def timestamps() -> SearchStrategy[Timestamp]:
     """``Timestamp`` values: RFC 3339 date-times from year 0000 to 9999, in every spelling the format allows."""
-    return _timeline(1).map(lambda timeline: timeline[0])
+    return _strategy(_timestamp)
 
 
-# --- helpers for optional fields ----------------------------------------------------------
-
-
-_CHOICES = st.sampled_from(("absent", "given"))
-_NULLABLE_CHOICES = st.sampled_from(("absent", "null", "given"))
+# --- helpers for optional fields and lists ---------------------------------------------------
 
 
 def _maybe(
-    draw: st.DrawFn, fields: dict[str, object], name: str, values: SearchStrategy[object], *, nullable: bool = False
+    source: _Source, fields: dict[str, object], name: str, value: _Builder[object], *, nullable: bool = False
 ) -> None:
-    """Leave the field absent, set it to ``null`` (when the schema allows it), or draw a value."""
-    choice = draw(_NULLABLE_CHOICES if nullable else _CHOICES)
-    if choice == "null":
+    """Leave the field absent, build its value, or set it to ``null`` (when the schema allows it)."""
+    choice = source.below(3 if nullable else 2)
+    if choice == 1:
+        fields[name] = value(source)
+    elif choice == 2:
         fields[name] = None
-    elif choice == "given":
-        fields[name] = draw(values)
 
 
-@st.composite
+def _maybe_value(
+    source: _Source, fields: dict[str, object], name: str, value: object, *, nullable: bool = False
+) -> None:
+    """As ``_maybe``, for a value made beforehand (for its place in a timeline)."""
+    choice = source.below(3 if nullable else 2)
+    if choice == 1:
+        fields[name] = value
+    elif choice == 2:
+        fields[name] = None
+
+
+def _list_of(item: _Builder[T], max_size: int, min_size: int = 0) -> _Builder[list[T]]:
+    def items(source: _Source) -> list[T]:
+        return [item(source) for _ in range(source.between(min_size, max_size))]
+
+    return items
+
+
+def _unique_by(item: _Builder[M], key: str, min_size: int, max_size: int) -> _Builder[list[M]]:
+    """``min_size`` to ``max_size`` items, each ``key`` once (an item that repeats one is left out)."""
+
+    def items(source: _Source) -> list[M]:
+        found: dict[object, M] = {}
+        for _ in range(source.between(min_size, max_size)):
+            made = item(source)
+            found.setdefault(getattr(made, key), made)
+        return list(found.values())
+
+    return items
+
+
+def _unique_texts(source: _Source) -> list[str]:
+    return list(dict.fromkeys(source.text() for _ in range(source.below(5))))
+
+
+def _subset(members: Sequence[T]) -> _Builder[list[T]]:
+    """Some of ``members``, in any order, from none to all."""
+
+    def subset(source: _Source) -> list[T]:
+        return source.shuffled(members)[: source.below(len(members) + 1)]
+
+    return subset
+
+
 def _built(
-    draw: st.DrawFn,
-    model: type[M],
-    required: Mapping[str, SearchStrategy[object]],
-    optional: Mapping[str, SearchStrategy[object]],
-) -> M:
-    """A ``model`` of drawn required fields, and optional ones each absent or drawn."""
-    fields: dict[str, object] = {name: draw(values) for name, values in required.items()}
-    for name, values in optional.items():
-        _maybe(draw, fields, name, values)
-    return model.model_validate(fields)
+    model: type[M], required: Mapping[str, _Builder[object]], optional: Mapping[str, _Builder[object]]
+) -> _Builder[M]:
+    """A builder of ``model`` from built required fields, and optional ones each absent or built."""
 
+    def build(source: _Source) -> M:
+        fields: dict[str, object] = {name: value(source) for name, value in required.items()}
+        for name, value in optional.items():
+            _maybe(source, fields, name, value)
+        return model.model_validate(fields)
 
-@cache  # one strategy object, so hypothesis validates it once, not at every draw
-def _unique_lists(values: SearchStrategy[Any], max_size: int = 4) -> SearchStrategy[list[Any]]:
-    return st.lists(values, max_size=max_size, unique=True)
-
-
-@st.composite
-def _subsets(draw: st.DrawFn, members: list[Any]) -> list[Any]:
-    """Some of ``members``, in any order, from none to all (a list of distinct draws seldom holds them all)."""
-    order = draw(st.permutations(members))
-    return order[: draw(st.integers(0, len(members)))]
+    build.__name__ = build.__qualname__ = f"_{model.__name__}"  # the strategy's repr names the model
+    return build
 
 
 # --- metadata, references, trace, events ----------------------------------------------------
 
+_CROSS_CUTTING = _enum_members(CrossCuttingConcern)
 
-@st.composite
-def _metadata(draw: st.DrawFn) -> Metadata:
-    fields: dict[str, object] = {"protocol_version": draw(_versions()), "schema_version": draw(_versions())}
-    created, updated = draw(_timeline(2))
-    _maybe(draw, fields, "created_at", st.just(created))
-    _maybe(draw, fields, "created_by", _texts())
-    _maybe(draw, fields, "updated_at", st.just(updated))
-    _maybe(draw, fields, "updated_by", _texts())
-    _maybe(draw, fields, "tags", _unique_lists(_texts()))
-    _maybe(draw, fields, "cross_cutting", _subsets(list(CrossCuttingConcern)))
+
+def _metadata(source: _Source) -> Metadata:
+    fields: dict[str, object] = {"protocol_version": _version(source), "schema_version": _version(source)}
+    created, updated = _timeline(source, 2)
+    _maybe_value(source, fields, "created_at", created)
+    _maybe(source, fields, "created_by", _text)
+    _maybe_value(source, fields, "updated_at", updated)
+    _maybe(source, fields, "updated_by", _text)
+    _maybe(source, fields, "tags", _unique_texts)
+    _maybe(source, fields, "cross_cutting", _subset(_CROSS_CUTTING))
     return Metadata.model_validate(fields)
 
 
 def metadata() -> SearchStrategy[Metadata]:
     """``Metadata``: versions as MAJOR.MINOR.PATCH, ``created_at`` not after ``updated_at``, unique tags and concerns."""
-    return _metadata()
+    return _strategy(_metadata)
+
+
+_ref = _built(Ref, {"id": _mplp_id, "module": _member(_enum_members(RefModule))}, {"description": _text})
 
 
 def refs() -> SearchStrategy[Ref]:
     """``Ref``: an id, a module and maybe a description."""
-    return _built(Ref, {"id": mplp_ids(), "module": st.sampled_from(RefModule)}, {"description": _texts()})
+    return _strategy(_ref)
+
+
+_TRACE_BASE_OPTIONAL: dict[str, _Builder[object]] = {
+    "parent_span_id": _mplp_id,
+    "context_id": _mplp_id,
+    "attributes": _json_object,
+}
+_trace_base = _built(TraceBase, {"trace_id": _mplp_id, "span_id": _mplp_id}, _TRACE_BASE_OPTIONAL)
 
 
 def trace_bases() -> SearchStrategy[TraceBase]:
     """``TraceBase``: trace and span ids, maybe a parent span, a context and open attributes."""
-    return _built(
-        TraceBase,
-        {"trace_id": mplp_ids(), "span_id": mplp_ids()},
-        {"parent_span_id": mplp_ids(), "context_id": mplp_ids(), "attributes": json_objects()},
+    return _strategy(_trace_base)
+
+
+_KNOWN_EVENT_TYPES = ("plan.created", "plan.step.completed", "dialog.message", "trace.span.ended")
+_KNOWN_SOURCES = ("plan", "runtime.ael", "dialog")
+
+
+def _event_type(source: _Source) -> str:
+    if source.coin():
+        return source.pick(_KNOWN_EVENT_TYPES)
+    words = range(source.between(1, 4))
+    return ".".join(
+        source.pick(string.ascii_lowercase) + source.chars(string.ascii_lowercase + string.digits, 0, 8) for _ in words
     )
 
 
-@cache  # one strategy object, so hypothesis validates it once, not at every draw
-def _event_types() -> SearchStrategy[str]:
-    word = _joined(st.sampled_from(string.ascii_lowercase), st.text(string.ascii_lowercase + string.digits, max_size=8))
-    return st.one_of(
-        st.sampled_from(["plan.created", "plan.step.completed", "dialog.message", "trace.span.ended"]),
-        st.lists(word, min_size=1, max_size=4).map(".".join),
-    )
-
-
-@st.composite
-def _events(draw: st.DrawFn) -> Event:
+def _event(source: _Source) -> Event:
     fields: dict[str, object] = {
-        "event_id": draw(mplp_ids()),
-        "event_type": draw(_event_types()),
-        "source": draw(st.one_of(st.sampled_from(["plan", "runtime.ael", "dialog"]), _texts())),
-        "timestamp": draw(timestamps()),
+        "event_id": _mplp_id(source),
+        "event_type": _event_type(source),
+        "source": source.pick(_KNOWN_SOURCES) if source.coin() else source.text(),
+        "timestamp": _timestamp(source),
     }
-    _maybe(draw, fields, "trace_id", mplp_ids())
-    _maybe(draw, fields, "data", json_objects(), nullable=True)
+    _maybe(source, fields, "trace_id", _mplp_id)
+    _maybe(source, fields, "data", _json_object, nullable=True)
     return Event.model_validate(fields)
+
+
+_events = _list_of(_event, 3)
 
 
 def events() -> SearchStrategy[Event]:
     """``Event``: a dotted lowercase type, any source text (the empty one too), data absent, ``null`` or an open object."""
-    return _events()
+    return _strategy(_event)
 
 
 # --- plans ----------------------------------------------------------------------------
@@ -498,25 +694,30 @@ def events() -> SearchStrategy[Event]:
 _NOT_STARTED_PLAN = (PlanStatus.draft, PlanStatus.proposed, PlanStatus.approved)
 _DONE = (PlanStepStatus.completed, PlanStepStatus.skipped)
 _STARTED = (PlanStepStatus.in_progress, PlanStepStatus.completed)
+_PLAN_STATUSES = _enum_members(PlanStatus)
+_PLAN_STEP_STATUSES = _enum_members(PlanStepStatus)
 
 
-def _step_fields(draw: st.DrawFn, step_id: str, status: PlanStepStatus, dependencies: list[str]) -> dict[str, object]:
-    fields: dict[str, object] = {"step_id": step_id, "description": draw(_texts(min_size=1)), "status": status}
+def _order_index(source: _Source) -> int:
+    return _json_integer(source, 0)
+
+
+def _step_fields(source: _Source, step_id: str, status: PlanStepStatus, dependencies: list[str]) -> dict[str, object]:
+    fields: dict[str, object] = {"step_id": step_id, "description": source.text(min_size=1), "status": status}
     if dependencies:
         fields["dependencies"] = dependencies
     else:
-        _maybe(draw, fields, "dependencies", st.just([]))
-    _maybe(draw, fields, "agent_role", _texts())
-    _maybe(draw, fields, "order_index", _json_integers(0))
+        _maybe_value(source, fields, "dependencies", [])
+    _maybe(source, fields, "agent_role", _text)
+    _maybe(source, fields, "order_index", _order_index)
     return fields
 
 
-@st.composite
-def _plan_steps(draw: st.DrawFn, status: PlanStepStatus | None) -> PlanStep:
-    step_status = draw(st.sampled_from(PlanStepStatus)) if status is None else status
-    step_id = draw(mplp_ids())
-    dependencies = draw(_unique_lists(mplp_ids().filter(lambda other: other != step_id)))
-    return PlanStep.model_validate(_step_fields(draw, step_id, step_status, dependencies))
+def _plan_step(source: _Source, status: PlanStepStatus | None) -> PlanStep:
+    step_status = source.pick(_PLAN_STEP_STATUSES) if status is None else status
+    step_id = _mplp_id(source)
+    dependencies = _unique_ids(source, source.below(5), taken=[step_id])
+    return PlanStep.model_validate(_step_fields(source, step_id, step_status, dependencies))
 
 
 def plan_steps(status: PlanStepStatus | str | None = None) -> SearchStrategy[PlanStep]:
@@ -524,48 +725,57 @@ def plan_steps(status: PlanStepStatus | str | None = None) -> SearchStrategy[Pla
 
     A step's rules need its plan; for steps that fit together, draw ``plans``.
     """
-    return _plan_steps(None if status is None else PlanStepStatus(status))
+    return _strategy(_plan_step, None if status is None else PlanStepStatus(status))
 
 
-def _step_statuses(plan_status: PlanStatus, dependencies_done: bool) -> list[PlanStepStatus]:
+@cache  # one table for the whole run
+def _step_statuses(plan_status: PlanStatus, dependencies_done: bool) -> tuple[PlanStepStatus, ...]:
     """The statuses a step may have under the plan's status, given whether its dependencies are all done."""
-    allowed: list[PlanStepStatus]
+    allowed: tuple[PlanStepStatus, ...]
     if plan_status in _NOT_STARTED_PLAN:
-        allowed = [PlanStepStatus.pending, PlanStepStatus.blocked, PlanStepStatus.skipped]
+        allowed = (PlanStepStatus.pending, PlanStepStatus.blocked, PlanStepStatus.skipped)
     elif plan_status is PlanStatus.completed:
-        allowed = list(_DONE)
+        allowed = _DONE
     else:  # in_progress, failed, cancelled: any status
-        allowed = list(PlanStepStatus)
+        allowed = _PLAN_STEP_STATUSES
     if not dependencies_done:
-        allowed = [status for status in allowed if status not in _STARTED]
+        allowed = tuple(status for status in allowed if status not in _STARTED)
     return allowed
 
 
-@st.composite
-def _plans(draw: st.DrawFn, status: PlanStatus | None, max_steps: int) -> Plan:
-    plan_status = draw(st.sampled_from(PlanStatus)) if status is None else status
-    ids: list[str] = draw(st.lists(mplp_ids(), min_size=1, max_size=max_steps, unique=True))
+def _some_of(source: _Source, members: Sequence[T], count: int) -> list[T]:
+    """``count`` distinct members (fewer if there are fewer), in any order (the first ones for all-zero bytes)."""
+    pool = list(members)
+    count = min(count, len(pool))
+    for position in range(count):
+        other = position + source.below(len(pool) - position)
+        pool[position], pool[other] = pool[other], pool[position]
+    return pool[:count]
+
+
+def _plan(source: _Source, status: PlanStatus | None, max_steps: int) -> Plan:
+    plan_status = source.pick(_PLAN_STATUSES) if status is None else status
+    ids = _unique_ids(source, source.between(1, max_steps))
     statuses: dict[str, PlanStepStatus] = {}
     steps: list[dict[str, object]] = []  # validated once, with the plan
     # Each step depends only on steps made before it, so the graph has no cycle;
     # the list is shuffled afterwards, so plans do not always list dependencies first.
     for position, step_id in enumerate(ids):
-        earlier = ids[:position]
-        dependencies: list[str] = draw(st.lists(st.sampled_from(earlier), max_size=4, unique=True)) if earlier else []
+        dependencies = _some_of(source, ids[:position], source.below(5))
         done = all(statuses[dependency] in _DONE for dependency in dependencies)
-        statuses[step_id] = draw(st.sampled_from(_step_statuses(plan_status, done)))
-        steps.append(_step_fields(draw, step_id, statuses[step_id], dependencies))
+        statuses[step_id] = source.pick(_step_statuses(plan_status, done))
+        steps.append(_step_fields(source, step_id, statuses[step_id], dependencies))
     fields: dict[str, object] = {
-        "meta": draw(metadata()),
-        "plan_id": draw(mplp_ids()),
-        "context_id": draw(mplp_ids()),
-        "title": draw(_texts(min_size=1)),
-        "objective": draw(_texts(min_size=1)),
+        "meta": _metadata(source),
+        "plan_id": _mplp_id(source),
+        "context_id": _mplp_id(source),
+        "title": source.text(min_size=1),
+        "objective": source.text(min_size=1),
         "status": plan_status,
-        "steps": draw(st.permutations(steps)),
+        "steps": source.shuffled(steps),
     }
-    _maybe(draw, fields, "trace", trace_bases())
-    _maybe(draw, fields, "events", st.lists(events(), max_size=3))
+    _maybe(source, fields, "trace", _trace_base)
+    _maybe(source, fields, "events", _events)
     return Plan.model_validate(fields)
 
 
@@ -581,26 +791,28 @@ def plans(status: PlanStatus | str | None = None, *, max_steps: int = 8) -> Sear
     """
     if max_steps < 1:
         raise ValueError(f"a plan has at least one step; max_steps={max_steps}")
-    return _plans(None if status is None else PlanStatus(status), max_steps)
+    return _strategy(_plan, None if status is None else PlanStatus(status), max_steps)
 
 
 # --- dialogs ----------------------------------------------------------------------------
 
+_DIALOG_ROLES = _enum_members(DialogMessageRole)
+_DIALOG_STATUSES = _enum_members(DialogStatus)
 
-@st.composite
-def _dialog_messages(draw: st.DrawFn, timestamp: Timestamp | None) -> DialogMessage:
+
+def _dialog_message(source: _Source, timestamp: Timestamp | None = None) -> DialogMessage:
     fields: dict[str, object] = {
-        "role": draw(st.sampled_from(DialogMessageRole)),
-        "content": draw(_texts(max_size=80)),
-        "timestamp": draw(timestamps()) if timestamp is None else timestamp,
+        "role": source.pick(_DIALOG_ROLES),
+        "content": source.text(max_size=80),
+        "timestamp": _timestamp(source) if timestamp is None else timestamp,
     }
-    _maybe(draw, fields, "event", events())
+    _maybe(source, fields, "event", _event)
     return DialogMessage.model_validate(fields)
 
 
 def dialog_messages() -> SearchStrategy[DialogMessage]:
     """``DialogMessage``: any role, any text (the empty one too), a timestamp, maybe an event."""
-    return _dialog_messages(None)
+    return _strategy(_dialog_message)
 
 
 def dialog_governance() -> SearchStrategy[DialogGovernance]:
@@ -608,38 +820,47 @@ def dialog_governance() -> SearchStrategy[DialogGovernance]:
     return governance()
 
 
+def _text_or(known: Sequence[str]) -> _Builder[str]:
+    def text(source: _Source) -> str:
+        return source.pick(known) if source.coin() else source.text()
+
+    return text
+
+
+_governance = _built(
+    Governance,
+    {},
+    {
+        "lifecyclePhase": _text_or(("design", "implementation", "review")),
+        "truthDomain": _text_or(("requirements", "architecture")),
+        "locked": _Source.coin,
+        "lastConfirmRef": _ref,
+    },
+)
+
+
 def governance() -> SearchStrategy[Governance]:
     """``Governance``, the block every module but Plan may carry: each field present or absent (the empty object too)."""
-    return _built(
-        Governance,
-        {},
-        {
-            "lifecyclePhase": st.one_of(st.sampled_from(["design", "implementation", "review"]), _texts()),
-            "truthDomain": st.one_of(st.sampled_from(["requirements", "architecture"]), _texts()),
-            "locked": st.booleans(),
-            "lastConfirmRef": refs(),
-        },
-    )
+    return _strategy(_governance)
 
 
-@st.composite
-def _dialogs(draw: st.DrawFn, status: DialogStatus | None, max_messages: int) -> Dialog:
-    count = draw(st.integers(0, max_messages))
+def _dialog(source: _Source, status: DialogStatus | None, max_messages: int) -> Dialog:
+    count = source.below(max_messages + 1)
     # Start, the messages in order, end: one timeline, so the messages fall within.
-    timeline = draw(_timeline(count + 2))
+    timeline = _timeline(source, count + 2)
     fields: dict[str, object] = {
-        "meta": draw(metadata()),
-        "dialog_id": draw(mplp_ids()),
-        "context_id": draw(mplp_ids()),
-        "status": draw(st.sampled_from(DialogStatus)) if status is None else status,
-        "messages": [draw(_dialog_messages(moment)) for moment in timeline[1:-1]],
+        "meta": _metadata(source),
+        "dialog_id": _mplp_id(source),
+        "context_id": _mplp_id(source),
+        "status": source.pick(_DIALOG_STATUSES) if status is None else status,
+        "messages": [_dialog_message(source, moment) for moment in timeline[1:-1]],
     }
-    _maybe(draw, fields, "governance", dialog_governance())
-    _maybe(draw, fields, "thread_id", mplp_ids())
-    _maybe(draw, fields, "started_at", st.just(timeline[0]))
-    _maybe(draw, fields, "ended_at", st.just(timeline[-1]))
-    _maybe(draw, fields, "trace", trace_bases())
-    _maybe(draw, fields, "events", st.lists(events(), max_size=3))
+    _maybe(source, fields, "governance", _governance)
+    _maybe(source, fields, "thread_id", _mplp_id)
+    _maybe_value(source, fields, "started_at", timeline[0])
+    _maybe_value(source, fields, "ended_at", timeline[-1])
+    _maybe(source, fields, "trace", _trace_base)
+    _maybe(source, fields, "events", _events)
     return Dialog.model_validate(fields)
 
 
@@ -652,7 +873,7 @@ def dialogs(status: DialogStatus | str | None = None, *, max_messages: int = 6) 
     """
     if max_messages < 0:
         raise ValueError(f"max_messages must be 0 or more, not {max_messages}")
-    return _dialogs(None if status is None else DialogStatus(status), max_messages)
+    return _strategy(_dialog, None if status is None else DialogStatus(status), max_messages)
 
 
 # --- inbox messages ------------------------------------------------------------------------
@@ -662,44 +883,60 @@ _STAMP_OF_STATUS = {
     InboxMessageStatus.acknowledged: "acknowledged_at",
     InboxMessageStatus.archived: "archived_at",
 }
+_INBOX_STATUSES = _enum_members(InboxMessageStatus)
+_INBOX_TYPES = _enum_members(InboxMessageType)
+_KNOWN_RECIPIENTS = ("agent-1", "agent-2", "human:ops")
 
 
-def _recipients() -> SearchStrategy[list[str]]:
-    others = st.one_of(_texts(min_size=1), st.sampled_from(["agent-1", "agent-2", "human:ops"])).filter(
-        lambda r: r != "broadcast"
-    )
-    return st.one_of(st.just(["broadcast"]), st.lists(others, min_size=1, max_size=4, unique=True))
+def _recipients(source: _Source) -> list[str]:
+    if source.coin():
+        return ["broadcast"]
+    found: dict[str, None] = {}
+    for _ in range(source.between(1, 4)):
+        found[source.text(min_size=1) if source.coin() else source.pick(_KNOWN_RECIPIENTS)] = None
+    found.pop("broadcast", None)  # only ever the sole recipient
+    return list(found) or [_KNOWN_RECIPIENTS[0]]
 
 
-@st.composite
-def _inbox_messages(draw: st.DrawFn, status: InboxMessageStatus | None) -> InboxMessage:
-    message_status = draw(st.sampled_from(InboxMessageStatus)) if status is None else status
+def _unique_prefixed_ids(prefix: str) -> _Builder[list[str]]:
+    def ids(source: _Source) -> list[str]:
+        return list(dict.fromkeys(_prefixed_id(source, prefix) for _ in range(source.below(5))))
+
+    return ids
+
+
+def _unique_filled_texts(source: _Source) -> list[str]:
+    return list(dict.fromkeys(source.text(min_size=1) for _ in range(source.below(5))))
+
+
+def _inbox_message(source: _Source, status: InboxMessageStatus | None) -> InboxMessage:
+    message_status = source.pick(_INBOX_STATUSES) if status is None else status
     # created, read, acknowledged, archived, updated: in this order in time.
-    created, read, acknowledged, archived, updated = draw(_timeline(5))
+    created, read, acknowledged, archived, updated = _timeline(source, 5)
     fields: dict[str, object] = {
         "schema_version": 1,
-        "message_id": draw(_prefixed_ids("IM-")),
-        "type": draw(st.sampled_from(InboxMessageType)),
+        "message_id": _prefixed_id(source, "IM-"),
+        "type": source.pick(_INBOX_TYPES),
         "status": message_status,
-        "sender_id": draw(_texts(min_size=1)),
-        "recipient_ids": draw(_recipients()),
-        "subject": draw(st.one_of(_texts(min_size=1, max_size=40), _texts(min_size=200, max_size=200))),
-        "body": draw(_texts(max_size=200)),
+        "sender_id": source.text(min_size=1),
+        "recipient_ids": _recipients(source),
+        "subject": source.text(min_size=1, max_size=40) if source.coin() else source.text(200, 200),
+        "body": source.text(max_size=200),
         "created_at": created,
         "updated_at": updated,
     }
-    _maybe(draw, fields, "task_id", _texts(), nullable=True)
-    _maybe(draw, fields, "mission_id", _texts(), nullable=True)
-    _maybe(draw, fields, "related_decision_ids", _unique_lists(_prefixed_ids("D-")))
-    _maybe(draw, fields, "related_waitpoint_ids", _unique_lists(_prefixed_ids("WP-")))
-    _maybe(draw, fields, "related_handoff_ids", _unique_lists(_texts(min_size=1)))
+    _maybe(source, fields, "task_id", _text, nullable=True)
+    _maybe(source, fields, "mission_id", _text, nullable=True)
+    _maybe(source, fields, "related_decision_ids", _unique_prefixed_ids("D-"))
+    _maybe(source, fields, "related_waitpoint_ids", _unique_prefixed_ids("WP-"))
+    _maybe(source, fields, "related_handoff_ids", _unique_filled_texts)
     # The status's own stamp is set; the others may be set too, null or absent.
     for stamp_status, moment in zip(_STAMP_OF_STATUS, (read, acknowledged, archived)):
         name = _STAMP_OF_STATUS[stamp_status]
         if stamp_status is message_status:
             fields[name] = moment
         else:
-            _maybe(draw, fields, name, st.just(moment), nullable=True)
+            _maybe_value(source, fields, name, moment, nullable=True)
     return InboxMessage.model_validate(fields)
 
 
@@ -712,108 +949,137 @@ def inbox_messages(status: InboxMessageStatus | str | None = None) -> SearchStra
     ever the sole recipient. Ids follow the schema's ``IM-``, ``D-`` and ``WP-``
     patterns; the subject is sometimes at its 200-character limit.
     """
-    return _inbox_messages(None if status is None else InboxMessageStatus(status))
+    return _strategy(_inbox_message, None if status is None else InboxMessageStatus(status))
 
 
 # --- learning samples ----------------------------------------------------------------------
 
+_agent_token_usage = _built(AgentTokenUsage, {"agent_id": _text, "tokens": _number_builder(0)}, {"role": _text})
+
 
 def agent_token_usages() -> SearchStrategy[AgentTokenUsage]:
     """``AgentTokenUsage``: tokens from 0 up, as ints or floats."""
-    return _built(AgentTokenUsage, {"agent_id": _texts(), "tokens": _json_numbers(0)}, {"role": _texts()})
+    return _strategy(_agent_token_usage)
+
+
+_TOKEN_COUNTS: dict[str, _Builder[object]] = dict.fromkeys(
+    ("total_tokens", "prompt_tokens", "completion_tokens"), _number_builder(0)
+)
+_token_usage = _built(TokenUsage, {}, {**_TOKEN_COUNTS, "by_agent": _list_of(_agent_token_usage, 3)})
 
 
 def token_usages() -> SearchStrategy[TokenUsage]:
     """``TokenUsage``: each count absent or a number from 0 up; maybe a list per agent."""
-    counts = dict.fromkeys(("total_tokens", "prompt_tokens", "completion_tokens"), _json_numbers(0))
-    return _built(TokenUsage, {}, {**counts, "by_agent": st.lists(agent_token_usages(), max_size=3)})
+    return _strategy(_token_usage)
+
+
+_user_feedback = _built(
+    UserFeedback,
+    {},
+    {
+        "decision": _member(_enum_members(FeedbackDecision)),
+        "comment": _text,
+        "rating": _number_builder(0, 5),
+    },
+)
 
 
 def user_feedback() -> SearchStrategy[UserFeedback]:
     """``UserFeedback``: a decision, a comment and a rating from 0 to 5, each present or absent."""
-    return _built(
-        UserFeedback,
-        {},
-        {"decision": st.sampled_from(FeedbackDecision), "comment": _texts(), "rating": _json_numbers(0, 5)},
-    )
+    return _strategy(_user_feedback)
+
+
+_error_info = _built(ErrorInfo, {}, dict.fromkeys(("error_code", "error_message", "stack_trace"), _text))
 
 
 def error_info() -> SearchStrategy[ErrorInfo]:
     """``ErrorInfo``: code, message and stack trace, each present or absent."""
-    return _built(ErrorInfo, {}, dict.fromkeys(("error_code", "error_message", "stack_trace"), _texts()))
+    return _strategy(_error_info)
 
 
-@st.composite
-def _learning_sample_timestamps(draw: st.DrawFn) -> LearningSampleTimestamps:
-    started, completed = draw(_timeline(2))
+def _learning_sample_timestamps(source: _Source) -> LearningSampleTimestamps:
+    started, completed = _timeline(source, 2)
     fields: dict[str, object] = {"started_at": started}
-    _maybe(draw, fields, "completed_at", st.just(completed))
+    _maybe_value(source, fields, "completed_at", completed)
     return LearningSampleTimestamps.model_validate(fields)
 
 
 def learning_sample_timestamps() -> SearchStrategy[LearningSampleTimestamps]:
     """``LearningSampleTimestamps``: a start, and maybe a completion not before it."""
-    return _learning_sample_timestamps()
+    return _strategy(_learning_sample_timestamps)
 
 
-@st.composite
-def _learning_samples(draw: st.DrawFn) -> LearningSample:
-    success = draw(st.booleans())
+_json_objects_list = _list_of(_json_object, 2)
+_texts_list = _list_of(_text, 4)
+
+
+def _learning_sample(source: _Source) -> LearningSample:
     fields: dict[str, object] = {
-        "sample_id": draw(mplp_ids()),
-        "project_id": draw(_texts()),
-        "success_flag": success,
-        "timestamps": draw(learning_sample_timestamps()),
+        "sample_id": _mplp_id(source),
+        "project_id": source.text(),
+        "success_flag": source.coin(),
+        "timestamps": _learning_sample_timestamps(source),
     }
     for name in ("intent_before", "plan", "graph_before", "graph_after", "metadata", "vendor_extensions"):
-        _maybe(draw, fields, name, json_objects())
+        _maybe(source, fields, name, _json_object)
     for name in ("delta_intents", "governance_decisions"):
-        _maybe(draw, fields, name, st.lists(json_objects(), max_size=2))
-    _maybe(draw, fields, "pipeline_path", st.lists(_texts(), max_size=4))
-    _maybe(draw, fields, "error_info", error_info())
-    _maybe(draw, fields, "token_usage", token_usages())
-    _maybe(draw, fields, "execution_time_ms", _json_numbers(0))
-    _maybe(draw, fields, "impact_score", _json_numbers(0, 1))
-    _maybe(draw, fields, "user_feedback", user_feedback())
+        _maybe(source, fields, name, _json_objects_list)
+    _maybe(source, fields, "pipeline_path", _texts_list)
+    _maybe(source, fields, "error_info", _error_info)
+    _maybe(source, fields, "token_usage", _token_usage)
+    _maybe(source, fields, "execution_time_ms", _number_builder(0))
+    _maybe(source, fields, "impact_score", _number_builder(0, 1))
+    _maybe(source, fields, "user_feedback", _user_feedback)
     return LearningSample.model_validate(fields)
 
 
 def learning_samples() -> SearchStrategy[LearningSample]:
     """``LearningSample``: every optional part present or absent, open objects nested, numbers at their bounds."""
-    return _learning_samples()
+    return _strategy(_learning_sample)
 
 
 # --- the further MPLP modules ---------------------------------------------------------------
 
-
-@cache  # one strategy object, so hypothesis validates it once, not at every draw
-def _semvers() -> SearchStrategy[str]:
-    """Semantic versions as the Extension schema's pattern takes them: no leading zeros, maybe a pre-release and a build."""
-    number = st.one_of(st.just("0"), st.integers(1, 10**9).map(str))
-    label = st.one_of(
-        number, st.text(_ASCII_ALNUM + "-", min_size=1, max_size=6).filter(lambda text: not text.isdigit())
-    )
-    dotted = st.lists(label, min_size=1, max_size=3).map(".".join)
-    build = st.lists(st.text(_ASCII_ALNUM + "-", min_size=1, max_size=6), min_size=1, max_size=3).map(".".join)
-    return _joined(
-        _joined(number, number, number, separator="."),
-        st.one_of(st.just(""), dotted.map("-".__add__)),
-        st.one_of(st.just(""), build.map("+".__add__)),
-    )
+_SEMVER_LABEL = _ASCII_ALNUM + "-"
 
 
-def _common(draw: st.DrawFn, fields: dict[str, object]) -> None:
+def _semver_number(source: _Source) -> str:
+    return "0" if source.coin() else str(source.between(1, 10**9))
+
+
+def _semver_label(source: _Source) -> str:
+    """A pre-release identifier: a number without leading zeros, or letters, digits and hyphens."""
+    if source.coin():
+        return _semver_number(source)
+    label = source.chars(_SEMVER_LABEL, 1, 6)
+    return str(int(label)) if label.isdigit() else label
+
+
+def _semver(source: _Source) -> str:
+    """A semantic version as the Extension schema's pattern takes it: no leading zeros, maybe a pre-release and a build."""
+    version = ".".join(_semver_number(source) for _ in range(3))
+    if source.coin():
+        version += "-" + ".".join(_semver_label(source) for _ in range(source.between(1, 3)))
+    if source.coin():
+        version += "+" + ".".join(source.chars(_SEMVER_LABEL, 1, 6) for _ in range(source.between(1, 3)))
+    return version
+
+
+def _common(source: _Source, fields: dict[str, object]) -> None:
     """The optional parts every module shares: governance, trace and events."""
-    _maybe(draw, fields, "governance", governance())
-    _maybe(draw, fields, "trace", trace_bases())
-    _maybe(draw, fields, "events", st.lists(events(), max_size=3))
+    _maybe(source, fields, "governance", _governance)
+    _maybe(source, fields, "trace", _trace_base)
+    _maybe(source, fields, "events", _events)
 
 
-@st.composite
-def _context_roots(draw: st.DrawFn) -> ContextRoot:
-    fields: dict[str, object] = {"domain": draw(_texts()), "environment": draw(_texts())}
-    _maybe(draw, fields, "entry_point", _texts())
-    extra = draw(st.one_of(st.just(dict[str, JsonValue]()), json_objects()))
+def _entry_point(source: _Source) -> str:
+    return source.text()
+
+
+def _context_root(source: _Source) -> ContextRoot:
+    fields: dict[str, object] = {"domain": source.text(), "environment": source.text()}
+    _maybe(source, fields, "entry_point", _entry_point)
+    extra = _json_object(source) if source.coin() else {}
     return ContextRoot.model_validate(
         {**fields, **{key: extra[key] for key in extra.keys() - ContextRoot.model_fields.keys()}}
     )
@@ -821,69 +1087,82 @@ def _context_roots(draw: st.DrawFn) -> ContextRoot:
 
 def context_roots() -> SearchStrategy[ContextRoot]:
     """``ContextRoot``: domain and environment, maybe an entry point, and now and then keys of its own (open JSON)."""
-    return _context_roots()
+    return _strategy(_context_root)
 
 
-@st.composite
-def _contexts(draw: st.DrawFn) -> Context:
-    created, updated = draw(_timeline(2))
+_CONTEXT_STATUSES = _enum_members(ContextStatus)
+_LANGUAGES = ("en", "zh-CN", "de")
+_filled_texts_list = _list_of(_filled_text, 4)
+
+
+def _context(source: _Source) -> Context:
+    created, updated = _timeline(source, 2)
     fields: dict[str, object] = {
-        "meta": draw(metadata()),
-        "context_id": draw(mplp_ids()),
-        "root": draw(context_roots()),
-        "title": draw(_texts(min_size=1)),
-        "status": draw(st.sampled_from(ContextStatus)),
+        "meta": _metadata(source),
+        "context_id": _mplp_id(source),
+        "root": _context_root(source),
+        "title": source.text(min_size=1),
+        "status": source.pick(_CONTEXT_STATUSES),
     }
-    _maybe(draw, fields, "summary", _texts())
-    _maybe(draw, fields, "tags", st.lists(_texts(min_size=1), max_size=4))
-    _maybe(draw, fields, "language", st.sampled_from(["en", "zh-CN", "de"]))
-    _maybe(draw, fields, "owner_role", _texts())
-    _maybe(draw, fields, "constraints", json_objects())
-    _maybe(draw, fields, "created_at", st.just(created))
-    _maybe(draw, fields, "updated_at", st.just(updated))
-    _common(draw, fields)
+    _maybe(source, fields, "summary", _text)
+    _maybe(source, fields, "tags", _filled_texts_list)
+    _maybe(source, fields, "language", _member(_LANGUAGES))
+    _maybe(source, fields, "owner_role", _text)
+    _maybe(source, fields, "constraints", _json_object)
+    _maybe_value(source, fields, "created_at", created)
+    _maybe_value(source, fields, "updated_at", updated)
+    _common(source, fields)
     return Context.model_validate(fields)
 
 
 def contexts() -> SearchStrategy[Context]:
     """``Context``: any status, a root with keys of its own now and then, ``created_at`` not after ``updated_at``."""
-    return _contexts()
+    return _strategy(_context)
 
 
-@st.composite
-def _confirm_decisions(draw: st.DrawFn, decision_id: str, decided_at: Timestamp) -> ConfirmDecision:
+_DECISION_STATUSES = _enum_members(ConfirmDecisionStatus)
+
+
+def _confirm_decision(source: _Source, decision_id: str, decided_at: Timestamp) -> ConfirmDecision:
     fields: dict[str, object] = {
         "decision_id": decision_id,
-        "status": draw(st.sampled_from(ConfirmDecisionStatus)),
-        "decided_by_role": draw(_texts()),
+        "status": source.pick(_DECISION_STATUSES),
+        "decided_by_role": source.text(),
         "decided_at": decided_at,
     }
-    _maybe(draw, fields, "reason", _texts())
+    _maybe(source, fields, "reason", _text)
     return ConfirmDecision.model_validate(fields)
+
+
+def _lone_confirm_decision(source: _Source) -> ConfirmDecision:
+    return _confirm_decision(source, _mplp_id(source), _timestamp(source))
 
 
 def confirm_decisions() -> SearchStrategy[ConfirmDecision]:
     """``ConfirmDecision`` on its own: any status, maybe a reason."""
-    return st.tuples(mplp_ids(), timestamps()).flatmap(lambda drawn: _confirm_decisions(*drawn))
+    return _strategy(_lone_confirm_decision)
 
 
-@st.composite
-def _confirms(draw: st.DrawFn, max_decisions: int) -> Confirm:
-    count = draw(st.integers(0, max_decisions))
-    requested, *decided = draw(_timeline(count + 1))  # no decision before the request
-    ids = draw(st.lists(mplp_ids(), min_size=count, max_size=count, unique=True))
+_CONFIRM_TARGETS = _enum_members(ConfirmTargetType)
+_CONFIRM_STATUSES = _enum_members(ConfirmStatus)
+
+
+def _confirm(source: _Source, max_decisions: int) -> Confirm:
+    count = source.below(max_decisions + 1)
+    requested, *decided = _timeline(source, count + 1)  # no decision before the request
+    ids = _unique_ids(source, count)
     fields: dict[str, object] = {
-        "meta": draw(metadata()),
-        "confirm_id": draw(mplp_ids()),
-        "target_type": draw(st.sampled_from(ConfirmTargetType)),
-        "target_id": draw(mplp_ids()),
-        "status": draw(st.sampled_from(ConfirmStatus)),
-        "requested_by_role": draw(_texts()),
+        "meta": _metadata(source),
+        "confirm_id": _mplp_id(source),
+        "target_type": source.pick(_CONFIRM_TARGETS),
+        "target_id": _mplp_id(source),
+        "status": source.pick(_CONFIRM_STATUSES),
+        "requested_by_role": source.text(),
         "requested_at": requested,
     }
-    _maybe(draw, fields, "reason", _texts())
-    _maybe(draw, fields, "decisions", st.just([draw(_confirm_decisions(i, at)) for i, at in zip(ids, decided)]))
-    _common(draw, fields)
+    _maybe(source, fields, "reason", _text)
+    _maybe(source, fields, "decisions", lambda _: [_confirm_decision(source, i, at) for i, at in zip(ids, decided)])
+    _common(source, fields)
     return Confirm.model_validate(fields)
 
 
@@ -892,197 +1171,237 @@ def confirms(*, max_decisions: int = 4) -> SearchStrategy[Confirm]:
 
     The confirm's status and its decisions' are drawn apart: upstream ties them by no rule.
     """
-    return _confirms(max_decisions)
+    return _strategy(_confirm, max_decisions)
 
 
-@st.composite
-def _trace_segments(draw: st.DrawFn, segment_id: str, parent: str | None) -> TraceSegment:
-    started, finished = draw(_timeline(2))
+_SEGMENT_STATUSES = _enum_members(TraceSegmentStatus)
+
+
+def _trace_segment(source: _Source, segment_id: str, parent: str | None) -> TraceSegment:
+    started, finished = _timeline(source, 2)
     fields: dict[str, object] = {
         "segment_id": segment_id,
-        "label": draw(_texts()),
-        "status": draw(st.sampled_from(TraceSegmentStatus)),
+        "label": source.text(),
+        "status": source.pick(_SEGMENT_STATUSES),
     }
     if parent is not None:
         fields["parent_segment_id"] = parent
-    _maybe(draw, fields, "started_at", st.just(started))
-    _maybe(draw, fields, "finished_at", st.just(finished))
-    _maybe(draw, fields, "attributes", json_objects())
+    _maybe_value(source, fields, "started_at", started)
+    _maybe_value(source, fields, "finished_at", finished)
+    _maybe(source, fields, "attributes", _json_object)
     return TraceSegment.model_validate(fields)
+
+
+def _lone_trace_segment(source: _Source) -> TraceSegment:
+    segment_id = _mplp_id(source)
+    return _trace_segment(source, segment_id, _mplp_id(source) if source.coin() else None)
 
 
 def trace_segments() -> SearchStrategy[TraceSegment]:
     """``TraceSegment`` on its own: maybe a parent (a random id), ``started_at`` not after ``finished_at``."""
-    return st.tuples(mplp_ids(), st.one_of(st.none(), mplp_ids())).flatmap(lambda drawn: _trace_segments(*drawn))
+    return _strategy(_lone_trace_segment)
 
 
-@st.composite
-def _traces(draw: st.DrawFn, max_segments: int) -> Trace:
-    count = draw(st.integers(0, max_segments))
-    ids = draw(st.lists(mplp_ids(), min_size=count, max_size=count, unique=True))
+_TRACE_STATUSES = _enum_members(TraceStatus)
+
+
+def _trace(source: _Source, max_segments: int) -> Trace:
+    count = source.below(max_segments + 1)
+    ids = _unique_ids(source, count)
     # Each segment's parent, if any, is listed before it, so the links form a forest, not a cycle.
-    parents = [
-        draw(st.one_of(st.none(), st.sampled_from(ids[:position]))) if position else None for position in range(count)
-    ]
-    trace_id = draw(mplp_ids())
-    root_span = draw(trace_bases()).model_copy(update={"trace_id": trace_id})
-    started, finished = draw(_timeline(2))
+    parents = [source.pick(ids[:position]) if position and source.coin() else None for position in range(count)]
+    trace_id = _mplp_id(source)
+    root_span = _trace_base(source).model_copy(update={"trace_id": trace_id})
+    started, finished = _timeline(source, 2)
     fields: dict[str, object] = {
-        "meta": draw(metadata()),
+        "meta": _metadata(source),
         "trace_id": trace_id,
-        "context_id": draw(mplp_ids()),
+        "context_id": _mplp_id(source),
         "root_span": root_span,
-        "status": draw(st.sampled_from(TraceStatus)),
+        "status": source.pick(_TRACE_STATUSES),
     }
-    _maybe(draw, fields, "plan_id", mplp_ids())
-    _maybe(draw, fields, "started_at", st.just(started))
-    _maybe(draw, fields, "finished_at", st.just(finished))
-    order = draw(st.permutations(range(count)))  # listed in any order: a child may come before its parent
-    _maybe(draw, fields, "segments", st.just([draw(_trace_segments(ids[i], parents[i])) for i in order]))
-    _maybe(draw, fields, "governance", governance())
-    _maybe(draw, fields, "events", st.lists(events(), max_size=3))
+    _maybe(source, fields, "plan_id", _mplp_id)
+    _maybe_value(source, fields, "started_at", started)
+    _maybe_value(source, fields, "finished_at", finished)
+    order = source.shuffled(range(count))  # listed in any order: a child may come before its parent
+    _maybe(source, fields, "segments", lambda _: [_trace_segment(source, ids[i], parents[i]) for i in order])
+    _maybe(source, fields, "governance", _governance)
+    _maybe(source, fields, "events", _events)
     return Trace.model_validate(fields)
 
 
 def traces(*, max_segments: int = 6) -> SearchStrategy[Trace]:
     """``Trace``: ``root_span.trace_id`` is the trace's, 0 to ``max_segments`` segments with unique ids whose parent links form a forest (listed in any order); every ``started_at`` not after its ``finished_at``."""
-    return _traces(max_segments)
+    return _strategy(_trace, max_segments)
 
 
-@st.composite
-def _roles(draw: st.DrawFn) -> Role:
-    created, updated = draw(_timeline(2))
-    fields: dict[str, object] = {"meta": draw(metadata()), "role_id": draw(mplp_ids()), "name": draw(_texts())}
-    _maybe(draw, fields, "description", _texts())
-    _maybe(draw, fields, "capabilities", st.lists(_texts(), max_size=4))
-    _maybe(draw, fields, "created_at", st.just(created))
-    _maybe(draw, fields, "updated_at", st.just(updated))
-    _common(draw, fields)
+def _role(source: _Source) -> Role:
+    created, updated = _timeline(source, 2)
+    fields: dict[str, object] = {"meta": _metadata(source), "role_id": _mplp_id(source), "name": source.text()}
+    _maybe(source, fields, "description", _text)
+    _maybe(source, fields, "capabilities", _texts_list)
+    _maybe_value(source, fields, "created_at", created)
+    _maybe_value(source, fields, "updated_at", updated)
+    _common(source, fields)
     return Role.model_validate(fields)
 
 
 def roles() -> SearchStrategy[Role]:
     """``Role``: a name, maybe capabilities, ``created_at`` and ``updated_at`` in order."""
-    return _roles()
+    return _strategy(_role)
 
 
-@st.composite
-def _extensions(draw: st.DrawFn) -> Extension:
+_EXTENSION_TYPES = _enum_members(ExtensionType)
+_EXTENSION_STATUSES = _enum_members(ExtensionStatus)
+
+
+def _extension(source: _Source) -> Extension:
     fields: dict[str, object] = {
-        "meta": draw(metadata()),
-        "extension_id": draw(mplp_ids()),
-        "context_id": draw(mplp_ids()),
-        "name": draw(_texts(min_size=1)),
-        "extension_type": draw(st.sampled_from(ExtensionType)),
-        "version": draw(_semvers()),
-        "status": draw(st.sampled_from(ExtensionStatus)),
+        "meta": _metadata(source),
+        "extension_id": _mplp_id(source),
+        "context_id": _mplp_id(source),
+        "name": source.text(min_size=1),
+        "extension_type": source.pick(_EXTENSION_TYPES),
+        "version": _semver(source),
+        "status": source.pick(_EXTENSION_STATUSES),
     }
-    _maybe(draw, fields, "config", json_objects())
-    _common(draw, fields)
+    _maybe(source, fields, "config", _json_object)
+    _common(source, fields)
     return Extension.model_validate(fields)
 
 
 def extensions() -> SearchStrategy[Extension]:
     """``Extension``: any type and status, a semantic version (pre-release and build too), maybe an open config."""
-    return _extensions()
+    return _strategy(_extension)
 
 
-@st.composite
-def _collabs(draw: st.DrawFn) -> Collab:
-    created, updated = draw(_timeline(2))
+_collab_participant = _built(
+    CollabParticipant,
+    {"participant_id": _filled_text, "kind": _member(_enum_members(CollabParticipantKind))},
+    {"role_id": _text, "display_name": _text},
+)
+_COLLAB_MODES = _enum_members(CollabMode)
+_COLLAB_STATUSES = _enum_members(CollabStatus)
+_participants = _unique_by(_collab_participant, "participant_id", 1, 4)
+
+
+def _collab(source: _Source) -> Collab:
+    created, updated = _timeline(source, 2)
     fields: dict[str, object] = {
-        "meta": draw(metadata()),
-        "collab_id": draw(mplp_ids()),
-        "context_id": draw(mplp_ids()),
-        "title": draw(_texts(min_size=1)),
-        "purpose": draw(_texts(min_size=1)),
-        "mode": draw(st.sampled_from(CollabMode)),
-        "status": draw(st.sampled_from(CollabStatus)),
-        "participants": draw(_unique_by(collab_participants(), "participant_id", 1, 4)),
+        "meta": _metadata(source),
+        "collab_id": _mplp_id(source),
+        "context_id": _mplp_id(source),
+        "title": source.text(min_size=1),
+        "purpose": source.text(min_size=1),
+        "mode": source.pick(_COLLAB_MODES),
+        "status": source.pick(_COLLAB_STATUSES),
+        "participants": _participants(source),
         "created_at": created,
     }
-    _maybe(draw, fields, "updated_at", st.just(updated))
-    _common(draw, fields)
+    _maybe_value(source, fields, "updated_at", updated)
+    _common(source, fields)
     return Collab.model_validate(fields)
 
 
 def collab_participants() -> SearchStrategy[CollabParticipant]:
     """``CollabParticipant``: a non-empty id, any kind, maybe a role and a display name."""
-    return _built(
-        CollabParticipant,
-        {"participant_id": _texts(min_size=1), "kind": st.sampled_from(CollabParticipantKind)},
-        {"role_id": _texts(), "display_name": _texts()},
-    )
-
-
-def _unique_by(items: SearchStrategy[M], key: str, min_size: int, max_size: int) -> SearchStrategy[list[M]]:
-    return st.lists(items, min_size=min_size, max_size=max_size, unique_by=lambda item: getattr(item, key))
+    return _strategy(_collab_participant)
 
 
 def collabs() -> SearchStrategy[Collab]:
     """``Collab``: any mode and status, 1 to 4 participants with unique ids, ``created_at`` not after ``updated_at``."""
-    return _collabs()
+    return _strategy(_collab)
 
 
-@st.composite
-def _cores(draw: st.DrawFn) -> Core:
+_MODULE_IDS = _enum_members(ModuleId)
+_MODULE_STATUSES = _enum_members(ModuleDescriptorStatus)
+_MODULE_OPTIONAL: dict[str, _Builder[object]] = {"required": _Source.coin, "description": _text}
+
+
+def _module_descriptor(source: _Source, module_id: ModuleId | None = None) -> ModuleDescriptor:
     fields: dict[str, object] = {
-        "meta": draw(metadata()),
-        "core_id": draw(mplp_ids()),
-        "protocol_version": draw(st.one_of(st.just("1.0.0"), _texts(min_size=1))),
-        "status": draw(st.sampled_from(CoreStatus)),
-        "modules": draw(_unique_by(module_descriptors(), "module_id", 1, len(ModuleId))),
+        "module_id": source.pick(_MODULE_IDS) if module_id is None else module_id,
+        "version": source.text(min_size=1),
+        "status": source.pick(_MODULE_STATUSES),
     }
-    _common(draw, fields)
+    for name, value in _MODULE_OPTIONAL.items():
+        _maybe(source, fields, name, value)
+    return ModuleDescriptor.model_validate(fields)
+
+
+_CORE_STATUSES = _enum_members(CoreStatus)
+
+
+def _core(source: _Source) -> Core:
+    modules = _some_of(source, _MODULE_IDS, source.between(1, len(_MODULE_IDS)))
+    fields: dict[str, object] = {
+        "meta": _metadata(source),
+        "core_id": _mplp_id(source),
+        "protocol_version": "1.0.0" if source.coin() else source.text(min_size=1),
+        "status": source.pick(_CORE_STATUSES),
+        "modules": [_module_descriptor(source, module_id) for module_id in modules],
+    }
+    _common(source, fields)
     return Core.model_validate(fields)
 
 
 def module_descriptors() -> SearchStrategy[ModuleDescriptor]:
     """``ModuleDescriptor``: any module and status, a non-empty version, maybe ``required``."""
-    return _built(
-        ModuleDescriptor,
-        {
-            "module_id": st.sampled_from(ModuleId),
-            "version": _texts(min_size=1),
-            "status": st.sampled_from(ModuleDescriptorStatus),
-        },
-        {"required": st.booleans(), "description": _texts()},
-    )
+    return _strategy(_module_descriptor)
 
 
 def cores() -> SearchStrategy[Core]:
     """``Core``: any status, 1 to 10 module descriptors, no module twice."""
-    return _cores()
+    return _strategy(_core)
 
 
-@st.composite
-def _networks(draw: st.DrawFn) -> Network:
+_NODE_KINDS = _enum_members(NetworkNodeKind)
+_NODE_STATUSES = _enum_members(NetworkNodeStatus)
+_NODE_OPTIONAL: dict[str, _Builder[object]] = {"name": _text, "role_id": _text}
+
+
+def _network_node(source: _Source, node_id: str | None = None) -> NetworkNode:
     fields: dict[str, object] = {
-        "meta": draw(metadata()),
-        "network_id": draw(mplp_ids()),
-        "context_id": draw(mplp_ids()),
-        "name": draw(_texts(min_size=1)),
-        "topology_type": draw(st.sampled_from(NetworkTopologyType)),
-        "status": draw(st.sampled_from(NetworkStatus)),
+        "node_id": _mplp_id(source) if node_id is None else node_id,
+        "kind": source.pick(_NODE_KINDS),
+        "status": source.pick(_NODE_STATUSES),
     }
-    _maybe(draw, fields, "description", _texts())
-    _maybe(draw, fields, "nodes", _unique_by(network_nodes(), "node_id", 0, 5))
-    _common(draw, fields)
+    for name, value in _NODE_OPTIONAL.items():
+        _maybe(source, fields, name, value)
+    return NetworkNode.model_validate(fields)
+
+
+def _network_nodes(source: _Source) -> list[NetworkNode]:
+    return [_network_node(source, node_id) for node_id in _unique_ids(source, source.below(6))]
+
+
+_TOPOLOGIES = _enum_members(NetworkTopologyType)
+_NETWORK_STATUSES = _enum_members(NetworkStatus)
+
+
+def _network(source: _Source) -> Network:
+    fields: dict[str, object] = {
+        "meta": _metadata(source),
+        "network_id": _mplp_id(source),
+        "context_id": _mplp_id(source),
+        "name": source.text(min_size=1),
+        "topology_type": source.pick(_TOPOLOGIES),
+        "status": source.pick(_NETWORK_STATUSES),
+    }
+    _maybe(source, fields, "description", _text)
+    _maybe(source, fields, "nodes", _network_nodes)
+    _common(source, fields)
     return Network.model_validate(fields)
 
 
 def network_nodes() -> SearchStrategy[NetworkNode]:
     """``NetworkNode``: any kind and status, maybe a name and a role."""
-    return _built(
-        NetworkNode,
-        {"node_id": mplp_ids(), "kind": st.sampled_from(NetworkNodeKind), "status": st.sampled_from(NetworkNodeStatus)},
-        {"name": _texts(), "role_id": _texts()},
-    )
+    return _strategy(_network_node)
 
 
 def networks() -> SearchStrategy[Network]:
     """``Network``: any topology and status, maybe nodes with unique ids."""
-    return _networks()
+    return _strategy(_network)
 
 
 # --- by model class ---------------------------------------------------------------------

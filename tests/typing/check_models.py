@@ -222,7 +222,9 @@ def flagged(plan: mm.Plan) -> None:
 def interop(dialog: mm.Dialog, event: mm.Event) -> None:
     messages = dialog.to_openai_messages()
     assert_type(messages, list[mm.OpenAIChatMessage])
-    assert_type(messages[0]["content"], str)
+    first = messages[0]
+    if first["role"] == "system":  # the role tells which of the message types it is
+        assert_type(first, mm.OpenAISystemMessage)
     assert_type(mm.Dialog.from_openai_messages(messages), mm.Dialog)
     chat = dialog.to_anthropic_messages(agent_role="user")
     assert_type(chat, mm.AnthropicChat)
@@ -237,3 +239,14 @@ def interop(dialog: mm.Dialog, event: mm.Event) -> None:
         event.to_cloudevent()
     except mm.ConversionError as error:
         assert_type(error.path, tuple[str | int, ...])
+
+
+def line_verdicts(lines: list[bytes], texts: list[str]) -> None:
+    verdicts = mm.check_lines(lines, semantic=False, kind=mm.Plan)
+    assert_type(verdicts, list[mm.LineVerdict | None])
+    assert_type(mm.check_lines(texts), list[mm.LineVerdict | None])
+    for verdict in verdicts:
+        if verdict is not None:
+            assert_type(verdict.ok, bool)
+            assert_type(verdict.kind, str | None)
+            assert_type(verdict.errors, tuple[mm.ErrorEntry, ...])

@@ -1,0 +1,102 @@
+"""``check_lines``: a verdict per NDJSON line, for ``validate --ndjson`` and for any engine that maps over partitions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from pydantic import ValidationError
+
+from mplp_models._base import MplpModel
+from mplp_models._cli_input import model_names
+from mplp_models._errors import ErrorEntry, errors_as_json
+from mplp_models._kinds import KINDS, PART_ID_FIELDS
+from mplp_models._parse import parse
+
+__all__ = ["LineVerdict", "check_document", "check_lines"]
+
+# What bytes.strip() takes away (ASCII whitespace), for str lines too: a line of U+00A0 is a bad document,
+# not a blank line, whichever way it comes.
+_SPACE = " \t\n\r\x0b\x0c"
+
+# The id field that names a document of each kind (and of a part, for a PlanStep checked as such).
+_ID_FIELD = {**{kind.name: kind.id_field for kind in KINDS}, **PART_ID_FIELDS}
+
+
+class LineVerdict(NamedTuple):
+    """The verdict on one document: small, immutable and picklable, to send between processes and machines.
+
+    Attributes:
+        ok: Whether the document is valid.
+        kind: The model it was read as (``"Plan"``, ...); ``None`` when that could not be
+            told (not JSON, or no key that names a kind).
+        id: The value of the document's id field (``plan_id``, ...) when it is valid, else ``None``.
+        errors: Empty when it is valid; else one entry per problem, as ``errors_as_json`` gives
+            them: a JSON Pointer into the document, a code and a message.
+    """
+
+    ok: bool
+    kind: str | None
+    id: str | None
+    errors: tuple[ErrorEntry, ...]
+
+
+def check_lines(
+    lines: Iterable[bytes | str], *, semantic: bool = True, kind: type[MplpModel] | None = None
+) -> list[LineVerdict | None]:
+    """The verdict on each line of NDJSON, in order: what ``mplp-models validate --ndjson`` reports.
+
+    A pure function of its input, for ``map_partitions`` (Dask), ``mapPartitions`` (Spark) and the
+    like. Each line is read as strictly as ``parse`` reads a document. A line may keep its ``\\n``
+    (as ``dask.bag.read_text`` leaves it on): it is taken off, so that the verdict, and the text an
+    error message quotes, is the one the command gives on the same file.
+
+    Args:
+        lines: The lines, as bytes or str (a str is read as its UTF-8 encoding).
+        semantic: Whether the rules beyond the schemas are checked too (``validate --schema-only``
+            is ``False``).
+        kind: Read every line as this model (``validate --kind``); by default each line is read
+            as the kind its keys name, as ``parse`` does.
+
+    Returns:
+        One item per line: its ``LineVerdict``, or ``None`` for a line of nothing but
+        whitespace, which holds no document (the command skips it). The position of an
+        item is that of its line, so ``enumerate`` gives line numbers.
+
+    Raises:
+        TypeError: A line is neither bytes nor str. A bad document is never raised: it
+            gets a verdict with its errors.
+    """
+    verdicts: list[LineVerdict | None] = []
+    for line in lines:
+        document = _document(line)
+        verdicts.append(None if document is None else check_document(document, semantic=semantic, kind=kind))
+    return verdicts
+
+
+def check_document(data: bytes | str, *, semantic: bool, kind: type[MplpModel] | None) -> LineVerdict:
+    """The verdict on one JSON document (a line, or a whole file)."""
+    try:
+        instance = parse(data, semantic=semantic) if kind is None else kind.from_json(data, semantic=semantic)
+    except ValidationError as error:
+        # A document that is not JSON fails before it has a kind: the title then names the reader.
+        named = error.title if error.title in model_names() else None if kind is None else kind.__name__
+        return LineVerdict(False, named, None, tuple(errors_as_json(error)))
+    name = type(instance).__name__
+    field = _ID_FIELD.get(name)
+    return LineVerdict(True, name, None if field is None else str(getattr(instance, field)), ())
+
+
+def _document(line: object) -> bytes | str | None:
+    """The line without its ``\\n`` (which a reader may leave on), or ``None`` if it is blank."""
+    if isinstance(line, str):
+        if not line.strip(_SPACE):
+            return None
+        return line[:-1] if line.endswith("\n") else line
+    if not isinstance(line, bytes):
+        # A whole record where a line belongs (read_text(include_path=True) gives (line, path)) is the
+        # caller's mistake, not a bad document.
+        raise TypeError(f"check_lines takes lines as bytes or str, not {type(line).__name__}")
+    if not line.strip():
+        return None
+    return line[:-1] if line.endswith(b"\n") else line

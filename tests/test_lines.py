@@ -1,0 +1,163 @@
+"""mplp_models.check_lines: one verdict per NDJSON line, held to ``parse`` line by line and to ``validate --ndjson``.
+
+``mixed_lines`` is the file the Dask test (test_dask.py) shards too.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import PAYLOAD_FILES, PAYLOADS, ROOT
+from pydantic import ValidationError
+
+import mplp_models as mm
+from mplp_models._kinds import kind_named
+
+
+def compact(path: Path) -> bytes:
+    return json.dumps(json.loads(path.read_bytes()), ensure_ascii=False).encode()
+
+
+def mixed_lines() -> list[bytes]:
+    """Lines of every kind, valid and not: the examples, the invalid examples (one keeps the schema but
+    breaks a rule), mutations that break the JSON, the schema or the kind, blank lines and a CRLF line."""
+    valid = [compact(path) for path in PAYLOAD_FILES]
+    plan: dict[str, Any] = json.loads((PAYLOADS / "plan.json").read_bytes())
+    mutated = [
+        json.dumps({**plan, "status": "finished"}).encode(),  # not in the enum
+        json.dumps({**plan, "steps": []}).encode(),  # too few items
+        json.dumps({key: value for key, value in plan.items() if key != "title"}).encode(),  # missing
+        json.dumps({"title": "no key names a kind"}).encode(),
+        json.dumps({**plan, "title": "Café ✓ 漢字"}, ensure_ascii=False).encode(),  # valid, not ASCII
+        valid[0][:-7],  # truncated: not JSON
+        b"[1, 2]",
+        b'{"plan_id": 1, "plan_id": 2}',  # duplicate key
+        b"\xff\xfe not UTF-8",
+        valid[1] + b"\r",  # the line of a CRLF file: the \r is whitespace after the document
+    ]
+    invalid = [compact(path) for path in sorted((PAYLOADS / "invalid").glob("*.json"))]
+    lines = [*valid, b"", *mutated, b"  \t", *invalid, *valid]
+    return lines
+
+
+def reference(line: bytes, *, semantic: bool) -> tuple[bool, str | None, list[mm.ErrorEntry]]:
+    """What parse says of one line: valid, the kind, the errors."""
+    try:
+        return True, type(mm.parse(line, semantic=semantic)).__name__, []
+    except ValidationError as error:
+        return False, error.title if error.title != "parse" else None, mm.errors_as_json(error)
+
+
+@pytest.mark.parametrize("semantic", [True, False])
+def test_each_verdict_is_what_parse_says_of_the_line(semantic: bool) -> None:
+    lines = mixed_lines()
+    verdicts = mm.check_lines(lines, semantic=semantic)
+    assert len(verdicts) == len(lines)
+    for line, verdict in zip(lines, verdicts):
+        if not line.strip():
+            assert verdict is None
+            continue
+        assert verdict is not None
+        assert (verdict.ok, verdict.kind, list(verdict.errors)) == reference(line, semantic=semantic), line
+        if verdict.ok:
+            instance = mm.parse(line, semantic=semantic)
+            assert verdict.id == str(getattr(instance, kind_named(type(instance).__name__).id_field))
+        else:
+            assert verdict.id is None and verdict.errors
+
+
+def test_the_rules_switch_off_with_semantic_false() -> None:
+    cycle = compact(PAYLOADS / "invalid" / "plan-cycle.json")
+    (strict,) = mm.check_lines([cycle])
+    (loose,) = mm.check_lines([cycle], semantic=False)
+    assert strict is not None and not strict.ok and strict.kind == "Plan"
+    assert loose is not None and loose.ok and loose.id is not None
+
+
+def test_kind_reads_every_line_as_one_model() -> None:
+    plan, dialog = compact(PAYLOADS / "plan.json"), compact(PAYLOADS / "dialog.json")
+    as_plan = mm.check_lines([plan, dialog, b"{"], kind=mm.Plan)
+    assert [(v.ok, v.kind) for v in as_plan if v is not None] == [(True, "Plan"), (False, "Plan"), (False, "Plan")]
+    assert as_plan[1] is not None and {"pointer": "/plan_id", "code": "missing", "message": "Field required"} in (
+        as_plan[1].errors
+    )
+
+
+def test_str_lines_and_line_endings_give_the_same_verdicts() -> None:
+    lines = [line for line in mixed_lines() if b"\xff" not in line]
+    verdicts = mm.check_lines(lines)
+    assert mm.check_lines([line.decode() for line in lines]) == verdicts
+    assert mm.check_lines([line + b"\n" for line in lines]) == verdicts
+    assert mm.check_lines([line.decode() + "\n" for line in lines]) == verdicts
+
+
+def test_an_error_quotes_the_line_without_its_newline() -> None:
+    (verdict,) = mm.check_lines([b'{"a": \n'])
+    assert verdict is not None and verdict.errors[0]["message"].endswith('found "{\\"a\\": "')
+
+
+def test_only_ascii_whitespace_makes_a_line_blank() -> None:
+    verdicts = mm.check_lines([" \t\r\n", b"\x0b\x0c", "\u00a0", b"\xc2\xa0"])
+    assert verdicts[:2] == [None, None]
+    for verdict in verdicts[2:]:
+        assert verdict is not None and not verdict.ok and verdict.errors[0]["code"] == "json_invalid"
+    assert verdicts[2] == verdicts[3]
+
+
+def test_a_line_that_is_not_text_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="bytes or str, not tuple"):
+        mm.check_lines([(b"{}", "part-0.ndjson")])  # type: ignore[list-item]
+
+
+def test_verdicts_pickle_as_themselves_and_stay_small() -> None:
+    verdicts = mm.check_lines(mixed_lines())
+    assert pickle.loads(pickle.dumps(verdicts)) == verdicts
+    ok = next(v for v in verdicts if v is not None and v.ok)
+    assert len(pickle.dumps(ok)) < 200
+    assert type(pickle.loads(pickle.dumps(ok))) is mm.LineVerdict
+
+
+def cli_records(*args: str) -> list[dict[str, Any]]:
+    """``validate --ndjson --format json ARGS`` as users run it: one record a document."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mplp_models", "validate", "--ndjson", "--format", "json", *args],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr.decode()
+    return [json.loads(line) for line in done.stdout.decode().splitlines()]
+
+
+def as_records(source: str, verdicts: list[mm.LineVerdict | None]) -> list[dict[str, Any]]:
+    """The verdicts as the command's records: the line number is the position (from 1); blank lines have none."""
+    return [
+        {
+            "source": source,
+            "line": number,
+            "valid": verdict.ok,
+            "kind": verdict.kind,
+            "id": verdict.id,
+            "errors": list(verdict.errors),
+        }
+        for number, verdict in enumerate(verdicts, 1)
+        if verdict is not None
+    ]
+
+
+@pytest.mark.parametrize("options", [[], ["--schema-only"], ["--kind", "Plan"]])
+def test_the_command_reports_the_verdicts_of_check_lines(tmp_path: Path, options: list[str]) -> None:
+    lines = mixed_lines()
+    path = tmp_path / "mixed.ndjson"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    verdicts = mm.check_lines(lines, semantic="--schema-only" not in options, kind=mm.Plan if options[1:] else None)
+    records = cli_records(*options, str(path))
+    assert records == as_records(str(path), verdicts)
+    assert sum(not record["valid"] for record in records) >= 9
