@@ -32,12 +32,16 @@ class Kind:
 
     @property
     def schema_id(self) -> str:
-        """The ``$id`` of the schema file, read from the file itself."""
+        """The ``$id`` of the schema file, read from the file itself; for a file without one, its ``file:`` URI.
+
+        The file URI is the base a validator reading ``schemas/`` from disk gives it (the Cortex code mode's
+        schema has no ``$id``).
+        """
         import json
 
         from mplp_models._schemas import schema_bytes
 
-        schema_id: str = json.loads(schema_bytes(self.name))["$id"]
+        schema_id: str = json.loads(schema_bytes(self.name)).get("$id", f"file:///{self.schema}")
         return schema_id
 
     @property
@@ -61,6 +65,7 @@ def _module(name: str) -> Kind:
 KINDS: tuple[Kind, ...] = (
     *map(_module, MPLP_MODULES),
     Kind("InboxMessage", "cortex/v1/inbox.schema.json", "message_id", "inbox", "inbox"),
+    Kind("CodeInboxMessage", "cortex/v1/code-mode/inbox-message.schema.json", "message_id", "code-inbox", None),
     Kind("LearningSample", "mplp/v1.0/common/learning-sample.schema.json", "sample_id", "learning-sample", "sample"),
     Kind("Event", "mplp/v1.0/common/events.schema.json", "event_id", "event", None),
     Kind("TraceBase", "mplp/v1.0/common/trace-base.schema.json", "span_id", "trace-base", None),
