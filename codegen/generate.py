@@ -146,7 +146,7 @@ def describe(schema: dict[str, Any], extra: dict[str, str], name: str) -> dict[s
     """Add the descriptions of codegen/descriptions.json; fail on a property that has none."""
     for pointer, text in extra.items():
         node: Any = schema
-        for part in pointer.strip("/").split("/"):
+        for part in filter(None, pointer.split("/")):  # "" is the root (RFC 6901)
             node = node[part]
         if "description" in node:
             raise SystemExit(f"{name}{pointer} has its own description: drop it from codegen/descriptions.json")

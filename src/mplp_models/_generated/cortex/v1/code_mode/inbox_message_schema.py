@@ -17,6 +17,9 @@ CodeArtifactRef = TypeAliasType(
 
 
 class CodeInboxMessage(CodeInboxMessageBase, frozen=True):
+    """
+    A message in a Cortex agent inbox, as the Cortex client's code writes it (its code mode): ids of related work under relations, large content as artifacts.
+    """
 
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
