@@ -32,17 +32,10 @@ class Kind:
 
     @property
     def schema_id(self) -> str:
-        """The ``$id`` of the schema file, read from the file itself; for a file without one, its ``file:`` URI.
+        """The ``$id`` of the schema file, read from the file itself; for a file without one, its ``file:`` URI."""
+        from mplp_models._schemas import schema_id
 
-        The file URI is the base a validator reading ``schemas/`` from disk gives it (the Cortex code mode's
-        schema has no ``$id``).
-        """
-        import json
-
-        from mplp_models._schemas import schema_bytes
-
-        schema_id: str = json.loads(schema_bytes(self.name)).get("$id", f"file:///{self.schema}")
-        return schema_id
+        return schema_id(self.name)
 
     @property
     def model(self) -> type[MplpModel]:

@@ -79,6 +79,7 @@ from mplp_models import (
     FeedbackDecision,
     Governance,
     CodeInboxMessage,
+    CodeInboxMessageRelations,
     CodeInboxMessageStatus,
     CodeInboxMessageType,
     InboxMessage,
@@ -133,6 +134,7 @@ __all__ = [
     "events",
     "extensions",
     "governance",
+    "code_inbox_message_relations",
     "code_inbox_messages",
     "inbox_messages",
     "instances",
@@ -731,6 +733,22 @@ _NON_EMPTY_LISTS: SearchStrategy[list[str]] = _unique_lists(_texts(min_size=1))
 
 
 @st.composite
+def _relations(draw: st.DrawFn) -> dict[str, list[str]]:
+    return {name: draw(_NON_EMPTY_LISTS) for name in _RELATION_LISTS}
+
+
+_CODE_RELATIONS = _relations()
+_CODE_RELATION_MODELS: SearchStrategy[CodeInboxMessageRelations] = _CODE_RELATIONS.map(
+    CodeInboxMessageRelations.model_validate
+)
+
+
+def code_inbox_message_relations() -> SearchStrategy[CodeInboxMessageRelations]:
+    """``CodeInboxMessageRelations``: each of its seven lists holds up to four distinct non-empty ids."""
+    return _CODE_RELATION_MODELS
+
+
+@st.composite
 def _code_inbox_messages(draw: st.DrawFn, status: CodeInboxMessageStatus | None) -> CodeInboxMessage:
     message_status = draw(st.sampled_from(CodeInboxMessageStatus)) if status is None else status
     # created, read, acknowledged, archived, updated: in this order in time.
@@ -745,7 +763,7 @@ def _code_inbox_messages(draw: st.DrawFn, status: CodeInboxMessageStatus | None)
         "subject": draw(st.one_of(_texts(min_size=1, max_size=40), _texts(min_size=200, max_size=200))),
         "body": draw(_texts(max_size=200)),
         "artifact_refs": draw(_NON_EMPTY_LISTS),
-        "relations": {name: draw(_NON_EMPTY_LISTS) for name in _RELATION_LISTS},
+        "relations": draw(_CODE_RELATIONS),
         "created_at": created,
         "updated_at": updated,
     }
@@ -1161,6 +1179,7 @@ _BY_MODEL: dict[type[MplpModel], Callable[[], SearchStrategy[MplpModel]]] = {
     NetworkNode: network_nodes,
     InboxMessage: inbox_messages,
     CodeInboxMessage: code_inbox_messages,
+    CodeInboxMessageRelations: code_inbox_message_relations,
     Event: events,
     TraceBase: trace_bases,
     Metadata: metadata,
