@@ -192,6 +192,8 @@ def transition(
         ValueError: If the lifecycle has no such move.
     """
     path = message_path(directory, message_id)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no file for message {message_id!r}")
     entry = _read_message_file(path)
     if entry is None:
         raise invalid(str(path), "payload_kind", "The file holds no inbox message", (), {})
