@@ -156,7 +156,7 @@ def test_write_read_write_is_byte_for_byte(message: mm.CodeInboxMessage | mm.Inb
         assert canonical(json.loads(raw)) == canonical(
             {**json.loads(message.to_json()), **({} if gate is None else {"workflow_gate": gate})}
         )
-        assert message_file_bytes(entry.message, entry.workflow_gate) == raw
+        assert message_file_bytes(message, entry.workflow_gate) == raw
 
 
 def test_the_fixture_is_written_as_it_is_kept() -> None:
@@ -279,7 +279,7 @@ def test_newest_first_by_the_instant_not_the_text(tmp_path: Path) -> None:
 
 def test_code_mode_rules_hold() -> None:
     document = json.loads(Path("examples/payloads/code-inbox.json").read_bytes())
-    with pytest.raises(ValidationError, match="status_stamp_missing|read_at is not set"):
+    with pytest.raises(ValidationError, match="read_at is not set"):
         mm.CodeInboxMessage.model_validate({**document, "read_at": None})
     with pytest.raises(ValidationError, match="before created_at"):
         mm.CodeInboxMessage.model_validate({**document, "updated_at": "2026-08-01T00:00:00Z"})

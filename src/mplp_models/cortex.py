@@ -205,7 +205,7 @@ def transition(
         raise invalid(
             str(path), "message_id_mismatch", f"The file holds message {message.message_id!r}", ("message_id",), {}
         )
-    moved: CortexMessage = message.transition(to, at)  # type: ignore[arg-type]  # each model checks its own enum
+    moved: CortexMessage = message.transition(to, at)
     _replace(path, message_file_bytes(moved, entry.workflow_gate))
     return InboxEntry(path, moved, None, entry.workflow_gate)
 
@@ -253,7 +253,9 @@ def _read_message_file(path: Path) -> InboxEntry | None:
     try:
         raw = path.read_bytes()
         if raw.startswith(_BOM):
-            raise invalid(title, "json_bom", "The file starts with a UTF-8 byte order mark, which JSON forbids", (), raw)
+            raise invalid(
+                title, "json_bom", "The file starts with a UTF-8 byte order mark, which JSON forbids", (), raw
+            )
         value = load_json(raw, title)
         if not isinstance(value, dict):
             raise invalid(title, "payload_type", "A message file should hold a JSON object", (), value)

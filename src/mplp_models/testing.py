@@ -50,6 +50,10 @@ from pydantic import JsonValue
 
 from mplp_models import (
     AgentTokenUsage,
+    CodeInboxMessage,
+    CodeInboxMessageRelations,
+    CodeInboxMessageStatus,
+    CodeInboxMessageType,
     Collab,
     CollabMode,
     CollabParticipant,
@@ -78,10 +82,6 @@ from mplp_models import (
     ExtensionType,
     FeedbackDecision,
     Governance,
-    CodeInboxMessage,
-    CodeInboxMessageRelations,
-    CodeInboxMessageStatus,
-    CodeInboxMessageType,
     InboxMessage,
     InboxMessageStatus,
     InboxMessageType,
@@ -120,6 +120,8 @@ from mplp_models._parse import Payload
 
 __all__ = [
     "agent_token_usages",
+    "code_inbox_message_relations",
+    "code_inbox_messages",
     "collab_participants",
     "collabs",
     "confirm_decisions",
@@ -134,8 +136,6 @@ __all__ = [
     "events",
     "extensions",
     "governance",
-    "code_inbox_message_relations",
-    "code_inbox_messages",
     "inbox_messages",
     "instances",
     "json_objects",
