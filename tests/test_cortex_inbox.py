@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CONFORMANCE, examples, shared_or_skip
+from conftest import CONFORMANCE, PAYLOADS, examples, shared_or_skip
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -27,6 +27,7 @@ from mplp_models.cortex import (
 from mplp_models.testing import code_inbox_messages, inbox_messages
 
 CLIENT = ("cortex-inbox", "client-output")
+CODE_INBOX = PAYLOADS / "code-inbox.json"
 # What the client's `inbox send` and `inbox transition` wrote from a file in its own format.
 CLIENT_FORMAT = ("send.json", "send-over-existing.json", "transition-read-of-sample.json")
 ROUND_TRIP = settings(
@@ -160,8 +161,7 @@ def test_write_read_write_is_byte_for_byte(message: mm.CodeInboxMessage | mm.Inb
 
 
 def test_the_fixture_is_written_as_it_is_kept() -> None:
-    path = Path(__file__).parent.parent / "examples" / "payloads" / "code-inbox.json"
-    assert message_file_bytes(mm.CodeInboxMessage.from_json(path.read_bytes())) == path.read_bytes()
+    assert message_file_bytes(mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())) == CODE_INBOX.read_bytes()
 
 
 def test_a_file_name_follows_the_clients_rule(tmp_path: Path) -> None:
@@ -170,7 +170,7 @@ def test_a_file_name_follows_the_clients_rule(tmp_path: Path) -> None:
 
 
 def test_a_message_whose_id_ends_in_schema_is_listed(tmp_path: Path) -> None:
-    message = mm.CodeInboxMessage.from_json(Path("examples/payloads/code-inbox.json").read_bytes())
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
     hidden = message.model_copy(update={"message_id": "IM-release.schema"})
     path = write_message(tmp_path, hidden)
     assert path.name == "IM-release.schema.json"  # a name the client skips
@@ -178,7 +178,7 @@ def test_a_message_whose_id_ends_in_schema_is_listed(tmp_path: Path) -> None:
 
 
 def test_write_refuses_a_different_message_of_the_same_id(tmp_path: Path) -> None:
-    message = mm.CodeInboxMessage.from_json(Path("examples/payloads/code-inbox.json").read_bytes())
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
     path = write_message(tmp_path, message)
     assert write_message(tmp_path, message) == path  # the same message again
     other = message.model_copy(update={"subject": "changed"})
@@ -214,7 +214,7 @@ def test_transition_stamps_as_the_client_and_keeps_the_gate(client_inbox: Path) 
 
 
 def test_transition_refuses_what_the_lifecycle_or_the_folder_does_not_have(tmp_path: Path) -> None:
-    message = mm.CodeInboxMessage.from_json(Path("examples/payloads/code-inbox.json").read_bytes())
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
     write_message(tmp_path, message)
     with pytest.raises(ValueError, match="read"):
         transition(tmp_path, message.message_id, "unread")
@@ -233,11 +233,13 @@ BAD_FILES: dict[str, tuple[bytes, list[tuple[str, str]]]] = {
     "array.json": (b"[{}]", [("", "payload_type")]),
     "duplicate.json": (b'{"message_id": "IM-a", "message_id": "IM-b"}', [("/message_id", "json_duplicate_key")]),
     "gate.json": (b'{"message_id": "IM-a", "workflow_gate": 3}', [("/workflow_gate", "string_type")]),
+    "null-gate.json": (b'{"message_id": "IM-a", "workflow_gate": null}', [("/workflow_gate", "string_type")]),
+    "plan.json": ((PAYLOADS / "plan.json").read_bytes(), [("", "payload_kind")]),
 }
 
 
 def test_bad_files_are_entries_with_their_file_and_pointer(tmp_path: Path) -> None:
-    base = json.loads(Path("examples/payloads/code-inbox.json").read_bytes())
+    base = json.loads(CODE_INBOX.read_bytes())
     files = {
         **BAD_FILES,
         "extra.json": (json.dumps({**base, "priority": "high"}).encode(), [("/priority", "extra_forbidden")]),
@@ -264,7 +266,7 @@ def test_schemas_and_the_index_are_not_messages(tmp_path: Path) -> None:
 
 
 def test_newest_first_by_the_instant_not_the_text(tmp_path: Path) -> None:
-    message = mm.CodeInboxMessage.from_json(Path("examples/payloads/code-inbox.json").read_bytes())
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
     created = "2026-08-02T00:00:00Z"
     # 10:00+05:00 is 05:00Z: earlier than 06:00Z, though its text sorts after it.
     stamps = {"IM-early": "2026-08-02T10:00:00+05:00", "IM-late": "2026-08-02T06:00:00Z"}
@@ -278,7 +280,7 @@ def test_newest_first_by_the_instant_not_the_text(tmp_path: Path) -> None:
 
 
 def test_code_mode_rules_hold() -> None:
-    document = json.loads(Path("examples/payloads/code-inbox.json").read_bytes())
+    document = json.loads(CODE_INBOX.read_bytes())
     with pytest.raises(ValidationError, match="read_at is not set"):
         mm.CodeInboxMessage.model_validate({**document, "read_at": None})
     with pytest.raises(ValidationError, match="before created_at"):

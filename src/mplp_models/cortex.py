@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Union, cast
 
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -256,14 +256,18 @@ def _read_message_file(path: Path) -> InboxEntry | None:
             raise invalid(
                 title, "json_bom", "The file starts with a UTF-8 byte order mark, which JSON forbids", (), raw
             )
-        value = load_json(raw, title)
-        if not isinstance(value, dict):
-            raise invalid(title, "payload_type", "A message file should hold a JSON object", (), value)
+        loaded: object = load_json(raw, title)
+        if not isinstance(loaded, dict):
+            raise invalid(title, "payload_type", "A message file should hold a JSON object", (), loaded)
+        value = cast("dict[str, Any]", loaded)
         if _is_not_a_message(value):
             return None
-        gate = value.pop(WORKFLOW_GATE, None)
-        if gate is not None and not isinstance(gate, str):
-            raise invalid(title, "string_type", "workflow_gate should be a string", (WORKFLOW_GATE,), gate)
+        gate: str | None = None
+        if WORKFLOW_GATE in value:
+            found = value.pop(WORKFLOW_GATE)
+            if not isinstance(found, str):  # the client writes a string; a null would be lost on the way back
+                raise invalid(title, "string_type", "workflow_gate should be a string", (WORKFLOW_GATE,), found)
+            gate = found
         try:
             message = parse(value)
         except ValidationError as error:
@@ -281,7 +285,7 @@ def _read_message_file(path: Path) -> InboxEntry | None:
 def _is_not_a_message(value: Mapping[str, Any]) -> bool:
     if "message_id" in value:
         return False
-    return value.keys() == {"messages"} or "$schema" in value
+    return set(value) == {"messages"} or "$schema" in value
 
 
 def _titled(error: ValidationError, title: str) -> ValidationError:
