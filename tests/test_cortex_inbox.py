@@ -211,6 +211,13 @@ def test_transition_stamps_as_the_client_and_keeps_the_gate(client_inbox: Path) 
     stamp = moved.message.updated_at
     assert moved.message.archived_at == stamp and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", stamp)
     assert by_name(read_inbox(client_inbox))[name].message == moved.message
+    shutil.copy(shared_or_skip("cortex-inbox", "sample.json"), client_inbox / name)  # no gate, as shipped
+    moved = transition(client_inbox, "IM-M001-MS001-decision-request", "read", workflow_gate="recipient")
+    assert moved.message is not None and moved.workflow_gate == "recipient"
+    # What the client wrote when it moved the same file, but for the moment of the move.
+    recorded = json.loads((client_inbox / "transition-read-of-sample.json").read_bytes())
+    stamped = {**recorded, "updated_at": moved.message.updated_at, "read_at": moved.message.read_at}
+    assert moved.path.read_bytes() == as_the_client_rewrites(json.dumps(stamped).encode())
 
 
 def test_transition_refuses_what_the_lifecycle_or_the_folder_does_not_have(tmp_path: Path) -> None:

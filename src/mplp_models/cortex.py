@@ -169,19 +169,23 @@ def transition(
     to: InboxMessageStatus | CodeInboxMessageStatus | str,
     *,
     at: Timestamp | None = None,
+    workflow_gate: str | None = None,
 ) -> InboxEntry:
     """Move the message ``message_id`` of an inbox folder to another status, as the client's ``inbox transition``.
 
     The lifecycle is the SDK's (unread -> read -> acknowledged -> archived, and
     read -> archived). ``updated_at`` and the status's ``*_at`` are both set to
     ``at``, by default now to the millisecond in UTC (``...T15:25:29.998Z``), as
-    the client stamps them. The file's ``workflow_gate`` is kept unchanged.
+    the client stamps them. The file's ``workflow_gate`` is kept unchanged
+    unless one is given (the client's own ``inbox transition`` writes the
+    gate of the one who moves it, ``recipient`` for the recipient).
 
     Args:
         directory: The inbox folder (``<project>/.agent/inbox``).
         message_id: The message's id; its file is the one ``message_path`` names.
         to: The new status, a member or its value.
         at: The time of the move (default: now).
+        workflow_gate: The ``workflow_gate`` to write (default: the file's, or none).
 
     Returns:
         The entry of the re-written file.
@@ -206,8 +210,9 @@ def transition(
             str(path), "message_id_mismatch", f"The file holds message {message.message_id!r}", ("message_id",), {}
         )
     moved: CortexMessage = message.transition(to, at)
-    _replace(path, message_file_bytes(moved, entry.workflow_gate))
-    return InboxEntry(path, moved, None, entry.workflow_gate)
+    gate = entry.workflow_gate if workflow_gate is None else workflow_gate
+    _replace(path, message_file_bytes(moved, gate))
+    return InboxEntry(path, moved, None, gate)
 
 
 def message_file_bytes(message: CortexMessage, workflow_gate: str | None = None) -> bytes:
