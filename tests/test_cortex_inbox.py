@@ -296,3 +296,18 @@ def test_code_mode_rules_hold() -> None:
     assert message.transition("archived", at=mm.Timestamp("2026-08-03T00:00:00Z")).archived_at == "2026-08-03T00:00:00Z"
     # The code mode has no broadcast rule: "broadcast" may stand beside other recipients.
     assert mm.CodeInboxMessage.model_validate({**document, "recipient_ids": ["broadcast", "coordinator"]})
+
+
+def test_without_hard_links_a_new_file_is_still_written_whole_and_never_over_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_links(source: object, target: object) -> None:
+        raise PermissionError("hard links are not supported here")
+
+    monkeypatch.setattr("os.link", no_links)
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    path = write_message(tmp_path, message)
+    assert path.read_bytes() == CODE_INBOX.read_bytes()
+    with pytest.raises(FileExistsError):
+        write_message(tmp_path, message.model_copy(update={"subject": "changed"}))
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]

@@ -341,5 +341,11 @@ def _create(path: Path, data: bytes) -> None:
     try:
         # A hard link appears whole and fails if the name is taken: no window between a check and a write.
         os.link(temporary, path)
+    except FileExistsError:
+        raise
+    except OSError:
+        # A file system without hard links: the name is taken empty, then the whole file replaces it.
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+        os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
