@@ -311,3 +311,8 @@ def test_without_hard_links_a_new_file_is_still_written_whole_and_never_over_ano
     with pytest.raises(FileExistsError):
         write_message(tmp_path, message.model_copy(update={"subject": "changed"}))
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def test_a_missing_folder_is_an_error_not_an_empty_inbox(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        read_inbox(tmp_path / "nowhere")

@@ -20,7 +20,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union, cast
@@ -110,7 +110,9 @@ def read_inbox(directory: str | os.PathLike[str]) -> list[InboxEntry]:
     Raises:
         OSError: If the folder cannot be listed.
     """
-    entries = [entry for path in sorted(Path(directory).glob("*.json")) if path.is_file() for entry in _entries(path)]
+    with os.scandir(directory) as listing:  # raises for a folder that is missing, unlike Path.glob
+        paths = sorted(Path(item.path) for item in listing if item.name.endswith(".json") and item.is_file())
+    entries = [entry for path in paths if (entry := _read_message_file(path)) is not None]
     messages = [entry for entry in entries if entry.message is not None]
     messages.sort(key=lambda entry: entry.path.name)
     messages.sort(key=_updated_instant, reverse=True)
@@ -244,12 +246,6 @@ def _in_field_order(model: MplpModel, given: dict[str, Any]) -> dict[str, Any]:
             value = getattr(model, name)
             ordered[name] = _in_field_order(value, given[name]) if isinstance(value, MplpModel) else given[name]
     return ordered
-
-
-def _entries(path: Path) -> Iterator[InboxEntry]:
-    entry = _read_message_file(path)
-    if entry is not None:
-        yield entry
 
 
 def _read_message_file(path: Path) -> InboxEntry | None:
