@@ -179,8 +179,8 @@ def transition(
     read -> archived). ``updated_at`` and the status's ``*_at`` are both set to
     ``at``, by default now to the millisecond in UTC (``...T15:25:29.998Z``), as
     the client stamps them. The file's ``workflow_gate`` is kept unchanged
-    unless one is given (the client's own ``inbox transition`` writes the
-    gate of the one who moves it, ``recipient`` for the recipient).
+    unless one is given (the client's own ``inbox transition`` wrote
+    ``recipient`` in every move it was recorded making).
 
     Args:
         directory: The inbox folder (``<project>/.agent/inbox``).
