@@ -9,6 +9,9 @@ The run is deterministic: the same schemas, flags, template and pinned generator
 bytes. Before the generator sees the schemas, a copy of them is prepared (the
 files under ``schemas/`` stay verbatim):
 
+* A draft 2020-12 schema (the Cortex code mode's) is read like the draft-07
+  ones; a keyword of it that draft-07 does not have (``prefixItems``,
+  ``unevaluatedProperties``, ``$dynamicRef``...) fails the run.
 * A ``default`` other than ``null`` fails the run, naming the schema and the
   JSON Pointer. The models keep an absent field absent and hold ``None`` for it,
   and the proof of ``from_json``'s fast path counts on that (an unset field
@@ -129,6 +132,7 @@ def generate(prepared: Path, out: Path) -> None:
         destination.parent.mkdir(parents=True, exist_ok=True)
         schema = json.loads(raw)
         refuse_defaults(schema, relative)  # reads only
+        refuse_newer_keywords(schema, relative)  # reads only
         # Dead $defs go first: a property that only they hold needs no description.
         schema = describe(without_dead_defs(schema), descriptions.get(relative, {}), relative)
         destination.write_text(json.dumps(prepare(shared_governance(schema, relative)), indent=2), encoding="utf-8")
@@ -146,7 +150,7 @@ def describe(schema: dict[str, Any], extra: dict[str, str], name: str) -> dict[s
     """Add the descriptions of codegen/descriptions.json; fail on a property that has none."""
     for pointer, text in extra.items():
         node: Any = schema
-        for part in pointer.strip("/").split("/"):
+        for part in filter(None, pointer.split("/")):  # "" is the root (RFC 6901)
             node = node[part]
         if "description" in node:
             raise SystemExit(f"{name}{pointer} has its own description: drop it from codegen/descriptions.json")
@@ -156,6 +160,31 @@ def describe(schema: dict[str, Any], extra: dict[str, str], name: str) -> dict[s
             if "description" not in member:
                 raise SystemExit(f"{name}: property {key!r} has no description (add one to codegen/descriptions.json)")
     return schema
+
+
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+# Draft 2020-12 keywords with no draft-07 meaning, which this pipeline has not been proven on.
+NEWER_KEYWORDS = frozenset(
+    {
+        "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "prefixItems",
+        "unevaluatedItems", "unevaluatedProperties", "dependentSchemas", "dependentRequired", "minContains",
+        "maxContains",
+    }
+)  # fmt: skip
+
+
+def refuse_newer_keywords(schema: dict[str, Any], name: str) -> None:
+    """Fail on a draft 2020-12 schema (the Cortex code mode's) that uses a keyword draft-07 does not have.
+
+    Such a schema goes through the same preparation as the draft-07 files, and the
+    generator reads it alike: sound while it keeps to the keywords both drafts share.
+    """
+    if schema.get("$schema") != DRAFT_2020_12:
+        return
+    for node in walk(schema):
+        found = sorted(NEWER_KEYWORDS & node.keys())
+        if found:
+            raise SystemExit(f"{name}: draft 2020-12 keyword {found[0]} is not handled by codegen/generate.py")
 
 
 # Keywords whose value maps names onto subschemas: a member named "default" there is a name, not the keyword.

@@ -33,6 +33,7 @@ ID_FIELD = {
     mm.Core: "core_id",
     mm.Network: "network_id",
     mm.InboxMessage: "message_id",
+    mm.CodeInboxMessage: "message_id",
     mm.LearningSample: "sample_id",
     mm.Event: "event_id",
     mm.TraceBase: "span_id",

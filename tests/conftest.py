@@ -18,7 +18,7 @@ from jsonschema import ValidationError as SchemaError
 from jsonschema.validators import extend
 from reference_formats import is_rfc3339_date_time
 from referencing import Registry
-from referencing.jsonschema import DRAFT7
+from referencing.jsonschema import DRAFT7, DRAFT202012
 
 import mplp_models as mm
 from mplp_models._kinds import KINDS, SCHEMA_ONLY_FILES
@@ -119,6 +119,9 @@ def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterat
 _FORMATS = FormatChecker(formats=())
 _FORMATS.checks("date-time")(is_rfc3339_date_time)
 _Reference = extend(Draft7Validator, {"pattern": _pattern})
+# The Cortex code mode's schemas are draft 2020-12 (they say so in `$schema`).
+_Reference202012 = extend(Draft202012Validator, {"pattern": _pattern})
+_DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
 def _without_dialect(schema: dict[str, Any]) -> dict[str, Any]:
@@ -130,8 +133,12 @@ def _without_dialect(schema: dict[str, Any]) -> dict[str, Any]:
 def _registry() -> Registry[Any]:
     resources = []
     for path in SCHEMAS.rglob("*.schema.json"):
-        schema = _without_dialect(load(path))
-        resources.append((schema["$id"], DRAFT7.create_resource(schema)))
+        document = load(path)
+        schema = _without_dialect(document)
+        specification = DRAFT202012 if document.get("$schema") == _DRAFT_2020_12 else DRAFT7
+        # A file without an `$id` has its path as its base URI, as for a validator reading the folder.
+        uri = schema.get("$id", f"file:///{path.relative_to(SCHEMAS).as_posix()}")
+        resources.append((uri, specification.create_resource(schema)))
     return Registry().with_resources(resources)
 
 
@@ -140,8 +147,9 @@ REGISTRY = _registry()
 
 @functools.cache  # validators are immutable: one per model for the whole run
 def reference_validator(model: type[mm.MplpModel]) -> Any:
-    schema = _without_dialect(load(SCHEMAS / SCHEMA_OF[model]))
-    return _Reference(schema, registry=REGISTRY, format_checker=_FORMATS)
+    document = load(SCHEMAS / SCHEMA_OF[model])
+    validator = _Reference202012 if document.get("$schema") == _DRAFT_2020_12 else _Reference
+    return validator(_without_dialect(document), registry=REGISTRY, format_checker=_FORMATS)
 
 
 def reference_accepts(model: type[mm.MplpModel], document: Any) -> bool:

@@ -142,6 +142,16 @@ def test_a_null_default_and_a_property_named_default_pass() -> None:
         generate.refuse_defaults(json.loads(path.read_text(encoding="utf-8")), path.name)
 
 
+def test_a_draft_2020_12_keyword_without_a_draft_07_meaning_fails_the_run() -> None:
+    generate = codegen_module()
+    newer = {"$schema": generate.DRAFT_2020_12, "properties": {"pair": {"type": "array", "prefixItems": [{}]}}}
+    with pytest.raises(SystemExit, match=r"^c\.schema\.json: draft 2020-12 keyword prefixItems"):
+        generate.refuse_newer_keywords(newer, "c.schema.json")
+    generate.refuse_newer_keywords({**newer, "$schema": "http://json-schema.org/draft-07/schema#"}, "d")
+    for path in (ROOT / "schemas").rglob("*.schema.json"):  # the frozen schemas keep to what both drafts share
+        generate.refuse_newer_keywords(json.loads(path.read_text(encoding="utf-8")), path.name)
+
+
 def test_the_run_checks_every_schema_for_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     generate = codegen_module()
     schemas = tmp_path / "schemas"

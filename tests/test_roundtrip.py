@@ -25,12 +25,17 @@ from hypothesis_jsonschema import from_schema
 from pydantic import ValidationError
 
 import mplp_models as mm
+from mplp_models._schemas import schema_id
 
 # A thousand documents per model at full depth (make test-deep), fifty in make test; ROUNDTRIP_EXAMPLES=N sets the count.
 EXAMPLES = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES", examples(quick=50, deep=1000)))
 # With the fast paths off, a fifth as many at full depth; ROUNDTRIP_EXAMPLES_OFF=N sets the count.
 EXAMPLES_OFF = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES_OFF", max(EXAMPLES // 5, 10)))
-BY_ID = {schema["$id"]: schema for schema in (load(path) for path in SCHEMAS.rglob("*.schema.json"))}
+# A file without an `$id` (the Cortex code mode's) is known by its path, as on disk.
+BY_ID = {
+    schema.get("$id", f"file:///{path.relative_to(SCHEMAS).as_posix()}"): schema
+    for path, schema in ((path, load(path)) for path in SCHEMAS.rglob("*.schema.json"))
+}
 
 
 def inline(node: Any, base: str, root: dict[str, Any]) -> Any:
@@ -68,8 +73,9 @@ def date_times() -> st.SearchStrategy[str]:
 
 
 def documents(model: type[mm.MplpModel]) -> st.SearchStrategy[Any]:
-    schema = BY_ID[load(SCHEMAS / SCHEMA_OF[model])["$id"]]
-    return from_schema(inline(schema, schema["$id"], schema), custom_formats={"date-time": date_times()})
+    uri = schema_id(model.__name__)
+    schema = BY_ID[uri]
+    return from_schema(inline(schema, uri, schema), custom_formats={"date-time": date_times()})
 
 
 def as_doubles(value: Any) -> Any:

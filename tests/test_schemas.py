@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from conftest import SCHEMAS, SHARED, load, shared_or_skip
-from jsonschema import Draft7Validator
+from jsonschema import Draft7Validator, Draft202012Validator
 
 COMMON = ["identifiers", "metadata", "common-types", "trace-base", "events", "learning-sample"]
 SEEDS = {
@@ -24,11 +24,25 @@ def all_schemas() -> list[Path]:
     return sorted(SCHEMAS.rglob("*.schema.json"))
 
 
+# The Cortex client's code mode is draft 2020-12; every other file is draft-07.
+CODE_MODE = SCHEMAS / "cortex" / "v1" / "code-mode"
+
+
 @pytest.mark.parametrize("path", all_schemas(), ids=lambda path: path.name)
-def test_schema_is_valid_draft_07(path: Path) -> None:
+def test_schema_is_valid_under_its_draft(path: Path) -> None:
     schema = load(path)
-    assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
-    Draft7Validator.check_schema(schema)
+    if path.parent == CODE_MODE:
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        Draft202012Validator.check_schema(schema)
+    else:
+        assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
+        Draft7Validator.check_schema(schema)
+
+
+@pytest.mark.parametrize("path", sorted(CODE_MODE.glob("*.schema.json")), ids=lambda path: path.name)
+def test_code_mode_schemas_are_the_clients_verbatim(path: Path) -> None:
+    recorded = shared_or_skip("cortex-inbox", "code-mode", path.name)
+    assert path.read_bytes() == recorded.read_bytes()
 
 
 @pytest.mark.parametrize("name", COMMON)

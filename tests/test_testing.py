@@ -62,6 +62,7 @@ def wrapped(model: type[mm.MplpModel], document: dict[str, Any]) -> tuple[type[m
         mm.UserFeedback: (mm.LearningSample, "user_feedback", lambda part: part),
         mm.ErrorInfo: (mm.LearningSample, "error_info", lambda part: part),
         mm.LearningSampleTimestamps: (mm.LearningSample, "timestamps", lambda part: part),
+        mm.CodeInboxMessageRelations: (mm.CodeInboxMessage, "relations", lambda part: part),
     }
     parent, field, place = places[model]
     return parent, {**fixture(parent), field: place(document)}

@@ -36,6 +36,12 @@ if TYPE_CHECKING:
     from mplp_models._decode import MAX_DEPTH
     from mplp_models._dialog import DialogGovernance
     from mplp_models._errors import ErrorEntry, errors_as_json
+    from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (
+        CodeInboxMessage,
+        CodeInboxMessageRelations,
+        CodeInboxMessageStatus,
+        CodeInboxMessageType,
+    )
     from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageType
     from mplp_models._generated.mplp.v1_0.common.common_types_schema import Governance, Ref, RefModule
     from mplp_models._generated.mplp.v1_0.common.events_schema import Event
@@ -109,6 +115,10 @@ __all__ = [
     "AnthropicUserMessage",
     "CanonicalJSONError",
     "CloudEvent",
+    "CodeInboxMessage",
+    "CodeInboxMessageRelations",
+    "CodeInboxMessageStatus",
+    "CodeInboxMessageType",
     "Collab",
     "CollabMode",
     "CollabParticipant",
@@ -213,6 +223,10 @@ _LOCATIONS: dict[str, str] = {
     "DialogGovernance": "mplp_models._dialog",  # the shared Governance, under the name it had first
     **dict.fromkeys(("ErrorEntry", "errors_as_json"), "mplp_models._errors"),
     **dict.fromkeys(("InboxMessage", "InboxMessageStatus", "InboxMessageType"), _GENERATED + "cortex.v1.inbox_schema"),
+    **dict.fromkeys(
+        ("CodeInboxMessage", "CodeInboxMessageRelations", "CodeInboxMessageStatus", "CodeInboxMessageType"),
+        _GENERATED + "cortex.v1.code_mode.inbox_message_schema",
+    ),
     **dict.fromkeys(("Governance", "Ref", "RefModule"), _GENERATED + "mplp.v1_0.common.common_types_schema"),
     "Event": _GENERATED + "mplp.v1_0.common.events_schema",
     "MplpId": _GENERATED + "mplp.v1_0.common.identifiers_schema",

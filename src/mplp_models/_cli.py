@@ -230,14 +230,14 @@ def _first_difference(left: bytes, right: bytes) -> int:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from mplp_models._schemas import SCHEMA_FILES, schema_bytes, schema_name
+    from mplp_models._schemas import SCHEMA_FILES, schema_bytes, schema_id, schema_name
 
     if args.list and args.bundle:
         _error("schema: --bundle writes the schema of one NAME; it does not go with --list")
         return EXIT_USAGE
     if args.list:
         for name, path in SCHEMA_FILES.items():
-            print(f"{name:<15} {path:<46} {json.loads(schema_bytes(name)).get('$id', '')}")
+            print(f"{name:<15} {path:<46} {schema_id(name)}")
         return EXIT_OK
     if args.name is None:
         _error("schema: give a NAME, or --list")

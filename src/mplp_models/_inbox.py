@@ -1,4 +1,8 @@
-"""Inbox message rules: timestamps that match the status, a sane timeline, broadcast; and its lifecycle."""
+"""Inbox message rules (both Cortex modes): timestamps that match the status, a sane timeline; the lifecycle.
+
+The general mode (``InboxMessage``) also has the broadcast rule; the code mode
+(``CodeInboxMessage``) has no such recipient.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +15,11 @@ from mplp_models._semantic import RuledModel, RuleViolation
 from mplp_models._types import Timestamp, is_before
 
 if TYPE_CHECKING:
+    from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessageStatus
     from mplp_models._generated.cortex.v1.inbox_schema import InboxMessageStatus
+    from mplp_models._types import StatusEnum
 
-__all__ = ["INBOX_MOVES", "InboxMessageBase"]
+__all__ = ["INBOX_MOVES", "STAMP_OF_STATUS", "CodeInboxMessageBase", "InboxMessageBase"]
 
 INBOX_MOVES: dict[str, tuple[str, ...]] = {
     "unread": ("read",),
@@ -25,13 +31,13 @@ STAMP_OF_STATUS = {"read": "read_at", "acknowledged": "acknowledged_at", "archiv
 BROADCAST = "broadcast"
 
 
-class InboxMessageBase(RuledModel, frozen=True):
-    """Behaviour of ``InboxMessage``: status timestamps, timeline and broadcast rules; its lifecycle."""
+class _InboxRules(RuledModel, frozen=True):
+    """What both inbox modes share: status timestamps, the timeline, the lifecycle."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = INBOX_MOVES
 
     if TYPE_CHECKING:
-        status: InboxMessageStatus
+        status: StatusEnum
         recipient_ids: tuple[str, ...]
         created_at: Timestamp
         updated_at: Timestamp
@@ -39,23 +45,7 @@ class InboxMessageBase(RuledModel, frozen=True):
         acknowledged_at: Timestamp | None
         archived_at: Timestamp | None
 
-    def transition(self, to: InboxMessageStatus | str, at: Timestamp | None = None) -> Self:
-        """The message moved to another status and stamped.
-
-        unread -> read -> acknowledged -> archived, and read -> archived.
-
-        Args:
-            to: The new status, a member or its value.
-            at: The time of the move, set as the status's ``*_at`` and as
-                ``updated_at`` (default: now).
-
-        Returns:
-            A new message; this one is unchanged.
-
-        Raises:
-            ValueError: If the lifecycle has no such move.
-            ValidationError: If the moved message breaks a rule (``at`` before ``created_at``, say).
-        """
+    def _moved(self, to: object, at: Timestamp | None) -> Self:
         target = self._check_move(to)
         moment = at if at is not None else Timestamp.now()
         return self.model_copy(update={"status": target, "updated_at": moment, STAMP_OF_STATUS[target.value]: moment})
@@ -73,6 +63,40 @@ class InboxMessageBase(RuledModel, frozen=True):
                 found.append(
                     RuleViolation((name,), "before_created", f"{name} {value} is before created_at {self.created_at}")
                 )
+        return found
+
+
+_TRANSITION_DOC = """The message moved to another status and stamped.
+
+        unread -> read -> acknowledged -> archived, and read -> archived.
+
+        Args:
+            to: The new status, a member or its value.
+            at: The time of the move, set as the status's ``*_at`` and as
+                ``updated_at`` (default: now).
+
+        Returns:
+            A new message; this one is unchanged.
+
+        Raises:
+            ValueError: If the lifecycle has no such move.
+            ValidationError: If the moved message breaks a rule (``at`` before ``created_at``, say).
+        """
+
+
+class InboxMessageBase(_InboxRules, frozen=True):
+    """Behaviour of ``InboxMessage``: status timestamps, timeline and broadcast rules; its lifecycle."""
+
+    if TYPE_CHECKING:
+        status: InboxMessageStatus
+
+    def transition(self, to: InboxMessageStatus | str, at: Timestamp | None = None) -> Self:
+        return self._moved(to, at)
+
+    transition.__doc__ = _TRANSITION_DOC
+
+    def _violations(self) -> list[RuleViolation]:
+        found = super()._violations()
         if BROADCAST in self.recipient_ids and len(self.recipient_ids) > 1:
             position = self.recipient_ids.index(BROADCAST)
             found.append(
@@ -84,3 +108,15 @@ class InboxMessageBase(RuledModel, frozen=True):
                 )
             )
         return found
+
+
+class CodeInboxMessageBase(_InboxRules, frozen=True):
+    """Behaviour of ``CodeInboxMessage``: status timestamps and timeline rules; its lifecycle."""
+
+    if TYPE_CHECKING:
+        status: CodeInboxMessageStatus
+
+    def transition(self, to: CodeInboxMessageStatus | str, at: Timestamp | None = None) -> Self:
+        return self._moved(to, at)
+
+    transition.__doc__ = _TRANSITION_DOC

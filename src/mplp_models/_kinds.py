@@ -32,13 +32,10 @@ class Kind:
 
     @property
     def schema_id(self) -> str:
-        """The ``$id`` of the schema file, read from the file itself."""
-        import json
+        """The ``$id`` of the schema file, read from the file itself; for a file without one, its ``file:`` URI."""
+        from mplp_models._schemas import schema_id
 
-        from mplp_models._schemas import schema_bytes
-
-        schema_id: str = json.loads(schema_bytes(self.name))["$id"]
-        return schema_id
+        return schema_id(self.name)
 
     @property
     def model(self) -> type[MplpModel]:
@@ -61,6 +58,7 @@ def _module(name: str) -> Kind:
 KINDS: tuple[Kind, ...] = (
     *map(_module, MPLP_MODULES),
     Kind("InboxMessage", "cortex/v1/inbox.schema.json", "message_id", "inbox", "inbox"),
+    Kind("CodeInboxMessage", "cortex/v1/code-mode/inbox-message.schema.json", "message_id", "code-inbox", None),
     Kind("LearningSample", "mplp/v1.0/common/learning-sample.schema.json", "sample_id", "learning-sample", "sample"),
     Kind("Event", "mplp/v1.0/common/events.schema.json", "event_id", "event", None),
     Kind("TraceBase", "mplp/v1.0/common/trace-base.schema.json", "span_id", "trace-base", None),

@@ -7,6 +7,7 @@ from typing import Any, Union
 
 from mplp_models._base import SCHEMA_ONLY, MplpModel
 from mplp_models._decode import invalid, load_json
+from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessage
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage
 from mplp_models._generated.mplp.v1_0.common.events_schema import Event
 from mplp_models._generated.mplp.v1_0.common.learning_sample_schema import LearningSample
@@ -38,6 +39,7 @@ Payload = Union[  # noqa: UP007  # the alias reads as one name in hovers and doc
     Core,
     Network,
     InboxMessage,
+    CodeInboxMessage,
     LearningSample,
     Event,
     TraceBase,
@@ -53,10 +55,15 @@ def _required(kind: type[MplpModel]) -> frozenset[str]:
 
 # The keys that only one kind requires tell the kinds apart, even in a payload
 # that misses some other required field (it is then validated as that kind and
-# the error names the missing field).
+# the error names the missing field). A kind that requires all a smaller kind
+# requires and more (the Cortex code mode's message: the general one's keys plus
+# artifact_refs and relations) is left out of the smaller kind's comparison, and
+# a payload with any of its own keys is its kind, not the smaller one's.
 _REQUIRED = {kind: _required(kind) for kind in KINDS}
+_WIDER = {kind: [other for other in KINDS if _REQUIRED[kind] < _REQUIRED[other]] for kind in KINDS}
 _OWN_KEYS = {
-    kind: keys - frozenset().union(*(other for k, other in _REQUIRED.items() if k is not kind))
+    kind: keys
+    - frozenset().union(*(other for k, other in _REQUIRED.items() if k is not kind and k not in _WIDER[kind]))
     for kind, keys in _REQUIRED.items()
 }
 
@@ -85,6 +92,9 @@ def _kind_of(value: Any) -> type[MplpModel]:
     if not isinstance(value, Mapping):
         raise invalid("parse", "payload_type", "A payload should be a JSON object", (), value)
     scores = {kind: len(own & value.keys()) / len(own) for kind, own in _OWN_KEYS.items()}
+    for kind, wider in _WIDER.items():
+        if any(scores[other] > 0 for other in wider):
+            scores[kind] = 0.0
     best = max(scores.values())
     winners = [kind.__name__ for kind, score in scores.items() if score == best]
     if best == 0:

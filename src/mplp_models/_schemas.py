@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     else:
         from importlib.abc import Traversable
 
-__all__ = ["SCHEMA_FILES", "schema_bytes", "schema_name"]
+__all__ = ["SCHEMA_FILES", "schema_bytes", "schema_id", "schema_name"]
 
 SCHEMA_FILES: dict[str, str] = {**{kind.name: kind.schema for kind in KINDS}, **SCHEMA_ONLY_FILES}
 """Each model that has a schema file of its own, and that file under ``schemas/`` (from the registry, ``_kinds``).
@@ -77,3 +77,15 @@ def _root() -> Traversable:
     if packaged.is_dir():
         return packaged
     return Path(__file__).resolve().parents[2] / "schemas"
+
+
+def schema_id(name: str) -> str:
+    """The ``$id`` of the schema file of ``name`` (a key of ``SCHEMA_FILES``); for a file without one, its ``file:`` URI.
+
+    The file URI is the base a validator reading ``schemas/`` from disk gives it, and the one the bundle uses
+    (the Cortex code mode's schemas have no ``$id``).
+    """
+    import json
+
+    found: str = json.loads(schema_bytes(name)).get("$id", f"file:///{SCHEMA_FILES[name]}")
+    return found

@@ -51,6 +51,10 @@ from pydantic import JsonValue
 
 from mplp_models import (
     AgentTokenUsage,
+    CodeInboxMessage,
+    CodeInboxMessageRelations,
+    CodeInboxMessageStatus,
+    CodeInboxMessageType,
     Collab,
     CollabMode,
     CollabParticipant,
@@ -111,11 +115,14 @@ from mplp_models import (
     TraceStatus,
     UserFeedback,
 )
+from mplp_models._inbox import STAMP_OF_STATUS
 from mplp_models._kinds import KINDS
 from mplp_models._parse import Payload
 
 __all__ = [
     "agent_token_usages",
+    "code_inbox_message_relations",
+    "code_inbox_messages",
     "collab_participants",
     "collabs",
     "confirm_decisions",
@@ -952,6 +959,69 @@ def inbox_messages(status: InboxMessageStatus | str | None = None) -> SearchStra
     return _strategy(_inbox_message, None if status is None else InboxMessageStatus(status))
 
 
+_RELATION_LISTS = ("task_ids", "mission_ids", "run_ids", "queue_ids", "session_ids", "artifact_refs", "worktree_paths")
+_CODE_RECIPIENTS: SearchStrategy[list[str]] = st.lists(
+    st.one_of(_texts(min_size=1), st.sampled_from(["coordinator", "agent-1", "broadcast"])),
+    min_size=1,
+    max_size=4,
+    unique=True,
+)
+_NON_EMPTY_LISTS: SearchStrategy[list[str]] = _unique_lists(_texts(min_size=1))
+
+
+@st.composite
+def _relations(draw: st.DrawFn) -> dict[str, list[str]]:
+    return {name: draw(_NON_EMPTY_LISTS) for name in _RELATION_LISTS}
+
+
+_CODE_RELATIONS = _relations()
+_CODE_RELATION_MODELS: SearchStrategy[CodeInboxMessageRelations] = _CODE_RELATIONS.map(
+    CodeInboxMessageRelations.model_validate
+)
+
+
+def code_inbox_message_relations() -> SearchStrategy[CodeInboxMessageRelations]:
+    """``CodeInboxMessageRelations``: each of its seven lists holds up to four distinct non-empty ids."""
+    return _CODE_RELATION_MODELS
+
+
+@st.composite
+def _code_inbox_messages(draw: st.DrawFn, status: CodeInboxMessageStatus | None) -> CodeInboxMessage:
+    message_status = draw(st.sampled_from(CodeInboxMessageStatus)) if status is None else status
+    # created, read, acknowledged, archived, updated: in this order in time.
+    created, read, acknowledged, archived, updated = draw(_timeline(5))
+    fields: dict[str, object] = {
+        "schema_version": 1,
+        "message_id": draw(_prefixed_ids("IM-")),
+        "type": draw(st.sampled_from(CodeInboxMessageType)),
+        "status": message_status,
+        "sender_id": draw(_texts(min_size=1)),
+        "recipient_ids": draw(_CODE_RECIPIENTS),
+        "subject": draw(st.one_of(_texts(min_size=1, max_size=40), _texts(min_size=200, max_size=200))),
+        "body": draw(_texts(max_size=200)),
+        "artifact_refs": draw(_NON_EMPTY_LISTS),
+        "relations": draw(_CODE_RELATIONS),
+        "created_at": created,
+        "updated_at": updated,
+    }
+    for stamp, moment in zip(("read_at", "acknowledged_at", "archived_at"), (read, acknowledged, archived)):
+        if stamp == STAMP_OF_STATUS.get(message_status.value):
+            fields[stamp] = moment
+        else:
+            _maybe(draw, fields, stamp, st.just(moment), nullable=True)
+    return CodeInboxMessage.model_validate(fields)
+
+
+def code_inbox_messages(status: CodeInboxMessageStatus | str | None = None) -> SearchStrategy[CodeInboxMessage]:
+    """``CodeInboxMessage`` (the Cortex code mode's inbox message) in ``status`` if given.
+
+    The stamps are as for ``inbox_messages``. Ids follow the schema's ``IM-``
+    pattern; ``artifact_refs`` and each list of ``relations`` hold up to four
+    distinct ids; the subject is sometimes at its 200-character limit.
+    """
+    return _code_inbox_messages(None if status is None else CodeInboxMessageStatus(status))
+
+
 # --- learning samples ----------------------------------------------------------------------
 
 _agent_token_usage = _built(AgentTokenUsage, {"agent_id": _text, "tokens": _number_builder(0)}, {"role": _text})
@@ -1427,6 +1497,8 @@ _BY_MODEL: dict[type[MplpModel], Callable[[], SearchStrategy[MplpModel]]] = {
     Network: networks,
     NetworkNode: network_nodes,
     InboxMessage: inbox_messages,
+    CodeInboxMessage: code_inbox_messages,
+    CodeInboxMessageRelations: code_inbox_message_relations,
     Event: events,
     TraceBase: trace_bases,
     Metadata: metadata,

@@ -60,11 +60,12 @@ class Contender:
 
 
 def schemas() -> dict[str, dict[str, Any]]:
-    """Every schema of the repository, by its ``$id``."""
+    """Every schema of the repository that has an ``$id``, by it (the Cortex code mode's have none, and no ``$ref``)."""
     found = {}
     for path in sorted(SCHEMAS.rglob("*.schema.json")):
         schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        found[schema["$id"]] = schema
+        if "$id" in schema:
+            found[schema["$id"]] = schema
     return found
 
 

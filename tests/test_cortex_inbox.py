@@ -1,0 +1,318 @@
+"""mplp_models.cortex: a Cortex project's inbox folder, on files the real client wrote and on generated messages."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CONFORMANCE, PAYLOADS, examples, shared_or_skip
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+import mplp_models as mm
+from mplp_models.cortex import (
+    InboxEntry,
+    message_file_bytes,
+    message_path,
+    read_inbox,
+    transition,
+    write_message,
+)
+from mplp_models.testing import code_inbox_messages, inbox_messages
+
+CLIENT = ("cortex-inbox", "client-output")
+CODE_INBOX = PAYLOADS / "code-inbox.json"
+# What the client's `inbox send` and `inbox transition` wrote from a file in its own format.
+CLIENT_FORMAT = ("send.json", "send-over-existing.json", "transition-read-of-sample.json")
+ROUND_TRIP = settings(
+    max_examples=examples(quick=25, deep=300),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+
+def client_name(message_id: str) -> str:
+    """The client's naming rule, written out independently of the module's."""
+    return re.sub(r"[^A-Za-z0-9_.:-]+", "-", message_id) + ".json"
+
+
+def as_the_client_rewrites(raw: bytes) -> bytes:
+    """What the client writes back after reading a file: JSON.stringify(value, null, 2) and a newline."""
+    return (json.dumps(json.loads(raw), indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def canonical(value: Any) -> bytes:
+    return mm.canonical_json(value)
+
+
+@pytest.fixture
+def client_inbox(tmp_path: Path) -> Path:
+    source = shared_or_skip(*CLIENT)
+    for path in source.iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    return tmp_path
+
+
+def by_name(entries: list[InboxEntry]) -> dict[str, InboxEntry]:
+    return {entry.path.name: entry for entry in entries}
+
+
+def problems(entry: InboxEntry) -> list[tuple[str, str]]:
+    assert entry.error is not None
+    return [(item["pointer"], item["code"]) for item in mm.errors_as_json(entry.error)]
+
+
+# --- what the client wrote ---------------------------------------------------------------
+
+
+def test_every_client_message_file_is_an_entry_and_the_index_is_not(client_inbox: Path) -> None:
+    entries = by_name(read_inbox(client_inbox))
+    assert set(entries) == {path.name for path in client_inbox.iterdir()} - {"index-after-transition.json"}
+    kinds = {name: type(entry.message).__name__ for name, entry in entries.items() if entry.message is not None}
+    assert kinds == {
+        "send.json": "CodeInboxMessage",
+        "send-over-existing.json": "CodeInboxMessage",
+        "transition-read-of-sample.json": "InboxMessage",
+        "transition-read-of-canonical-sample.json": "InboxMessage",
+    }
+
+
+def test_each_client_message_reads_back_losslessly_with_its_workflow_gate(client_inbox: Path) -> None:
+    for entry in read_inbox(client_inbox):
+        if entry.message is None:
+            continue
+        document = json.loads(entry.path.read_bytes())
+        assert entry.workflow_gate == document["workflow_gate"]
+        written = message_file_bytes(entry.message, entry.workflow_gate)
+        assert canonical(json.loads(written)) == canonical(document), entry.path.name
+
+
+def test_files_in_the_clients_format_are_written_back_byte_for_byte(client_inbox: Path) -> None:
+    entries = by_name(read_inbox(client_inbox))
+    for name in CLIENT_FORMAT:
+        entry = entries[name]
+        assert entry.message is not None
+        assert message_file_bytes(entry.message, entry.workflow_gate) == (client_inbox / name).read_bytes()
+
+
+def test_the_alert_without_artifact_refs_is_a_clear_error(client_inbox: Path) -> None:
+    entry = by_name(read_inbox(client_inbox))["subagent-fanout-fail.json"]
+    assert entry.message is None
+    assert problems(entry) == [("/artifact_refs", "missing")]
+    assert str(entry.error).startswith(f"1 validation error for {entry.path}")
+
+
+def test_the_plain_models_still_refuse_the_workflow_gate(client_inbox: Path) -> None:
+    with pytest.raises(ValidationError) as caught:
+        mm.CodeInboxMessage.from_json((client_inbox / "send.json").read_bytes())
+    assert [(e["loc"], e["type"]) for e in caught.value.errors()] == [(("workflow_gate",), "extra_forbidden")]
+    with pytest.raises(ValidationError):
+        mm.InboxMessage.from_json((client_inbox / "transition-read-of-sample.json").read_bytes())
+
+
+def test_parse_tells_the_two_inbox_modes_apart(client_inbox: Path) -> None:
+    sample = shared_or_skip("cortex-inbox", "sample.json").read_bytes()
+    assert type(mm.parse(sample)) is mm.InboxMessage
+    sent = json.loads((client_inbox / "send.json").read_bytes())
+    del sent["workflow_gate"]
+    assert type(mm.parse(sent)) is mm.CodeInboxMessage
+    # Any key of the code mode's own makes it a code-mode message: the error names what it lacks.
+    alert = json.loads((client_inbox / "subagent-fanout-fail.json").read_bytes())
+    with pytest.raises(ValidationError) as caught:
+        mm.parse(alert)
+    assert caught.value.title == "CodeInboxMessage"
+
+
+def test_a_client_transition_of_the_sdk_file_is_read(tmp_path: Path) -> None:
+    # The client moved the shipped sample from its canonical bytes: sorted keys, its stamps appended.
+    source = CONFORMANCE.joinpath(*CLIENT, "transition-read-of-canonical-sample.json")
+    if not source.exists():
+        pytest.skip("../shared is absent")
+    shutil.copy(source, tmp_path / client_name("IM-M001-MS001-decision-request"))
+    (entry,) = read_inbox(tmp_path)
+    assert entry.message is not None and entry.message.status == "archived"
+    assert entry.message.archived_at == entry.message.updated_at == "2026-11-30T15:27:18.941Z"
+
+
+# --- what the SDK writes -----------------------------------------------------------------
+
+
+@ROUND_TRIP
+@given(message=st.one_of(code_inbox_messages(), inbox_messages()), gate=st.sampled_from([None, "workflow", "x"]))
+def test_write_read_write_is_byte_for_byte(message: mm.CodeInboxMessage | mm.InboxMessage, gate: str | None) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = write_message(folder, message, workflow_gate=gate)
+        assert path.name == client_name(message.message_id)
+        raw = path.read_bytes()
+        assert raw == as_the_client_rewrites(raw)  # the client's re-write changes nothing
+        (entry,) = read_inbox(folder)
+        assert (entry.path, entry.message, entry.workflow_gate, entry.error) == (path, message, gate, None)
+        assert canonical(json.loads(raw)) == canonical(
+            {**json.loads(message.to_json()), **({} if gate is None else {"workflow_gate": gate})}
+        )
+        assert message_file_bytes(message, entry.workflow_gate) == raw
+
+
+def test_the_fixture_is_written_as_it_is_kept() -> None:
+    assert message_file_bytes(mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())) == CODE_INBOX.read_bytes()
+
+
+def test_a_file_name_follows_the_clients_rule(tmp_path: Path) -> None:
+    for message_id in ("IM-a.b_c-d", "IM-x:y", "a/b  c\u00e9", "IM-1.schema"):
+        assert message_path(tmp_path, message_id) == tmp_path / client_name(message_id)
+
+
+def test_a_message_whose_id_ends_in_schema_is_listed(tmp_path: Path) -> None:
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    hidden = message.model_copy(update={"message_id": "IM-release.schema"})
+    path = write_message(tmp_path, hidden)
+    assert path.name == "IM-release.schema.json"  # a name the client skips
+    assert [entry.message for entry in read_inbox(tmp_path)] == [hidden]
+
+
+def test_write_refuses_a_different_message_of_the_same_id(tmp_path: Path) -> None:
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    path = write_message(tmp_path, message)
+    assert write_message(tmp_path, message) == path  # the same message again
+    other = message.model_copy(update={"subject": "changed"})
+    with pytest.raises(FileExistsError, match="overwrite=True"):
+        write_message(tmp_path, other)
+    with pytest.raises(FileExistsError):
+        write_message(tmp_path, message, workflow_gate="workflow")  # the gate is part of what the file holds
+    assert read_inbox(tmp_path)[0].message == message
+    write_message(tmp_path, other, overwrite=True)
+    assert read_inbox(tmp_path)[0].message == other
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no temporary file left behind
+
+
+# --- transition --------------------------------------------------------------------------
+
+
+def test_transition_stamps_as_the_client_and_keeps_the_gate(client_inbox: Path) -> None:
+    at = mm.Timestamp("2026-12-01T08:00:00.000Z")
+    name = client_name("IM-M001-MS001-decision-request")
+    shutil.copy(client_inbox / "send.json", client_inbox / name)  # a code-mode message, unread
+    moved = transition(client_inbox, "IM-M001-MS001-decision-request", "read", at=at)
+    assert moved.path.name == name and moved.workflow_gate == "workflow"
+    assert moved.message is not None
+    assert (moved.message.status, moved.message.updated_at, moved.message.read_at) == ("read", at, at)
+    raw = moved.path.read_bytes()
+    assert json.loads(raw)["workflow_gate"] == "workflow" and raw == as_the_client_rewrites(raw)
+    shutil.copy(client_inbox / "transition-read-of-sample.json", client_inbox / name)  # general mode, read
+    moved = transition(client_inbox, "IM-M001-MS001-decision-request", "archived")
+    assert moved.workflow_gate == "recipient" and isinstance(moved.message, mm.InboxMessage)
+    stamp = moved.message.updated_at
+    assert moved.message.archived_at == stamp and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", stamp)
+    assert by_name(read_inbox(client_inbox))[name].message == moved.message
+    shutil.copy(shared_or_skip("cortex-inbox", "sample.json"), client_inbox / name)  # no gate, as shipped
+    moved = transition(client_inbox, "IM-M001-MS001-decision-request", "read", workflow_gate="recipient")
+    assert moved.message is not None and moved.workflow_gate == "recipient"
+    # What the client wrote when it moved the same file, but for the moment of the move.
+    recorded = json.loads((client_inbox / "transition-read-of-sample.json").read_bytes())
+    stamped = {**recorded, "updated_at": moved.message.updated_at, "read_at": moved.message.read_at}
+    assert moved.path.read_bytes() == as_the_client_rewrites(json.dumps(stamped).encode())
+
+
+def test_transition_refuses_what_the_lifecycle_or_the_folder_does_not_have(tmp_path: Path) -> None:
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    write_message(tmp_path, message)
+    with pytest.raises(ValueError, match="read"):
+        transition(tmp_path, message.message_id, "unread")
+    with pytest.raises(FileNotFoundError):
+        transition(tmp_path, "IM-nobody", "read")
+    (tmp_path / "IM-broken.json").write_text("{", encoding="utf-8")
+    with pytest.raises(ValidationError):
+        transition(tmp_path, "IM-broken", "read")
+
+
+# --- bad input ---------------------------------------------------------------------------
+
+BAD_FILES: dict[str, tuple[bytes, list[tuple[str, str]]]] = {
+    "not-json.json": (b"IM-1 read", [("", "json_invalid")]),
+    "bom.json": (b"\xef\xbb\xbf{}", [("", "json_bom")]),
+    "array.json": (b"[{}]", [("", "payload_type")]),
+    "duplicate.json": (b'{"message_id": "IM-a", "message_id": "IM-b"}', [("/message_id", "json_duplicate_key")]),
+    "gate.json": (b'{"message_id": "IM-a", "workflow_gate": 3}', [("/workflow_gate", "string_type")]),
+    "null-gate.json": (b'{"message_id": "IM-a", "workflow_gate": null}', [("/workflow_gate", "string_type")]),
+    "plan.json": ((PAYLOADS / "plan.json").read_bytes(), [("", "payload_kind")]),
+}
+
+
+def test_bad_files_are_entries_with_their_file_and_pointer(tmp_path: Path) -> None:
+    base = json.loads(CODE_INBOX.read_bytes())
+    files = {
+        **BAD_FILES,
+        "extra.json": (json.dumps({**base, "priority": "high"}).encode(), [("/priority", "extra_forbidden")]),
+        "rule.json": (json.dumps({**base, "read_at": None}).encode(), [("/read_at", "status_stamp_missing")]),
+        "schema.json": (json.dumps({**base, "subject": ""}).encode(), [("/subject", "string_too_short")]),
+    }
+    for name, (raw, _) in files.items():
+        (tmp_path / name).write_bytes(raw)
+    entries = read_inbox(tmp_path)
+    assert len(entries) == len(files)
+    for entry in entries:
+        assert entry.message is None and entry.error is not None
+        assert problems(entry) == files[entry.path.name][1], entry.path.name
+        assert entry.error.title == str(entry.path)
+
+
+def test_schemas_and_the_index_are_not_messages(tmp_path: Path) -> None:
+    shutil.copy(shared_or_skip("cortex-inbox", "code-mode", "index.schema.json"), tmp_path / "index.schema.json")
+    (tmp_path / "index.json").write_text('{"messages": []}\n', encoding="utf-8")
+    assert read_inbox(tmp_path) == []
+
+
+# --- order -------------------------------------------------------------------------------
+
+
+def test_newest_first_by_the_instant_not_the_text(tmp_path: Path) -> None:
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    created = "2026-08-02T00:00:00Z"
+    # 10:00+05:00 is 05:00Z: earlier than 06:00Z, though its text sorts after it.
+    stamps = {"IM-early": "2026-08-02T10:00:00+05:00", "IM-late": "2026-08-02T06:00:00Z"}
+    for message_id, stamp in stamps.items():
+        moved = message.model_copy(
+            update={"message_id": message_id, "created_at": created, "updated_at": stamp, "read_at": stamp}
+        )
+        write_message(tmp_path, mm.CodeInboxMessage.model_validate(moved.model_dump()))
+    (tmp_path / "IM-bad.json").write_text("[]", encoding="utf-8")
+    assert [entry.path.name for entry in read_inbox(tmp_path)] == ["IM-late.json", "IM-early.json", "IM-bad.json"]
+
+
+def test_code_mode_rules_hold() -> None:
+    document = json.loads(CODE_INBOX.read_bytes())
+    with pytest.raises(ValidationError, match="read_at is not set"):
+        mm.CodeInboxMessage.model_validate({**document, "read_at": None})
+    with pytest.raises(ValidationError, match="before created_at"):
+        mm.CodeInboxMessage.model_validate({**document, "updated_at": "2026-08-01T00:00:00Z"})
+    message = mm.CodeInboxMessage.model_validate(document)
+    assert message.transition("archived", at=mm.Timestamp("2026-08-03T00:00:00Z")).archived_at == "2026-08-03T00:00:00Z"
+    # The code mode has no broadcast rule: "broadcast" may stand beside other recipients.
+    assert mm.CodeInboxMessage.model_validate({**document, "recipient_ids": ["broadcast", "coordinator"]})
+
+
+def test_without_hard_links_a_new_file_is_still_written_whole_and_never_over_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_links(source: object, target: object) -> None:
+        raise PermissionError("hard links are not supported here")
+
+    monkeypatch.setattr("os.link", no_links)
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    path = write_message(tmp_path, message)
+    assert path.read_bytes() == CODE_INBOX.read_bytes()
+    with pytest.raises(FileExistsError):
+        write_message(tmp_path, message.model_copy(update={"subject": "changed"}))
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def test_a_missing_folder_is_an_error_not_an_empty_inbox(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        read_inbox(tmp_path / "nowhere")
