@@ -885,11 +885,6 @@ def dialogs(status: DialogStatus | str | None = None, *, max_messages: int = 6) 
 
 # --- inbox messages ------------------------------------------------------------------------
 
-_STAMP_OF_STATUS = {
-    InboxMessageStatus.read: "read_at",
-    InboxMessageStatus.acknowledged: "acknowledged_at",
-    InboxMessageStatus.archived: "archived_at",
-}
 _INBOX_STATUSES = _enum_members(InboxMessageStatus)
 _INBOX_TYPES = _enum_members(InboxMessageType)
 _KNOWN_RECIPIENTS = ("agent-1", "agent-2", "human:ops")
@@ -916,6 +911,15 @@ def _unique_filled_texts(source: _Source) -> list[str]:
     return list(dict.fromkeys(source.text(min_size=1) for _ in range(source.below(5))))
 
 
+def _stamps(source: _Source, fields: dict[str, object], status: str, moments: Sequence[Timestamp]) -> None:
+    """The status's own stamp is set; the others may be set too, ``null`` or absent."""
+    for name, moment in zip(STAMP_OF_STATUS.values(), moments):
+        if name == STAMP_OF_STATUS.get(status):
+            fields[name] = moment
+        else:
+            _maybe_value(source, fields, name, moment, nullable=True)
+
+
 def _inbox_message(source: _Source, status: InboxMessageStatus | None) -> InboxMessage:
     message_status = source.pick(_INBOX_STATUSES) if status is None else status
     # created, read, acknowledged, archived, updated: in this order in time.
@@ -937,13 +941,7 @@ def _inbox_message(source: _Source, status: InboxMessageStatus | None) -> InboxM
     _maybe(source, fields, "related_decision_ids", _unique_prefixed_ids("D-"))
     _maybe(source, fields, "related_waitpoint_ids", _unique_prefixed_ids("WP-"))
     _maybe(source, fields, "related_handoff_ids", _unique_filled_texts)
-    # The status's own stamp is set; the others may be set too, null or absent.
-    for stamp_status, moment in zip(_STAMP_OF_STATUS, (read, acknowledged, archived)):
-        name = _STAMP_OF_STATUS[stamp_status]
-        if stamp_status is message_status:
-            fields[name] = moment
-        else:
-            _maybe_value(source, fields, name, moment, nullable=True)
+    _stamps(source, fields, message_status.value, (read, acknowledged, archived))
     return InboxMessage.model_validate(fields)
 
 
@@ -960,55 +958,48 @@ def inbox_messages(status: InboxMessageStatus | str | None = None) -> SearchStra
 
 
 _RELATION_LISTS = ("task_ids", "mission_ids", "run_ids", "queue_ids", "session_ids", "artifact_refs", "worktree_paths")
-_CODE_RECIPIENTS: SearchStrategy[list[str]] = st.lists(
-    st.one_of(_texts(min_size=1), st.sampled_from(["coordinator", "agent-1", "broadcast"])),
-    min_size=1,
-    max_size=4,
-    unique=True,
-)
-_NON_EMPTY_LISTS: SearchStrategy[list[str]] = _unique_lists(_texts(min_size=1))
+_CODE_INBOX_STATUSES = _enum_members(CodeInboxMessageStatus)
+_CODE_INBOX_TYPES = _enum_members(CodeInboxMessageType)
+_CODE_RECIPIENTS = ("coordinator", "agent-1", "broadcast")  # broadcast is a name like any other in code mode
 
 
-@st.composite
-def _relations(draw: st.DrawFn) -> dict[str, list[str]]:
-    return {name: draw(_NON_EMPTY_LISTS) for name in _RELATION_LISTS}
+def _code_recipients(source: _Source) -> list[str]:
+    found = (source.text(min_size=1) if source.coin() else source.pick(_CODE_RECIPIENTS) for _ in range(4))
+    return list(dict.fromkeys(found))[: source.between(1, 4)]
 
 
-_CODE_RELATIONS = _relations()
-_CODE_RELATION_MODELS: SearchStrategy[CodeInboxMessageRelations] = _CODE_RELATIONS.map(
-    CodeInboxMessageRelations.model_validate
-)
+def _relations(source: _Source) -> dict[str, list[str]]:
+    return {name: _unique_filled_texts(source) for name in _RELATION_LISTS}
+
+
+def _code_inbox_message_relations(source: _Source) -> CodeInboxMessageRelations:
+    return CodeInboxMessageRelations.model_validate(_relations(source))
 
 
 def code_inbox_message_relations() -> SearchStrategy[CodeInboxMessageRelations]:
     """``CodeInboxMessageRelations``: each of its seven lists holds up to four distinct non-empty ids."""
-    return _CODE_RELATION_MODELS
+    return _strategy(_code_inbox_message_relations)
 
 
-@st.composite
-def _code_inbox_messages(draw: st.DrawFn, status: CodeInboxMessageStatus | None) -> CodeInboxMessage:
-    message_status = draw(st.sampled_from(CodeInboxMessageStatus)) if status is None else status
+def _code_inbox_message(source: _Source, status: CodeInboxMessageStatus | None) -> CodeInboxMessage:
+    message_status = source.pick(_CODE_INBOX_STATUSES) if status is None else status
     # created, read, acknowledged, archived, updated: in this order in time.
-    created, read, acknowledged, archived, updated = draw(_timeline(5))
+    created, read, acknowledged, archived, updated = _timeline(source, 5)
     fields: dict[str, object] = {
         "schema_version": 1,
-        "message_id": draw(_prefixed_ids("IM-")),
-        "type": draw(st.sampled_from(CodeInboxMessageType)),
+        "message_id": _prefixed_id(source, "IM-"),
+        "type": source.pick(_CODE_INBOX_TYPES),
         "status": message_status,
-        "sender_id": draw(_texts(min_size=1)),
-        "recipient_ids": draw(_CODE_RECIPIENTS),
-        "subject": draw(st.one_of(_texts(min_size=1, max_size=40), _texts(min_size=200, max_size=200))),
-        "body": draw(_texts(max_size=200)),
-        "artifact_refs": draw(_NON_EMPTY_LISTS),
-        "relations": draw(_CODE_RELATIONS),
+        "sender_id": source.text(min_size=1),
+        "recipient_ids": _code_recipients(source),
+        "subject": source.text(min_size=1, max_size=40) if source.coin() else source.text(200, 200),
+        "body": source.text(max_size=200),
+        "artifact_refs": _unique_filled_texts(source),
+        "relations": _relations(source),
         "created_at": created,
         "updated_at": updated,
     }
-    for stamp, moment in zip(("read_at", "acknowledged_at", "archived_at"), (read, acknowledged, archived)):
-        if stamp == STAMP_OF_STATUS.get(message_status.value):
-            fields[stamp] = moment
-        else:
-            _maybe(draw, fields, stamp, st.just(moment), nullable=True)
+    _stamps(source, fields, message_status.value, (read, acknowledged, archived))
     return CodeInboxMessage.model_validate(fields)
 
 
@@ -1019,7 +1010,7 @@ def code_inbox_messages(status: CodeInboxMessageStatus | str | None = None) -> S
     pattern; ``artifact_refs`` and each list of ``relations`` hold up to four
     distinct ids; the subject is sometimes at its 200-character limit.
     """
-    return _code_inbox_messages(None if status is None else CodeInboxMessageStatus(status))
+    return _strategy(_code_inbox_message, None if status is None else CodeInboxMessageStatus(status))
 
 
 # --- learning samples ----------------------------------------------------------------------
