@@ -29,7 +29,8 @@ files under ``schemas/`` stay verbatim):
 * Leaf keywords that Pydantic's own types get wrong are mapped onto the exact
   types of ``mplp_models._types`` with the generator's ``customTypePath``:
   ``format: date-time`` -> ``Timestamp``, ``integer`` -> ``JsonInt``,
-  ``number`` -> ``JsonNumber``, ``const: 1`` -> ``ConstOne``, and an object with
+  ``number`` -> ``JsonNumber``, ``const: 1`` -> ``ConstOne``, a string with no
+  other constraint -> ``JsonText`` (refuses a lone surrogate), and an object with
   no declared properties (an open object) -> ``JsonObject``. A bounded integer
   or number names its bounds (``minimum: 0`` -> ``JsonIntMin0``): those types
   check the bounds in the core schema, where ``Field(ge=...)`` on them would
@@ -293,6 +294,8 @@ def map_leaf_type(node: dict[str, Any]) -> None:
     elif node.get("type") == "string" and node.get("pattern") == UUID4_PATTERN:
         node.pop("pattern")
         custom = "MplpIdText"
+    elif _plain_string(node):
+        custom = "JsonText"
     elif node.get("type") == "integer":
         custom = bounded("JsonInt", node)
     elif node.get("type") == "number":
@@ -311,6 +314,13 @@ def map_leaf_type(node: dict[str, Any]) -> None:
         node["anyOf"] = [inner, {"type": "null"}]
     else:
         node["customTypePath"] = f"{TYPES}.{custom}"
+
+
+def _plain_string(node: dict[str, Any]) -> bool:
+    """A string that only its type constrains: pydantic's ``StrictStr`` would keep a lone surrogate (no UTF-8 form)."""
+    kinds = node.get("type")
+    strings = kinds == "string" or (isinstance(kinds, list) and sorted(kinds) == ["null", "string"])
+    return strings and not any(key in node for key in ("pattern", "minLength", "maxLength", "format", "enum", "const"))
 
 
 def ecma_digits(pattern: str) -> str:

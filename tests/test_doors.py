@@ -8,6 +8,7 @@ build order, and the small things: repr, ==, errors for Python values, enums.
 
 from __future__ import annotations
 
+import copy
 import datetime
 import inspect
 import json
@@ -40,6 +41,42 @@ def given_fields_only(path: Path) -> tuple[type[mm.MplpModel], mm.MplpModel, Any
     raw = path.read_bytes()
     model = mm.parse(raw)
     return type(model), model, json.loads(raw)
+
+
+def string_places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every string value in a JSON document (object keys aside)."""
+    if isinstance(value, str):
+        return [path]
+    if isinstance(value, dict):
+        return [place for key, item in value.items() for place in string_places(item, (*path, key))]
+    if isinstance(value, list):
+        return [place for index, item in enumerate(value) for place in string_places(item, (*path, index))]
+    return []
+
+
+def with_text_at(document: Any, path: tuple[Any, ...], text: str) -> Any:
+    if not path:
+        return text
+    changed = copy.deepcopy(document)
+    node = changed
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = text
+    return changed
+
+
+@pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
+def test_a_lone_surrogate_is_refused_in_every_string_from_python(model: type[mm.MplpModel]) -> None:
+    # JSON text cannot carry one; Python input can, and a model holding one could not be written.
+    document = fixture(model)
+    places = string_places(document)
+    assert places
+    for path in places:
+        changed = with_text_at(document, path, "ok \ud800")
+        with pytest.raises(ValidationError) as refused:
+            model.model_validate(changed)
+        # Refused there (in an open object, at the object), not for some other reason.
+        assert any(tuple(entry["loc"]) == path[: len(entry["loc"])] for entry in refused.value.errors()), path
 
 
 # --- out: model_dump and model_dump_json ----------------------------------------------

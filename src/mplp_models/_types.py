@@ -46,6 +46,7 @@ __all__ = [
     "JsonNumberMin0Max1",
     "JsonNumberMin0Max5",
     "JsonObject",
+    "JsonText",
     "MplpIdText",
     "NotNull",
     "StatusEnum",
@@ -518,6 +519,29 @@ class _ConstOneSchema:
     ) -> JsonSchemaValue:
         return {"const": 1}
 
+
+class _JsonTextSchema:
+    """A JSON string: text that UTF-8 can carry.
+
+    pydantic's ``StrictStr`` keeps a Python ``str`` as it is, lone surrogates
+    included (JSON text cannot hold one, so only Python input brings it), and
+    the canonical writer would then refuse the model. A length bound, even
+    ``min_length=0``, makes pydantic-core read the text as UTF-8, which refuses
+    it with ``string_unicode`` as every constrained string field does; for
+    ASCII text that costs no copy.
+    """
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.str_schema(strict=True, min_length=0)
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"type": "string"}
+
+
+JsonText = Annotated[str, _JsonTextSchema()]
+"""A JSON Schema ``string`` with no other constraint."""
 
 JsonInt = Annotated[int, _JsonIntSchema()]
 """A JSON Schema ``integer``."""

@@ -7,7 +7,14 @@ from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._inbox import InboxMessageBase
-from mplp_models._types import ConstOne, NotNull, StatusEnum, Timestamp, UniqueItems
+from mplp_models._types import (
+    ConstOne,
+    JsonText,
+    NotNull,
+    StatusEnum,
+    Timestamp,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictStr
 from typing_extensions import TypeAliasType
 
@@ -90,13 +97,13 @@ class InboxMessage(InboxMessageBase, frozen=True):
     Concise message text. Large content belongs in artifacts and should be referenced via task_ids/artifact_refs.
     """
     task_id: Annotated[
-        StrictStr | None, Field(description="Optional primary task binding.")
+        JsonText | None, Field(description="Optional primary task binding.")
     ] = None
     """
     Optional primary task binding.
     """
     mission_id: Annotated[
-        StrictStr | None, Field(description="Optional primary mission binding.")
+        JsonText | None, Field(description="Optional primary mission binding.")
     ] = None
     """
     Optional primary mission binding.

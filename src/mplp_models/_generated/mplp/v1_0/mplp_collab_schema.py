@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import CollabModuleBase
-from mplp_models._types import NotNull, StatusEnum, Timestamp, UniqueItems
+from mplp_models._types import JsonText, NotNull, StatusEnum, Timestamp, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
 from .common import (
@@ -158,6 +158,7 @@ class CollabParticipant(MplpModel, frozen=True):
 
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
+        arbitrary_types_allowed=True,
     )
     participant_id: Annotated[
         Annotated[StrictStr, Field(min_length=1)],
@@ -169,7 +170,7 @@ class CollabParticipant(MplpModel, frozen=True):
     [PROTOCOL-CORE] Participant identifier (can be Role/Agent/External ID).
     """
     role_id: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(
             description="[PROTOCOL-CORE] Role ID bound to this participant (corresponds to role_id in Role module)."
@@ -185,7 +186,7 @@ class CollabParticipant(MplpModel, frozen=True):
     [PROTOCOL-CORE] Participant type.
     """
     display_name: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(description="[PROTOCOL-CORE] Display name (for human identification)."),
     ] = None

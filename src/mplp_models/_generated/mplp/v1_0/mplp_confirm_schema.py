@@ -7,8 +7,8 @@ from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import ConfirmModuleBase
-from mplp_models._types import NotNull, StatusEnum, Timestamp, UniqueItems
-from pydantic import ConfigDict, Field, StrictStr
+from mplp_models._types import JsonText, NotNull, StatusEnum, Timestamp, UniqueItems
+from pydantic import ConfigDict, Field
 
 from .common import (
     common_types_schema,
@@ -82,7 +82,7 @@ class Confirm(ConfirmModuleBase, frozen=True):
     [PROTOCOL-CORE] Current status of the approval request.
     """
     requested_by_role: Annotated[
-        StrictStr,
+        JsonText,
         Field(
             description="[PROTOCOL-CORE] Identifier of the role initiating the approval request (should correspond to role_id in Role module)."
         ),
@@ -98,7 +98,7 @@ class Confirm(ConfirmModuleBase, frozen=True):
     [PROTOCOL-CORE] Approval request creation time (ISO 8601).
     """
     reason: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(
             description="[PROTOCOL-CORE] Reason for the request, for humans and Agents."
@@ -165,7 +165,7 @@ class ConfirmDecision(MplpModel, frozen=True):
     [PROTOCOL-CORE] Decision result status.
     """
     decided_by_role: Annotated[
-        StrictStr,
+        JsonText,
         Field(
             description="[PROTOCOL-CORE] Identifier of the role making the decision (should correspond to role_id in Role module)."
         ),
@@ -180,7 +180,7 @@ class ConfirmDecision(MplpModel, frozen=True):
     [PROTOCOL-CORE] Decision time (ISO 8601).
     """
     reason: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(description="[PROTOCOL-CORE] Summary of the decision reason (optional)."),
     ] = None

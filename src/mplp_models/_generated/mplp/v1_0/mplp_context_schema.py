@@ -7,7 +7,14 @@ from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._context import ContextBase, ContextRootBase
-from mplp_models._types import JsonObject, NotNull, StatusEnum, Timestamp, UniqueItems
+from mplp_models._types import (
+    JsonObject,
+    JsonText,
+    NotNull,
+    StatusEnum,
+    Timestamp,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictStr
 from typing_extensions import TypeAliasType
 
@@ -74,7 +81,7 @@ class Context(ContextBase, frozen=True):
     [PROTOCOL-CORE] Context title, used for human and Agent identification of the project/session.
     """
     summary: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(
             description="[PROTOCOL-CORE] Brief summary of the Context (background, scope, etc.)."
@@ -101,7 +108,7 @@ class Context(ContextBase, frozen=True):
     [PROTOCOL-CORE] List of tags for classification and retrieval.
     """
     language: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(
             description="[PROTOCOL-CORE] Primary working language of the Context (e.g., en, zh-CN)."
@@ -111,7 +118,7 @@ class Context(ContextBase, frozen=True):
     [PROTOCOL-CORE] Primary working language of the Context (e.g., en, zh-CN).
     """
     owner_role: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(
             description="[PROTOCOL-CORE] Identifier of the primary owner role (should correspond to role_id in Role module)."
@@ -175,15 +182,16 @@ class ContextRoot(ContextRootBase, frozen=True):
 
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="allow",
+        arbitrary_types_allowed=True,
     )
     domain: Annotated[
-        StrictStr, Field(description="[PROTOCOL-CORE] Business domain identifier.")
+        JsonText, Field(description="[PROTOCOL-CORE] Business domain identifier.")
     ]
     """
     [PROTOCOL-CORE] Business domain identifier.
     """
     environment: Annotated[
-        StrictStr,
+        JsonText,
         Field(
             description="[PROTOCOL-CORE] Runtime environment identifier (e.g., development, production)."
         ),
@@ -192,7 +200,7 @@ class ContextRoot(ContextRootBase, frozen=True):
     [PROTOCOL-CORE] Runtime environment identifier (e.g., development, production).
     """
     entry_point: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(description="[PROTOCOL-CORE] Entry point resource identifier."),
     ] = None

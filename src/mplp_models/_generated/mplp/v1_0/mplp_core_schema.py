@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import CoreModuleBase
-from mplp_models._types import NotNull, StatusEnum, UniqueItems
+from mplp_models._types import JsonText, NotNull, StatusEnum, UniqueItems
 from pydantic import ConfigDict, Field, StrictBool, StrictStr
 
 from .common import (
@@ -120,6 +120,7 @@ class ModuleDescriptor(MplpModel, frozen=True):
 
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
+        arbitrary_types_allowed=True,
     )
     module_id: Annotated[
         ModuleId, Field(description="[PROTOCOL-CORE] Module identifier.")
@@ -156,7 +157,7 @@ class ModuleDescriptor(MplpModel, frozen=True):
     [PROTOCOL-CORE] Whether this module is mandatory for the current instance.
     """
     description: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(
             description="[PROTOCOL-CORE] Brief description of the module, for humans and Agents."

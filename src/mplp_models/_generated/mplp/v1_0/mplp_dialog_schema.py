@@ -7,8 +7,8 @@ from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._dialog import DialogBase
-from mplp_models._types import NotNull, StatusEnum, Timestamp, UniqueItems
-from pydantic import ConfigDict, Field, StrictStr
+from mplp_models._types import JsonText, NotNull, StatusEnum, Timestamp, UniqueItems
+from pydantic import ConfigDict, Field
 
 from .common import (
     common_types_schema,
@@ -133,7 +133,7 @@ class DialogMessage(MplpModel, frozen=True):
     """
     Message sender role.
     """
-    content: Annotated[StrictStr, Field(description="Message content (plain text).")]
+    content: Annotated[JsonText, Field(description="Message content (plain text).")]
     """
     Message content (plain text).
     """

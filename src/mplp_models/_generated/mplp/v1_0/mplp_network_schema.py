@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import NetworkModuleBase
-from mplp_models._types import NotNull, StatusEnum, UniqueItems
+from mplp_models._types import JsonText, NotNull, StatusEnum, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
 from .common import (
@@ -26,6 +26,7 @@ class Network(NetworkModuleBase, frozen=True):
 
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
+        arbitrary_types_allowed=True,
     )
     meta: Annotated[
         metadata_schema.Metadata,
@@ -68,7 +69,7 @@ class Network(NetworkModuleBase, frozen=True):
     [PROTOCOL-CORE] Network name.
     """
     description: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(description="[PROTOCOL-CORE] Brief description of the network."),
     ] = None
@@ -124,6 +125,7 @@ class NetworkNode(MplpModel, frozen=True):
 
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
+        arbitrary_types_allowed=True,
     )
     node_id: Annotated[
         identifiers_schema.MplpId, Field(description="[PROTOCOL-CORE] Node identifier.")
@@ -132,7 +134,7 @@ class NetworkNode(MplpModel, frozen=True):
     [PROTOCOL-CORE] Node identifier.
     """
     name: Annotated[
-        StrictStr | None, NotNull, Field(description="[PROTOCOL-CORE] Node name.")
+        JsonText | None, NotNull, Field(description="[PROTOCOL-CORE] Node name.")
     ] = None
     """
     [PROTOCOL-CORE] Node name.
@@ -142,7 +144,7 @@ class NetworkNode(MplpModel, frozen=True):
     [PROTOCOL-CORE] Node type.
     """
     role_id: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(
             description="[PROTOCOL-CORE] Role identifier corresponding to this node (should correspond to role_id in Role module)."

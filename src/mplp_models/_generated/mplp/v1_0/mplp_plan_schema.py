@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 from mplp_models._plan import PlanBase, PlanStepBase
-from mplp_models._types import JsonIntMin0, NotNull, StatusEnum, UniqueItems
+from mplp_models._types import JsonIntMin0, JsonText, NotNull, StatusEnum, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
 from .common import (
@@ -162,7 +162,7 @@ class PlanStep(PlanStepBase, frozen=True):
     [PROTOCOL-CORE] List of other step IDs that this step depends on.
     """
     agent_role: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(
             description="[PROTOCOL-CORE] Identifier of the role responsible for this step (should correspond to role_id in Role module)."

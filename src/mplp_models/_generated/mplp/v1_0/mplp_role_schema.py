@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
-from mplp_models._types import NotNull, StatusEnum, Timestamp, UniqueItems
-from pydantic import ConfigDict, Field, StrictStr
+from mplp_models._types import JsonText, NotNull, StatusEnum, Timestamp, UniqueItems
+from pydantic import ConfigDict, Field
 
 from .common import (
     common_types_schema,
@@ -54,7 +54,7 @@ class Role(MplpModel, frozen=True):
     [PROTOCOL-CORE] Global unique identifier for the Role.
     """
     name: Annotated[
-        StrictStr,
+        JsonText,
         Field(
             description="[PROTOCOL-CORE] Human-readable name of the role (e.g., \u0027planner\u0027, \u0027reviewer\u0027, \u0027executor\u0027)."
         ),
@@ -63,7 +63,7 @@ class Role(MplpModel, frozen=True):
     [PROTOCOL-CORE] Human-readable name of the role (e.g., 'planner', 'reviewer', 'executor').
     """
     description: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(
             description="[PROTOCOL-CORE] Detailed description of the role function, for humans and Agents."
@@ -73,7 +73,7 @@ class Role(MplpModel, frozen=True):
     [PROTOCOL-CORE] Detailed description of the role function, for humans and Agents.
     """
     capabilities: Annotated[
-        tuple[StrictStr, ...] | None,
+        tuple[JsonText, ...] | None,
         NotNull,
         Field(
             description="[PROTOCOL-CORE] List of capability/permission tags possessed by the role (e.g., \u0027plan.create\u0027, \u0027confirm.approve\u0027)."

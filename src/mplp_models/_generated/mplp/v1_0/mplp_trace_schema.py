@@ -7,8 +7,15 @@ from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
 from mplp_models._trace import TraceModuleBase
-from mplp_models._types import JsonObject, NotNull, StatusEnum, Timestamp, UniqueItems
-from pydantic import ConfigDict, Field, StrictStr
+from mplp_models._types import (
+    JsonObject,
+    JsonText,
+    NotNull,
+    StatusEnum,
+    Timestamp,
+    UniqueItems,
+)
+from pydantic import ConfigDict, Field
 
 from .common import (
     common_types_schema,
@@ -153,7 +160,7 @@ class TraceSegment(MplpModel, frozen=True):
     [PROTOCOL-CORE] Parent segment identifier (optional if root segment).
     """
     label: Annotated[
-        StrictStr,
+        JsonText,
         Field(
             description="[PROTOCOL-CORE] Segment label/name, for human and Agent identification of the interval."
         ),

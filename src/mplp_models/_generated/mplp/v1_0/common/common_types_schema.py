@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar
 
 from mplp_models._base import MplpModel
-from mplp_models._types import NotNull, StatusEnum, UniqueItems
-from pydantic import ConfigDict, Field, StrictBool, StrictStr
+from mplp_models._types import JsonText, NotNull, StatusEnum, UniqueItems
+from pydantic import ConfigDict, Field, StrictBool
 from typing_extensions import TypeAliasType
 
 from . import identifiers_schema, metadata_schema
@@ -33,9 +33,10 @@ class Governance(MplpModel, frozen=True):
 
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
+        arbitrary_types_allowed=True,
     )
     lifecyclePhase: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(
             description="Current phase in the lifecycle fence (e.g., \u0027design\u0027, \u0027implementation\u0027, \u0027review\u0027)."
@@ -45,7 +46,7 @@ class Governance(MplpModel, frozen=True):
     Current phase in the lifecycle fence (e.g., 'design', 'implementation', 'review').
     """
     truthDomain: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(
             description="The truth domain this object belongs to (e.g., \u0027requirements\u0027, \u0027architecture\u0027)."
@@ -83,6 +84,7 @@ class Ref(MplpModel, frozen=True):
 
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
+        arbitrary_types_allowed=True,
     )
     id: Annotated[CommonMplpId, Field(description="Id of the object referred to.")]
     """
@@ -93,7 +95,7 @@ class Ref(MplpModel, frozen=True):
     Module of the object referred to.
     """
     description: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(description="What the reference stands for, in words."),
     ] = None

@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 from mplp_models._event import EventBase
-from mplp_models._types import JsonObject, NotNull, StatusEnum, Timestamp, UniqueItems
+from mplp_models._types import (
+    JsonObject,
+    JsonText,
+    NotNull,
+    StatusEnum,
+    Timestamp,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictStr
 
 from . import identifiers_schema
@@ -35,7 +42,7 @@ class Event(EventBase, frozen=True):
     Dot-separated, lowercase event type, such as plan.created.
     """
     source: Annotated[
-        StrictStr,
+        JsonText,
         Field(
             description="Module or component that emitted the event, such as plan or runtime.ael."
         ),

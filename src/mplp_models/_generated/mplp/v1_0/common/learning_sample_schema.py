@@ -11,12 +11,13 @@ from mplp_models._types import (
     JsonNumberMin0Max1,
     JsonNumberMin0Max5,
     JsonObject,
+    JsonText,
     NotNull,
     StatusEnum,
     Timestamp,
     UniqueItems,
 )
-from pydantic import ConfigDict, Field, StrictBool, StrictStr
+from pydantic import ConfigDict, Field, StrictBool
 
 from . import identifiers_schema
 
@@ -30,12 +31,12 @@ class AgentTokenUsage(MplpModel, frozen=True):
         extra="forbid",
         arbitrary_types_allowed=True,
     )
-    agent_id: Annotated[StrictStr, Field(description="The agent.")]
+    agent_id: Annotated[JsonText, Field(description="The agent.")]
     """
     The agent.
     """
     role: Annotated[
-        StrictStr | None, NotNull, Field(description="The agent\u0027s role.")
+        JsonText | None, NotNull, Field(description="The agent\u0027s role.")
     ] = None
     """
     The agent's role.
@@ -53,21 +54,22 @@ class ErrorInfo(MplpModel, frozen=True):
 
     model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
+        arbitrary_types_allowed=True,
     )
     error_code: Annotated[
-        StrictStr | None, NotNull, Field(description="Machine-readable error code.")
+        JsonText | None, NotNull, Field(description="Machine-readable error code.")
     ] = None
     """
     Machine-readable error code.
     """
     error_message: Annotated[
-        StrictStr | None, NotNull, Field(description="Human-readable error message.")
+        JsonText | None, NotNull, Field(description="Human-readable error message.")
     ] = None
     """
     Human-readable error message.
     """
     stack_trace: Annotated[
-        StrictStr | None, NotNull, Field(description="Stack trace, if any.")
+        JsonText | None, NotNull, Field(description="Stack trace, if any.")
     ] = None
     """
     Stack trace, if any.
@@ -100,9 +102,7 @@ class LearningSample(MplpModel, frozen=True):
     """
     Unique id of the sample.
     """
-    project_id: Annotated[
-        StrictStr, Field(description="Project the sample belongs to.")
-    ]
+    project_id: Annotated[JsonText, Field(description="Project the sample belongs to.")]
     """
     Project the sample belongs to.
     """
@@ -145,7 +145,7 @@ class LearningSample(MplpModel, frozen=True):
     Knowledge graph, or a summary of it, after the change.
     """
     pipeline_path: Annotated[
-        tuple[StrictStr, ...] | None,
+        tuple[JsonText, ...] | None,
         NotNull,
         Field(description="Pipeline stages passed through, in order."),
     ] = None
@@ -305,7 +305,7 @@ class UserFeedback(MplpModel, frozen=True):
     The verdict.
     """
     comment: Annotated[
-        StrictStr | None, NotNull, Field(description="Free-text comment.")
+        JsonText | None, NotNull, Field(description="Free-text comment.")
     ] = None
     """
     Free-text comment.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 from mplp_models._base import MplpModel
-from mplp_models._types import NotNull, StatusEnum, Timestamp, UniqueItems
+from mplp_models._types import JsonText, NotNull, StatusEnum, Timestamp, UniqueItems
 from pydantic import ConfigDict, Field, StrictStr
 
 
@@ -58,7 +58,7 @@ class Metadata(MplpModel, frozen=True):
     When the object was created (RFC 3339 date-time).
     """
     created_by: Annotated[
-        StrictStr | None,
+        JsonText | None,
         NotNull,
         Field(description="Who created the object: a user, agent or system id."),
     ] = None
@@ -74,13 +74,13 @@ class Metadata(MplpModel, frozen=True):
     When the object was last changed (RFC 3339 date-time).
     """
     updated_by: Annotated[
-        StrictStr | None, NotNull, Field(description="Who last changed the object.")
+        JsonText | None, NotNull, Field(description="Who last changed the object.")
     ] = None
     """
     Who last changed the object.
     """
     tags: Annotated[
-        tuple[StrictStr, ...] | None,
+        tuple[JsonText, ...] | None,
         NotNull,
         UniqueItems,
         Field(description="Free-form labels for search and grouping; no label twice."),
