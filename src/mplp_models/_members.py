@@ -53,6 +53,8 @@ def model_members(model: Any) -> Any:
     if not shape.plain:
         raise TypeError(f"{type(model).__name__} is written by model_dump")
     values: dict[str, Any] = model.__dict__
+    if shape.extra:
+        return _with_extra(model, values, given)
     members = values if len(given) == len(values) else _without_unset(values, given)
     if not (shape.loose or shape.many):
         return members
@@ -65,6 +67,27 @@ def model_members(model: Any) -> Any:
         items = members.get(name)
         if items:
             members[name] = _members_of_many(items)
+    return members
+
+
+def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
+    """The given fields of an open model (``ContextRoot``) and its extra keys, checked and prepared as one open object.
+
+    Its fields are never floats, open objects or models (``Shape.loose`` and
+    ``many`` empty, else refused here). The extra keys are counted among the
+    given ones and are no field names; an object whose keys need RFC 8785's
+    UTF-16 order (``prepare`` writes it whole) is left to ``model_dump``.
+    """
+    shape = shape_of(model)
+    if shape.loose or shape.many:
+        raise TypeError(f"{type(model).__name__} is written by model_dump")
+    members = {name: value for name, value in values.items() if name in given}
+    extra: dict[str, Any] | None = model.__pydantic_extra__
+    if extra:
+        prepared = _prepared_open_object(extra, type(model).__name__, "model_extra")
+        if not isinstance(prepared, dict):
+            raise TypeError(f"{type(model).__name__} has extra keys written in UTF-16 order by model_dump")
+        members.update(cast(dict[str, Any], prepared))
     return members
 
 
@@ -157,7 +180,7 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     if given is None:
         return items
     shape = shape_of(first)
-    if shape.loose or not shape.plain:
+    if shape.loose or shape.extra or not shape.plain:
         return items
     if not all(map(is_, map(type, items), repeat(kind))) or not all(map(given.__eq__, map(_GIVEN, items))):
         return items
