@@ -42,6 +42,7 @@ from mplp_models import _base, _decode, _dialog, _members, _plan, _shapes, _type
 from mplp_models._context import EXTRA_FUNCTIONS, ContextRootBase
 from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextRoot
 from mplp_models._shapes import fast_path_problems, is_plain
+from mplp_models._types import MAX_OPEN_DEPTH
 
 
 def outcome(model: type[mm.MplpModel], raw: bytes, **options: Any) -> Any:
@@ -467,3 +468,44 @@ def test_a_declared_type_of_the_extra_keys_is_caught_by_the_condition_check() ->
 
     assert fast_path_problems(TypedRoot) == ["a declared type for its extra keys (__pydantic_extra__)"]
     assert not is_plain(TypedRoot)
+
+
+# --- a model's open objects screened for depth together ------------------------
+
+LEARNING = (PAYLOADS / "learning-sample.json").read_bytes()
+
+
+def learning_sample(*, others: str) -> mm.LearningSample:
+    """The learning sample, with its open objects as read, or only two, empty: ``metadata`` and ``graph_before``."""
+    document = json.loads(LEARNING)
+    if others == "one empty":
+        loose = _shapes.shape_of(mm.LearningSample.from_json(LEARNING)).loose
+        required = {name for name, field in mm.LearningSample.model_fields.items() if field.is_required()}
+        for name in set(loose) - required - {"metadata"}:
+            document.pop(name, None)
+        document["graph_before"] = document["metadata"] = {}
+    return mm.LearningSample.from_json(json.dumps(document))
+
+
+@pytest.mark.parametrize("depth", [MAX_OPEN_DEPTH - 1, MAX_OPEN_DEPTH, MAX_OPEN_DEPTH + 1])
+@pytest.mark.parametrize("others", ["as read", "one empty"])
+def test_one_open_object_among_several_nested_to_the_limit_is_written_or_refused_as_strictly(
+    depth: int, others: str
+) -> None:
+    # The screen of them all together counts the brackets of every one of them and one of its own:
+    # were it to allow two more, the object one level too deep, beside an empty one, would get through.
+    def written() -> Any:
+        sample = learning_sample(others=others)
+        assert sample.metadata is not None
+        sample.metadata["deep"] = nested(depth - 1)  # the metadata object is one level itself
+        try:
+            return sample.to_json()
+        except mm.CanonicalJSONError as error:
+            return str(error)
+
+    with fast_paths(True):
+        fast = written()
+    with fast_paths(False):
+        strict = written()
+    assert fast == strict
+    assert isinstance(fast, str) is (depth > MAX_OPEN_DEPTH)
