@@ -60,7 +60,11 @@ def model_members(model: Any) -> Any:
         return members
     if members is values:
         members = dict(values)  # the model's own __dict__ is never changed
-    if shape.loose:
+    if len(shape.loose) == 1:  # most models with loose fields (an event's data): one, on its own
+        name = shape.loose[0]
+        if name in members:
+            members[name] = _prepared_open_object(members[name], type(model).__name__, name)
+    elif shape.loose:
         _prepare_loose(members, shape.loose, type(model).__name__)
     for name in shape.many:
         items = members.get(name)
@@ -111,8 +115,8 @@ def _prepare_loose(members: dict[str, Any], names: tuple[str, ...], model: str) 
                 return
         except orjson.JSONEncodeError:
             pass
-    for name, value in opened:
-        _screen_depth(value, members[name], model, name)
+    for name, value in opened:  # prepared again: rare, and the one screen stays in one place
+        members[name] = _prepared_open_object(value, model, name)
 
 
 def _prepared_open_object(value: Any, model: str, name: str) -> Any:
@@ -126,13 +130,8 @@ def _prepared_open_object(value: Any, model: str, name: str) -> Any:
     form has that many, or cannot be written.
     """
     prepared = prepare(value)
-    if isinstance(value, (dict, tuple, list)):  # else a number: nothing nests in it
-        _screen_depth(value, prepared, model, name)
-    return prepared
-
-
-def _screen_depth(value: Any, prepared: Any, model: str, name: str) -> None:
-    """A ``TypeError`` if the open object ``value`` (``prepared`` for orjson) nests too deep or holds what orjson refuses."""
+    if not isinstance(value, (dict, tuple, list)):
+        return prepared  # a number: nothing nests in it
     try:
         written = orjson.dumps(prepared)
         shallow = written.count(b"{") + written.count(b"[") <= MAX_OPEN_DEPTH
@@ -140,6 +139,7 @@ def _screen_depth(value: Any, prepared: Any, model: str, name: str) -> None:
         shallow = False
     if not shallow and _changed_open_object(value):
         raise TypeError(f"{model}.{name} holds an open object changed after validation")
+    return prepared
 
 
 def _changed_open_object(value: Any) -> bool:
