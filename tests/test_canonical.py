@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import rfc8785
 from conftest import CONFORMANCE, PAYLOADS, examples, shared_or_skip
+from fast_path_switch import either_path, fast_paths  # noqa: F401  # either_path: a fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +36,7 @@ def double(hex_digits: str) -> float:
     return value
 
 
+@pytest.mark.usefixtures("either_path")  # repr's own layout in the fast path's range, the digits laid out otherwise
 def test_es6_numbers_100k() -> None:
     path = shared_or_skip("rfc8785", "es6-numbers-100k.txt")
     lines = path.read_text().splitlines()
@@ -46,6 +48,21 @@ def test_es6_numbers_100k() -> None:
         if math.isfinite(value) and es6_number(value).decode() != expected:
             wrong.append(line)
     assert not wrong, wrong[:10]
+
+
+@given(
+    st.one_of(
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.floats(1e-4, 1e16).flatmap(lambda value: st.sampled_from([value, -value])),
+        st.sampled_from([1e-4, 1e16, 0.0001000000000000001, 9999999999999998.0, 1e16 - 2, 0.00009999999999999999]),
+    )
+)
+@settings(max_examples=examples(quick=2000, deep=20000))
+def test_es6_number_takes_repr_where_its_layout_is_ecmascripts(value: float) -> None:
+    with fast_paths(True):
+        fast = es6_number(value)
+    with fast_paths(False):
+        assert fast == es6_number(value)
 
 
 # RFC 8785, Appendix B: number serialization samples (IEEE-754 hex, expected text).

@@ -10,15 +10,18 @@ strict paths.
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Annotated, Any
 
+import orjson
 import pytest
-from conftest import FIXTURE_OF, PAYLOAD_FILES, PAYLOADS, fixture
+from conftest import FIXTURE_OF, PAYLOAD_FILES, PAYLOADS, examples, fixture
 from fast_path_switch import fast_paths
+from hypothesis import HealthCheck, given, settings
 from pydantic import (
     AfterValidator,
     ConfigDict,
@@ -35,8 +38,11 @@ from test_differential import mutations
 from test_performance_paths import EVENT_VARIANTS
 
 import mplp_models as mm
-from mplp_models import _base, _decode, _dialog, _members, _plan, _shapes, _types
+from mplp_models import _base, _decode, _dialog, _members, _plan, _shapes, _types, testing
+from mplp_models._context import EXTRA_FUNCTIONS, ContextRootBase
+from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextRoot
 from mplp_models._shapes import fast_path_problems, is_plain
+from mplp_models._types import MAX_OPEN_DEPTH
 
 
 def outcome(model: type[mm.MplpModel], raw: bytes, **options: Any) -> Any:
@@ -288,5 +294,218 @@ def test_each_condition_is_checked(name: str) -> None:
 def test_the_sdks_own_validators_and_serializers_pass() -> None:
     # Plan holds every one of them: the rules, given_members, and each function of the types.
     functions = _shapes._core_functions(mm.Plan.__pydantic_core_schema__)
-    assert {id(function) for function in functions} == set(_shapes._own_functions())
+    extra = {id(function) for function in EXTRA_FUNCTIONS}  # the open root's, in no plan
+    assert {id(function) for function in functions} == set(_shapes._own_functions()) - extra
     assert fast_path_problems(mm.Plan) == [] and is_plain(mm.Plan)
+    # ContextRoot holds the other two: its extra keys' check (held bound to the class) and writer.
+    root = [*_shapes._core_functions(ContextRoot.__pydantic_core_schema__), *_shapes._decorated_functions(ContextRoot)]
+    assert {id(_shapes._unbound(function)) for function in root} >= extra
+    assert fast_path_problems(ContextRoot) == [] and is_plain(ContextRoot) and is_plain(mm.Context)
+
+
+# --- the open root of a context: its extra keys on the fast paths ------------
+
+CONTEXT = (PAYLOADS / "context.json").read_bytes()
+ROOT_START = b'"root":{'
+
+
+def with_root_keys(members: bytes) -> bytes:
+    """The context payload with ``members`` (JSON text, no braces) first in its root object."""
+    compact = json.dumps(json.loads(CONTEXT), separators=(",", ":"), ensure_ascii=False).encode()
+    assert compact.count(ROOT_START) == 1
+    return compact.replace(ROOT_START, ROOT_START + members + b",", 1)
+
+
+ROOT_TEXTS: dict[str, bytes] = {
+    "keys of its own": with_root_keys(
+        b'"repo":{"branch":"main","weights":[0.1,1e21,-0.0,5e-324]},"n":9007199254740991'
+    ),
+    "duplicate key of its own": with_root_keys(b'"x":1,"x":2'),
+    "duplicate key of its own, same value": with_root_keys(b'"x":1,"x":1'),
+    "duplicate of a field": with_root_keys(b'"domain":"other"'),
+    "duplicate inside a key of its own": with_root_keys(b'"x":{"a":1,"a":2}'),
+    "duplicate spelled with an escape": with_root_keys(rb'"x\\u003a":1,"x\u003a":1,"x:":2'),
+    "NaN": with_root_keys(b'"x":NaN'),
+    "Infinity": with_root_keys(b'"x":[-Infinity]'),
+    "overflow": with_root_keys(b'"x":1e400'),
+    "integer beyond 2**53": with_root_keys(b'"x":9007199254740993'),
+    "integer beyond 64 bits": with_root_keys(b'"x":123456789012345678901234567890'),
+    "lone surrogate": with_root_keys(rb'"x":"\ud800"'),
+    "keys in UTF-16 order": with_root_keys('"😀":1,"￿":2,"é":3'.encode()),
+    "nested too deep": with_root_keys(b'"x":' + b"[" * 130 + b"]" * 130),
+    "keys in sorted order": with_root_keys(b'"z":null,"a":true,"m":"s:t"'),
+}
+
+
+@pytest.mark.parametrize("name", list(ROOT_TEXTS))
+@pytest.mark.parametrize("allow_duplicate_keys", [False, True])
+def test_a_root_with_keys_of_its_own_reads_and_writes_the_same_both_ways(name: str, allow_duplicate_keys: bool) -> None:
+    fast, strict = both_ways(mm.Context, ROOT_TEXTS[name], allow_duplicate_keys=allow_duplicate_keys)
+    assert fast == strict
+
+
+@pytest.mark.parametrize("name", ["keys of its own", "keys in sorted order"])
+def test_a_root_with_keys_of_its_own_takes_the_fast_paths(name: str) -> None:
+    raw = ROOT_TEXTS[name]
+    fast = mm.Context.__pydantic_validator__.validate_json(raw)
+    assert fast.root.model_extra and _decode.read_as_strictly(raw, fast)
+    written = orjson.dumps(fast, default=_members.model_members, option=_base._FAST_PATH)
+    with fast_paths(False):
+        assert written == fast.to_json()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "duplicate key of its own",
+        "duplicate key of its own, same value",
+        "duplicate of a field",
+        "duplicate inside a key of its own",
+        "duplicate spelled with an escape",
+        "integer beyond 2**53",
+    ],
+)
+def test_the_check_turns_down_a_root_the_json_mode_cannot_be_trusted_with(name: str) -> None:
+    raw = ROOT_TEXTS[name]
+    assert not _decode.read_as_strictly(raw, mm.Context.__pydantic_validator__.validate_json(raw))
+
+
+def test_keys_in_utf16_order_are_written_by_the_strict_path() -> None:
+    context = mm.Context.from_json(ROOT_TEXTS["keys in UTF-16 order"])
+    with pytest.raises(TypeError, match="UTF-16"):
+        _members.model_members(context.root)  # orjson would sort them by code point
+    assert '"é":3,"\U0001f600":1,"\uffff":2'.encode() in context.to_json()
+
+
+@given(testing.instances(mm.Context))
+@settings(max_examples=examples(quick=40, deep=400), deadline=None, suppress_health_check=list(HealthCheck))
+def test_generated_contexts_read_and_write_the_same_both_ways(context: mm.Context) -> None:
+    with fast_paths(False):
+        raw = context.to_json()
+    with fast_paths(True):
+        assert context.to_json() == raw
+    fast, strict = both_ways(mm.Context, raw)
+    assert fast == strict
+    assert fast[0] == "read"
+
+
+def nested(levels: int) -> list[Any]:
+    """An array nested ``levels`` deep."""
+    value: list[Any] = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda extra: extra.update(x=float("nan")),
+        lambda extra: extra.update(x={"y": [float("inf")]}),
+        lambda extra: extra.update(x="\ud800"),
+        lambda extra: extra.update({"\ud800": 1}),
+        lambda extra: extra.update(x=nested(130)),
+        lambda extra: extra.update(x=2**70 + 1),
+        lambda extra: extra.update(x=(1, 2.5)),
+    ],
+    ids=["NaN", "infinity inside", "lone surrogate", "lone surrogate key", "too deep", "large integer", "tuple"],
+)
+def test_keys_of_its_own_changed_in_place_are_written_or_refused_the_same_both_ways(change: Any) -> None:
+    def written() -> Any:
+        context = mm.Context.from_json(ROOT_TEXTS["keys of its own"])
+        extra = context.root.model_extra
+        assert extra is not None
+        change(extra)
+        try:
+            return context.to_json()
+        except mm.CanonicalJSONError as error:
+            return str(error)
+
+    with fast_paths(True):
+        fast = written()
+    with fast_paths(False):
+        strict = written()
+    assert fast == strict
+
+
+def open_event(*, checked: bool) -> type[mm.MplpModel]:
+    """An event that keeps extra keys: checked as the context's root checks them, or not at all."""
+    base: type[mm.MplpModel] = type("CheckedEvent", (ContextRootBase, mm.Event), {}) if checked else mm.Event
+
+    class OpenEvent(base, frozen=True):  # type: ignore[misc, valid-type, call-arg]
+        __module__ = GENERATED
+        model_config = ConfigDict(extra="allow")
+
+    return OpenEvent
+
+
+NAN_EXTRA = DUPLICATE_SOURCE.replace(b'"source":"evil",', b'"x":NaN,')
+
+
+def test_unchecked_extra_keys_are_caught_by_the_condition_check() -> None:
+    unchecked, checked = open_event(checked=False), open_event(checked=True)
+    assert fast_path_problems(unchecked) == ["extra='allow': keys that are no field, not checked as an open object"]
+    assert fast_path_problems(checked) == [] and is_plain(checked)
+    for kind in (unchecked, checked):
+        with pytest.raises(ValidationError):
+            kind.from_json(NAN_EXTRA)
+
+
+def test_without_the_condition_check_unchecked_extra_keys_let_a_nan_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What the check is for: pydantic's JSON mode reads NaN, written back as null with the same colons.
+    monkeypatch.setattr(_shapes, "fast_path_problems", lambda kind: [])
+    unchecked = open_event(checked=False)
+    with fast_paths(True):
+        assert math.isnan(unchecked.from_json(NAN_EXTRA).model_extra["x"])  # type: ignore[index]
+    with fast_paths(False), pytest.raises(ValidationError):
+        unchecked.from_json(NAN_EXTRA)
+
+
+def test_a_declared_type_of_the_extra_keys_is_caught_by_the_condition_check() -> None:
+    class TypedRoot(ContextRoot, frozen=True):
+        __module__ = GENERATED
+        __pydantic_extra__: dict[str, int]  # pyright: ignore[reportIncompatibleVariableOverride]
+
+    assert fast_path_problems(TypedRoot) == ["a declared type for its extra keys (__pydantic_extra__)"]
+    assert not is_plain(TypedRoot)
+
+
+# --- a model's open objects screened for depth together ------------------------
+
+LEARNING = (PAYLOADS / "learning-sample.json").read_bytes()
+
+
+def learning_sample(*, others: str) -> mm.LearningSample:
+    """The learning sample, with its open objects as read, or only two, empty: ``metadata`` and ``graph_before``."""
+    document = json.loads(LEARNING)
+    if others == "one empty":
+        loose = _shapes.shape_of(mm.LearningSample.from_json(LEARNING)).loose
+        required = {name for name, field in mm.LearningSample.model_fields.items() if field.is_required()}
+        for name in set(loose) - required - {"metadata"}:
+            document.pop(name, None)
+        document["graph_before"] = document["metadata"] = {}
+    return mm.LearningSample.from_json(json.dumps(document))
+
+
+@pytest.mark.parametrize("depth", [MAX_OPEN_DEPTH - 1, MAX_OPEN_DEPTH, MAX_OPEN_DEPTH + 1])
+@pytest.mark.parametrize("others", ["as read", "one empty"])
+def test_one_open_object_among_several_nested_to_the_limit_is_written_or_refused_as_strictly(
+    depth: int, others: str
+) -> None:
+    # The screen of them all together counts the brackets of every one of them and one of its own:
+    # were it to allow two more, the object one level too deep, beside an empty one, would get through.
+    def written() -> Any:
+        sample = learning_sample(others=others)
+        assert sample.metadata is not None
+        sample.metadata["deep"] = nested(depth - 1)  # the metadata object is one level itself
+        try:
+            return sample.to_json()
+        except mm.CanonicalJSONError as error:
+            return str(error)
+
+    with fast_paths(True):
+        fast = written()
+    with fast_paths(False):
+        strict = written()
+    assert fast == strict
+    assert isinstance(fast, str) is (depth > MAX_OPEN_DEPTH)

@@ -211,9 +211,9 @@ class MplpModel(BaseModel, frozen=True):
         # has an exact form and names the path of what has not. It relies on
         # every model inside being plain (_shapes.is_plain, checked per class
         # by fast_path_problems; model_members refuses any other): values that
-        # are JSON already, no aliases, computed fields, extra fields or
-        # serializers but given_members and JsonObject's, whose work
-        # model_members does. Any other class, and every class with the fast
+        # are JSON already, no aliases or computed fields, no extra keys but a
+        # context root's, and no serializers but given_members, JsonObject's
+        # and the root's, whose work model_members does. Any other class, and every class with the fast
         # paths off (_fastpath), is written from model_dump.
         try:
             if _fastpath.ENABLED and is_plain(type(self)):

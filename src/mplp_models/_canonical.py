@@ -28,6 +28,7 @@ from typing import Any, cast
 
 import orjson
 
+from mplp_models import _fastpath
 from mplp_models._text import encodable, pointer, short_repr
 
 __all__ = ["CanonicalJSONError", "canonical_json", "dumps", "es6_number", "prepare"]
@@ -225,8 +226,15 @@ def es6_number(value: float) -> bytes:
         raise _PathError(f"{value!r} is not a JSON number")
     if value == 0:
         return b"0"
-    if value.is_integer() and abs(value) <= MAX_SAFE_INTEGER:
-        return str(int(value)).encode()
+    if value.is_integer():
+        if abs(value) <= MAX_SAFE_INTEGER:
+            return str(int(value)).encode()
+    elif _fastpath.ENABLED and 1e-4 <= abs(value) < 1e16:
+        # Fast path: repr's own layout is ECMAScript's here. repr writes a
+        # fraction in fixed notation, with no trailing zero, for 1e-4 <= |x| <
+        # 1e16 (else an exponent), as ECMAScript does for 1e-7 <= |x| < 1e21;
+        # the digits, the shortest that round-trip, are the same (as below).
+        return repr(value).encode()
     # repr gives the shortest digits that round-trip, as ECMAScript does; only
     # the layout differs. Read it as 0.<digits> * 10**point.
     mantissa, _, exponent = repr(abs(value)).partition("e")

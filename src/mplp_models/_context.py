@@ -17,7 +17,7 @@ from mplp_models._types import JsonObject, refuse_changed_open_object
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextStatus
 
-__all__ = ["CONTEXT_MOVES", "ContextBase", "ContextRootBase"]
+__all__ = ["CONTEXT_MOVES", "EXTRA_FUNCTIONS", "ContextBase", "ContextRootBase"]
 
 # Upstream defines no moves between the Context states: any move but out of closed.
 CONTEXT_MOVES = permissive_moves(("draft", "active", "suspended", "archived", "closed"), final=("closed",))
@@ -64,6 +64,16 @@ class ContextRootBase(MplpModel, frozen=True):
         if model is not None:  # the given fields, as for every model, and the extra keys checked on the way out
             model["serialization"] = core_schema.wrap_serializer_function_ser_schema(_checked_members)
         return schema
+
+
+# The functions that check the extra keys of an open model, on the way in and out: a class that
+# keeps extra keys checked by these may take the fast paths (_shapes.fast_path_problems), which
+# then do their work (model_members checks and writes the keys as an open object; both modes
+# read them as the same Python values, and the check is a validation of Python values in both).
+EXTRA_FUNCTIONS: tuple[object, ...] = (
+    ContextRootBase.__dict__["_extra_is_json"].__func__,  # a classmethod: the function it binds
+    _checked_members,
+)
 
 
 class ContextBase(RuledModel, frozen=True):

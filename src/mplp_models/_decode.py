@@ -226,6 +226,10 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
         if not shape.plain:  # an unset field might hold a default with colons of its own
             raise TypeError(f"{type(item).__name__} is not a generated model")
         values: dict[str, Any] = item.__dict__
+        if shape.extra:  # its extra keys are counted among the given and written with the fields
+            extra: dict[str, Any] = item.__pydantic_extra__ or {}
+            unset += len(values) + len(extra) - len(given)
+            return {**values, **extra}
         unset += len(values) - len(given)
         many = shape.many
         if not many:
@@ -233,7 +237,7 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
         members = dict(values)
         for name in many:
             items = members[name]
-            if items:
+            if items and not shape_of(items[0]).extra:  # the items are of the field's class (read from JSON)
                 members[name] = dicts = list(map(_DICT, items))
                 unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
         return members

@@ -53,19 +53,70 @@ def model_members(model: Any) -> Any:
     if not shape.plain:
         raise TypeError(f"{type(model).__name__} is written by model_dump")
     values: dict[str, Any] = model.__dict__
+    if shape.extra:
+        return _with_extra(model, values, given)
     members = values if len(given) == len(values) else _without_unset(values, given)
     if not (shape.loose or shape.many):
         return members
     if members is values:
         members = dict(values)  # the model's own __dict__ is never changed
-    for name in shape.loose:
+    if len(shape.loose) == 1:  # most models with loose fields (an event's data): one, on its own
+        name = shape.loose[0]
         if name in members:
             members[name] = _prepared_open_object(members[name], type(model).__name__, name)
+    elif shape.loose:
+        _prepare_loose(members, shape.loose, type(model).__name__)
     for name in shape.many:
         items = members.get(name)
         if items:
             members[name] = _members_of_many(items)
     return members
+
+
+def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
+    """The given fields of an open model (``ContextRoot``) and its extra keys, checked and prepared as one open object.
+
+    Its fields are never floats, open objects or models (``Shape.loose`` and
+    ``many`` empty, else refused here). The extra keys are counted among the
+    given ones and are no field names; an object whose keys need RFC 8785's
+    UTF-16 order (``prepare`` writes it whole) is left to ``model_dump``.
+    """
+    shape = shape_of(model)
+    if shape.loose or shape.many:
+        raise TypeError(f"{type(model).__name__} is written by model_dump")
+    members = {name: value for name, value in values.items() if name in given}
+    extra: dict[str, Any] | None = model.__pydantic_extra__
+    if extra:
+        prepared = _prepared_open_object(extra, type(model).__name__, "model_extra")
+        if not isinstance(prepared, dict):
+            raise TypeError(f"{type(model).__name__} has extra keys written in UTF-16 order by model_dump")
+        members.update(cast(dict[str, Any], prepared))
+    return members
+
+
+def _prepare_loose(members: dict[str, Any], names: tuple[str, ...], model: str) -> None:
+    """The given loose fields of ``members`` prepared in place, as ``_prepared_open_object`` does one by one.
+
+    The depth screen is made once for all of them, when there are several:
+    each is written with at most as many ``{`` and ``[`` as the array of all
+    of them, less its own ``[``. Only if that screen fails is each screened alone.
+    """
+    opened: list[tuple[str, Any]] = []
+    for name in names:
+        if name in members:
+            value: Any = members[name]
+            if isinstance(value, (dict, tuple, list)):
+                opened.append((name, cast(Any, value)))
+            members[name] = prepare(value)
+    if len(opened) > 1:
+        try:
+            written = orjson.dumps([members[name] for name, _ in opened])
+            if written.count(b"{") + written.count(b"[") <= MAX_OPEN_DEPTH + 1:
+                return
+        except orjson.JSONEncodeError:
+            pass
+    for name, value in opened:  # prepared again: rare, and the one screen stays in one place
+        members[name] = _prepared_open_object(value, model, name)
 
 
 def _prepared_open_object(value: Any, model: str, name: str) -> Any:
@@ -157,7 +208,7 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     if given is None:
         return items
     shape = shape_of(first)
-    if shape.loose or not shape.plain:
+    if shape.loose or shape.extra or not shape.plain:
         return items
     if not all(map(is_, map(type, items), repeat(kind))) or not all(map(given.__eq__, map(_GIVEN, items))):
         return items

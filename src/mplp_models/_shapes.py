@@ -31,6 +31,9 @@ class Shape(NamedTuple):
     # user wrote, with a default, a serializer, extra fields or a computed field) goes through
     # model_dump and the strict reading.
     plain: bool
+    # Keeps extra keys (ContextRoot's open object), in __pydantic_extra__ and counted among the
+    # given fields; the writer and the reader's count take them with the fields.
+    extra: bool
 
 
 _GENERATED = "mplp_models._generated."
@@ -66,6 +69,7 @@ def _shape(kind: type) -> Shape:
         # which orjson would write otherwise than pydantic does. For a generated class, a problem
         # is a bug of the codegen: tests/test_codegen.py asserts there is none.
         plain=kind.__module__.startswith(_GENERATED) and not fast_path_problems(kind),
+        extra=getattr(kind, "model_config", {}).get("extra") == "allow",
     )
     _SHAPES[kind] = shape
     return shape
@@ -81,7 +85,11 @@ def fast_path_problems(kind: type) -> list[str]:
     * every field is required or defaults to ``None``, with no ``default_factory``
       (a default ``"0000:0000"`` would hide a duplicate key from the count);
     * no alias and no field excluded from writing;
-    * ``extra="forbid"``, no computed fields, no ``model_post_init``;
+    * ``extra="forbid"``, or ``extra="allow"`` with the extra keys checked by
+      the SDK's own functions (``_context.EXTRA_FUNCTIONS``: each key's value
+      an open JSON value, in both modes; ``model_members`` writes and
+      ``write_every_field`` counts them) and of no declared type;
+    * no computed fields, no ``model_post_init``;
     * no validator or serializer but the SDK's own (``_own_functions``):
       code the proofs cannot see might change a value, read the mode, or
       write otherwise than ``model_members`` does.
@@ -89,19 +97,55 @@ def fast_path_problems(kind: type) -> list[str]:
     fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
     problems = [f"field {name}: {problem}" for name, field in fields.items() for problem in _field_problems(field)]
     config: Mapping[str, Any] = getattr(kind, "model_config", {})
-    if config.get("extra") != "forbid":
+    schema = getattr(kind, "__pydantic_core_schema__", {})
+    if config.get("extra") == "allow":
+        problems += _extra_problems(kind, schema)
+    elif config.get("extra") != "forbid":
         problems.append(f"extra={config.get('extra')!r}: keys that are no field")
     computed: dict[str, Any] = getattr(kind, "__pydantic_computed_fields__", None) or {}
     problems += [f"computed field {name}" for name in computed]
     if getattr(kind, "__pydantic_post_init__", None) is not None:
         problems.append("a model_post_init of its own")
     own = _own_functions()
-    schema = getattr(kind, "__pydantic_core_schema__", {})
     # Both the decorators and the built schema: MplpModel puts given_members in place of a model
     # serializer, which is then in no schema; an Annotated validator is in no decorator.
     functions = {id(function): function for function in [*_decorated_functions(kind), *_core_functions(schema)]}
-    problems += [f"validator or serializer {function!r}" for key, function in functions.items() if key not in own]
+    problems += [
+        f"validator or serializer {function!r}" for function in functions.values() if id(_unbound(function)) not in own
+    ]
     return problems
+
+
+def _extra_problems(kind: type, schema: Any) -> list[str]:
+    """What keeps the extra keys of an ``extra="allow"`` class off the fast paths: unchecked, or of a declared type."""
+    from mplp_models._context import EXTRA_FUNCTIONS  # here: _context builds on the writer, which builds on this module
+
+    problems: list[str] = []
+    if not any(_unbound(function) is EXTRA_FUNCTIONS[0] for function in _decorated_functions(kind)):
+        problems.append("extra='allow': keys that are no field, not checked as an open object")
+    if _holds_key(schema, "extras_schema"):
+        problems.append("a declared type for its extra keys (__pydantic_extra__)")
+    return problems
+
+
+def _unbound(function: object) -> object:
+    """The function itself of a bound method (a ``@classmethod`` validator is held bound to its class)."""
+    return getattr(function, "__func__", function)
+
+
+def _holds_key(schema: Any, key: str) -> bool:
+    """Whether some dict in a core schema has ``key``."""
+    stack: list[Any] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            items = cast(dict[str, Any], node)
+            if key in items:
+                return True
+            stack.extend(items.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(cast(Sequence[Any], node))
+    return False
 
 
 def _field_problems(field: Any) -> list[str]:
@@ -119,12 +163,13 @@ def _field_problems(field: Any) -> list[str]:
 
 def _own_functions() -> dict[int, object]:
     """The validators and serializers of the SDK's own, each named, by ``id``: the only ones a plain class may hold."""
+    from mplp_models._context import EXTRA_FUNCTIONS  # here: as below
     from mplp_models._members import given_members  # here: the writer builds on this module
     from mplp_models._semantic import RuledModel  # here: _semantic builds on _base, which builds on this module
 
     rules = RuledModel.__pydantic_decorators__.model_validators["_apply_rules"].func  # the same in both modes
     # given_members: every model's wrap serializer, which model_members does the work of.
-    return {id(function): function for function in (rules, given_members, *CORE_FUNCTIONS)}
+    return {id(function): function for function in (rules, given_members, *CORE_FUNCTIONS, *EXTRA_FUNCTIONS)}
 
 
 _DECORATED = (
