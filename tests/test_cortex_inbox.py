@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -316,3 +318,17 @@ def test_without_hard_links_a_new_file_is_still_written_whole_and_never_over_ano
 def test_a_missing_folder_is_an_error_not_an_empty_inbox(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         read_inbox(tmp_path / "nowhere")
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink") or sys.platform == "win32", reason="needs POSIX symbolic links")
+def test_links_that_lead_nowhere_are_entries_that_say_so(tmp_path: Path) -> None:
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    write_message(tmp_path, message)
+    (tmp_path / "loop.json").symlink_to(tmp_path / "loop.json")
+    (tmp_path / "dangling.json").symlink_to(tmp_path / "gone.json")
+    (tmp_path / "folder.json").mkdir()
+    entries = by_name(read_inbox(tmp_path))
+    assert set(entries) == {message_path(tmp_path, message.message_id).name, "loop.json", "dangling.json"}
+    for name in ("loop.json", "dangling.json"):
+        assert problems(entries[name]) == [("", "file_unreadable")]
+        assert entries[name].error is not None and entries[name].error.title == str(tmp_path / name)

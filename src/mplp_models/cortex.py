@@ -97,7 +97,8 @@ def read_inbox(directory: str | os.PathLike[str]) -> list[InboxEntry]:
     (an object with ``$schema`` and no ``message_id``) are not messages and are
     left out. Every other file is an entry: its message, or its error (not
     JSON, a byte order mark, not an object, a field outside the schemas, a
-    broken schema or rule). One bad file never stops the listing.
+    broken schema or rule, a file that cannot be read, such as a dangling
+    symbolic link or a loop of them). One bad file never stops the listing.
 
     Args:
         directory: The inbox folder (``<project>/.agent/inbox``).
@@ -111,7 +112,7 @@ def read_inbox(directory: str | os.PathLike[str]) -> list[InboxEntry]:
         OSError: If the folder cannot be listed.
     """
     with os.scandir(directory) as listing:  # raises for a folder that is missing, unlike Path.glob
-        paths = sorted(Path(item.path) for item in listing if item.name.endswith(".json") and item.is_file())
+        paths = sorted(Path(item.path) for item in listing if item.name.endswith(".json") and _is_listed(item))
     entries = [entry for path in paths if (entry := _read_message_file(path)) is not None]
     messages = [entry for entry in entries if entry.message is not None]
     messages.sort(key=lambda entry: entry.path.name)
@@ -281,6 +282,15 @@ def _read_message_file(path: Path) -> InboxEntry | None:
         kind = type(message).__name__
         return InboxEntry(path, None, invalid(title, "payload_kind", f"The file holds a {kind}, not a message", (), {}))
     return InboxEntry(path, message, None, gate)
+
+
+def _is_listed(item: os.DirEntry[str]) -> bool:
+    """Whether a folder entry is read: a file, or a name that leads nowhere (its entry then says why)."""
+    try:
+        item.stat()  # follows a symbolic link: fails for a dangling one or a loop
+    except OSError:
+        return True
+    return item.is_file()  # not a folder, a pipe or a device, whose reading would fail or never end
 
 
 def _is_not_a_message(value: Mapping[str, Any]) -> bool:
