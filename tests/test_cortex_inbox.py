@@ -6,8 +6,10 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -332,3 +334,27 @@ def test_links_that_lead_nowhere_are_entries_that_say_so(tmp_path: Path) -> None
     for name in ("loop.json", "dangling.json"):
         assert problems(entries[name]) == [("", "file_unreadable")]
         assert entries[name].error is not None and entries[name].error.title == str(tmp_path / name)
+
+
+@pytest.fixture
+def umask_027() -> Iterator[None]:
+    before = os.umask(0o027)
+    try:
+        yield
+    finally:
+        os.umask(before)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+@pytest.mark.usefixtures("umask_027")
+def test_written_files_have_the_mode_of_any_new_file_or_keep_the_one_they_replace(tmp_path: Path) -> None:
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    path = write_message(tmp_path, message)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    path.chmod(0o644)
+    write_message(tmp_path, message.model_copy(update={"subject": "changed"}), overwrite=True)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    path.chmod(0o604)
+    transition(tmp_path, message.message_id, "archived")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o604
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]

@@ -19,7 +19,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
+import secrets
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,7 +134,8 @@ def write_message(
     (2-space indented JSON, the schema's field order, ``workflow_gate`` after ``updated_at``,
     non-ASCII as is, a final newline), so the client finds it, reads it, and
     re-writes it byte for byte. The file appears whole or not at all: a
-    temporary file in the same folder takes its place.
+    temporary file in the same folder takes its place. A file replaced keeps
+    its permissions; a new one gets those of any new file (0o666 less the umask).
 
     Args:
         directory: The inbox folder (``<project>/.agent/inbox``); it must exist.
@@ -320,16 +322,40 @@ def _same_message(path: Path, message: CortexMessage, workflow_gate: str | None)
 
 
 def _temporary(path: Path, data: bytes) -> Path:
-    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """A new file beside ``path`` holding ``data``, with the mode ``path`` has, or a new file would have.
+
+    It is created with mode 0o666, from which the system takes the umask, as for
+    any file the client creates; so the umask is never read (``os.umask`` can
+    only be read by setting it, for the whole process, a race with other threads).
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    while True:
+        name = path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp"
+        try:
+            handle = os.open(name, flags, 0o666)
+        except FileExistsError:  # another writer's temporary file: draw another name
+            continue
+        break
     try:
         with os.fdopen(handle, "wb") as file:
+            mode = _mode_of(path)
+            if mode is not None and hasattr(os, "fchmod"):
+                os.fchmod(file.fileno(), mode)
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
     except BaseException:
         os.unlink(name)
         raise
-    return Path(name)
+    return name
+
+
+def _mode_of(path: Path) -> int | None:
+    """The permission bits of the file ``path`` replaces, or ``None`` if there is none."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None
 
 
 def _replace(path: Path, data: bytes) -> None:
