@@ -358,3 +358,26 @@ def test_written_files_have_the_mode_of_any_new_file_or_keep_the_one_they_replac
     transition(tmp_path, message.message_id, "archived")
     assert stat.S_IMODE(path.stat().st_mode) == 0o604
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+@pytest.mark.parametrize(
+    ("gate", "code"), [(3, "string_type"), (b"gate", "string_type"), ("a\ud800", "string_unicode")]
+)
+def test_a_gate_the_reader_would_refuse_is_refused_before_anything_is_written(
+    tmp_path: Path, gate: object, code: str
+) -> None:
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    path = write_message(tmp_path, message, workflow_gate="recipient")
+    before = path.read_bytes()
+    writes = [
+        lambda: write_message(tmp_path, message, workflow_gate=gate, overwrite=True),  # type: ignore[arg-type]
+        lambda: transition(tmp_path, message.message_id, "archived", workflow_gate=gate),  # type: ignore[arg-type]
+    ]
+    for write in writes:
+        with pytest.raises(ValidationError) as caught:
+            write()
+        assert [(item["pointer"], item["code"]) for item in mm.errors_as_json(caught.value)] == [
+            ("/workflow_gate", code)
+        ]
+        assert path.read_bytes() == before
+        assert [p.name for p in tmp_path.iterdir()] == [path.name]

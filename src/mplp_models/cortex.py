@@ -148,6 +148,8 @@ def write_message(
         The path of the file.
 
     Raises:
+        ValidationError: If ``workflow_gate`` is not a string UTF-8 can encode (the rule
+            ``read_inbox`` applies to a file's gate), before anything is written.
         FileExistsError: If the file holds something else and ``overwrite`` is false.
         OSError: If the file cannot be written.
     """
@@ -197,7 +199,8 @@ def transition(
 
     Raises:
         FileNotFoundError: If the folder has no file for the message.
-        ValidationError: If the file holds no valid message of that id, or the moved message breaks a rule.
+        ValidationError: If the file holds no valid message of that id, the moved message breaks a
+            rule, or ``workflow_gate`` is not a string UTF-8 can encode; the file is then left as it was.
         ValueError: If the lifecycle has no such move.
     """
     path = message_path(directory, message_id)
@@ -229,9 +232,13 @@ def message_file_bytes(message: CortexMessage, workflow_gate: str | None = None)
 
     Returns:
         UTF-8 JSON: 2-space indent, the schema's field order, non-ASCII as is, a final newline.
+
+    Raises:
+        ValidationError: If ``workflow_gate`` is not a string UTF-8 can encode.
     """
     document = _in_field_order(message, json.loads(message.to_json()))
     if workflow_gate is not None:
+        _checked_gate(workflow_gate, WORKFLOW_GATE)
         # Where the client puts it: it adds the gate at a send (after updated_at, the
         # last field a send writes) and the status's stamp after it at a move.
         members = list(document.items())
@@ -268,10 +275,7 @@ def _read_message_file(path: Path) -> InboxEntry | None:
             return None
         gate: str | None = None
         if WORKFLOW_GATE in value:
-            found = value.pop(WORKFLOW_GATE)
-            if not isinstance(found, str):  # the client writes a string; a null would be lost on the way back
-                raise invalid(title, "string_type", "workflow_gate should be a string", (WORKFLOW_GATE,), found)
-            gate = found
+            gate = _checked_gate(value.pop(WORKFLOW_GATE), title)
         try:
             message = parse(value)
         except ValidationError as error:
@@ -293,6 +297,18 @@ def _is_listed(item: os.DirEntry[str]) -> bool:
     except OSError:
         return True
     return item.is_file()  # not a folder, a pipe or a device, whose reading would fail or never end
+
+
+def _checked_gate(found: object, title: str) -> str:
+    """``found`` as a ``workflow_gate``: a string, as the client writes it, of text UTF-8 can encode."""
+    if not isinstance(found, str):  # a null or a number would be lost on the way back
+        raise invalid(title, "string_type", "workflow_gate should be a string", (WORKFLOW_GATE,), found)
+    try:
+        found.encode("utf-8")
+    except UnicodeEncodeError as error:  # a lone surrogate, which no JSON file can hold
+        message = f"workflow_gate should be text UTF-8 can encode: {error.reason} at index {error.start}"
+        raise invalid(title, "string_unicode", message, (WORKFLOW_GATE,), found) from None
+    return found
 
 
 def _is_not_a_message(value: Mapping[str, Any]) -> bool:
