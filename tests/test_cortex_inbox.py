@@ -332,8 +332,9 @@ def test_links_that_lead_nowhere_are_entries_that_say_so(tmp_path: Path) -> None
     entries = by_name(read_inbox(tmp_path))
     assert set(entries) == {message_path(tmp_path, message.message_id).name, "loop.json", "dangling.json"}
     for name in ("loop.json", "dangling.json"):
+        error = entries[name].error
+        assert error is not None and error.title == str(tmp_path / name)
         assert problems(entries[name]) == [("", "file_unreadable")]
-        assert entries[name].error is not None and entries[name].error.title == str(tmp_path / name)
 
 
 @pytest.fixture
