@@ -449,10 +449,34 @@ def test_truncated_json() -> None:
 def test_prose_around_json_is_refused_in_strict_dialects_and_read_under_json_schema() -> None:
     plan = mm.Plan.model_validate(fixture(mm.Plan))
     body = json.dumps(llm.answer(plan, dialect="json-schema"), indent=2)
-    for text in (f"Here is the plan:\n```json\n{body}\n```\nAnything else?", f"Sure! {body} Hope it helps."):
+    texts = (
+        f"Here is the plan:\n```json\n{body}\n```\nAnything else?",
+        f"Sure! {body} Hope it helps.",
+        f"{body}\n\nThe steps run in order {{1, 2}}.",
+        f"\ufeff{body}",  # a byte order mark is prose like any other
+    )
+    for text in texts:
         with pytest.raises(ValidationError):
             llm.from_llm_json(mm.Plan, text, dialect="openai")
         assert llm.from_llm_json(mm.Plan, text, dialect="json-schema") == plan
+        assert llm.from_llm_json(mm.Plan, text.encode(), dialect="json-schema") == plan
+
+
+@pytest.mark.parametrize(
+    ("prefix", "code"), [('{"x": NaN, ', "json_invalid"), ('{"title": "a", ', "json_duplicate_key")]
+)
+def test_a_leading_object_with_prose_after_it_is_still_read_strictly(prefix: str, code: str) -> None:
+    body = json.dumps(plan_answer())
+    text = prefix + body[1:] + "\nHope it helps."
+    with pytest.raises(ValidationError) as caught:
+        llm.from_llm_json(mm.Plan, text, dialect="json-schema")
+    assert caught.value.errors()[0]["type"] == code
+
+
+def test_json_too_deep_for_pythons_reader_is_refused_not_raised() -> None:
+    for text in ('{"a":' * 100_000 + "1" + "}" * 100_000, 'See: {"a":' * 100_000):
+        with pytest.raises(ValidationError):
+            llm.from_llm_json(mm.Plan, text, dialect="json-schema")
 
 
 def test_refusal() -> None:

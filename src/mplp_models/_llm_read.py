@@ -184,23 +184,41 @@ _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)```", re.DOTALL)
 def extract_json(text: str) -> str | None:
     """The JSON object in an answer that may wrap it in prose or a Markdown code fence, or None.
 
-    The first fenced block if there is one; else the first ``{`` that starts a
-    whole JSON value, to where that value ends. The strict reader then reads
-    the text found, so what it refuses is refused here too.
+    The object the answer starts with, if it does, to where it ends; else the
+    first fenced block if there is one; else the first ``{`` that starts a
+    whole JSON value, to where that value ends. A byte order mark is prose like
+    any other. The strict reader then reads the text found, so what it refuses
+    is refused here too.
     """
     stripped = text.strip()
     if stripped.startswith("{"):
-        return stripped
+        # Not a whole value: the strict reader says what is wrong with it, at its place.
+        return _value_at(stripped, 0) or stripped
     fenced = _FENCE.search(text)
     if fenced is not None:
         return fenced.group(1).strip()
-    decoder = json.JSONDecoder()
     start = text.find("{")
     while start != -1:
-        try:
-            _, end = decoder.raw_decode(text, start)
-        except ValueError:
-            start = text.find("{", start + 1)
-            continue
-        return text[start:end]
+        found = _value_at(text, start)
+        if found is not None:
+            return found
+        start = text.find("{", start + 1)
     return None
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _value_at(text: str, start: int) -> str | None:
+    """The JSON value that starts at ``start`` of ``text``, to where it ends; None if none does.
+
+    Python's reader only finds where the value ends (it takes NaN, for one, and
+    keeps the last of duplicate keys); the strict reader reads what it finds.
+    """
+    try:
+        _, end = _DECODER.raw_decode(text, start)
+    except RecursionError:  # too deep for Python's reader: the strict one refuses it, and says why
+        return text[start:]
+    except ValueError:
+        return None
+    return text[start:end]
