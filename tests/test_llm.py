@@ -586,3 +586,14 @@ def test_error_inside_json_text_names_its_place_in_the_text() -> None:
     (error,) = caught.value.errors()
     assert error["loc"] == ("root",)
     assert error["msg"] == "In the JSON text, at /domain: Field required"
+
+
+def test_a_parsed_answer_with_text_utf8_cannot_encode_is_refused_at_its_place() -> None:
+    for dialect in DIALECTS:
+        form = llm.answer(mm.Dialog.model_validate(fixture(mm.Dialog)), dialect=dialect)
+        form["messages"][0]["content"] = "a\ud800"
+        with pytest.raises(ValidationError) as caught:
+            llm.from_llm_json(mm.Dialog, form, dialect=dialect)
+        found = [(item["pointer"], item["code"]) for item in mm.errors_as_json(caught.value)]
+        assert found == [("/messages/0/content", "string_unicode")], dialect
+        assert "/messages/0/content [string_unicode]" in llm.feedback(caught.value)

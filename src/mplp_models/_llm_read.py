@@ -14,7 +14,7 @@ from mplp_models._decode import load_json
 from mplp_models._llm_schema import LEAF, PRESENT, VALUE, Slot
 from mplp_models._text import pointer
 
-__all__ = ["Problems", "decode", "encode", "extract_json", "relocated"]
+__all__ = ["Problems", "decode", "encode", "extract_json", "relocated", "unencodable"]
 
 Loc = tuple[str | int, ...]
 
@@ -53,6 +53,40 @@ def decode(value: Any, slot: Slot, loc: Loc, problems: Problems) -> Any:
     if slot.kind == "object" and isinstance(value, dict):
         return _decode_object(cast(dict[str, Any], value), slot, loc, problems)
     return value
+
+
+def unencodable(value: Any, problems: Problems) -> None:
+    """A problem at each string of a parsed answer that UTF-8 cannot encode (a lone surrogate).
+
+    JSON text cannot carry one, but an object an SDK parsed can; a model holding
+    it could not be written as JSON. The walk keeps its own stack: an answer may
+    nest deeper than Python recurses, and visits each container once.
+    """
+    stack: list[tuple[Loc, Any]] = [((), value)]
+    seen: set[int] = set()
+    while stack:
+        loc, item = stack.pop()
+        if isinstance(item, str):
+            _check_encodable(loc, item, "a string", problems)
+            continue
+        if not isinstance(item, (dict, list, tuple)) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, dict):
+            for key, member in cast(dict[Any, Any], item).items():
+                if isinstance(key, str):
+                    _check_encodable(loc, key, "a key", problems)
+                stack.append(((*loc, key), member))
+        else:
+            stack.extend(((*loc, index), member) for index, member in enumerate(cast(list[Any], item)))
+
+
+def _check_encodable(loc: Loc, text: str, what: str, problems: Problems) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        message = f"Input should be {what} UTF-8 can encode: {error.reason} at index {error.start}"
+        problems.add(loc, "string_unicode", message, text)
 
 
 _ABSENT = object()
