@@ -69,16 +69,22 @@ def unencodable(value: Any, problems: Problems) -> None:
         if isinstance(item, str):
             _check_encodable(loc, item, "a string", problems)
             continue
-        if not isinstance(item, (dict, list, tuple)) or id(item) in seen:
+        if not isinstance(item, (dict, list, tuple)):
             continue
-        seen.add(id(item))
+        identity = id(cast(object, item))
+        if identity in seen:
+            continue
+        seen.add(identity)
+        inside: list[tuple[Loc, Any]] = []
         if isinstance(item, dict):
-            for key, member in cast(dict[Any, Any], item).items():
+            members: dict[Any, Any] = item  # pyright: ignore[reportUnknownVariableType]  # JSON values
+            for key, member in members.items():
                 if isinstance(key, str):
                     _check_encodable(loc, key, "a key", problems)
-                stack.append(((*loc, key), member))
+                inside.append(((*loc, key), member))
         else:
-            stack.extend(((*loc, index), member) for index, member in enumerate(cast(list[Any], item)))
+            inside.extend(((*loc, index), member) for index, member in enumerate(cast(list[Any], item)))
+        stack.extend(reversed(inside))  # popped in document order
 
 
 def _check_encodable(loc: Loc, text: str, what: str, problems: Problems) -> None:
