@@ -271,6 +271,14 @@ def test_the_options_name_only_what_can_be_left_out(options: dict[str, Any], pat
     assert error.path == path and words in str(error)
 
 
+def test_an_sdk_object_that_cannot_be_dumped_is_a_conversion_error_at_its_path() -> None:
+    unchecked = ChatCompletionMessage.model_construct(role="assistant", content=object())
+    error = refused(question().append_openai, unchecked)
+    assert error.path == () and "could not read the SDK object" in str(error)
+    error = refused(mm.Dialog.from_openai_messages, [QUESTION[1], unchecked])
+    assert error.path == ("messages", 1) and "could not read the SDK object" in str(error)
+
+
 # --- Anthropic: the SDK's objects in ------------------------------------------------------------
 
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import stat
+import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -316,3 +320,65 @@ def test_without_hard_links_a_new_file_is_still_written_whole_and_never_over_ano
 def test_a_missing_folder_is_an_error_not_an_empty_inbox(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         read_inbox(tmp_path / "nowhere")
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink") or sys.platform == "win32", reason="needs POSIX symbolic links")
+def test_links_that_lead_nowhere_are_entries_that_say_so(tmp_path: Path) -> None:
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    write_message(tmp_path, message)
+    (tmp_path / "loop.json").symlink_to(tmp_path / "loop.json")
+    (tmp_path / "dangling.json").symlink_to(tmp_path / "gone.json")
+    (tmp_path / "folder.json").mkdir()
+    entries = by_name(read_inbox(tmp_path))
+    assert set(entries) == {message_path(tmp_path, message.message_id).name, "loop.json", "dangling.json"}
+    for name in ("loop.json", "dangling.json"):
+        error = entries[name].error
+        assert error is not None and error.title == str(tmp_path / name)
+        assert problems(entries[name]) == [("", "file_unreadable")]
+
+
+@pytest.fixture
+def umask_027() -> Iterator[None]:
+    before = os.umask(0o027)
+    try:
+        yield
+    finally:
+        os.umask(before)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+@pytest.mark.usefixtures("umask_027")
+def test_written_files_have_the_mode_of_any_new_file_or_keep_the_one_they_replace(tmp_path: Path) -> None:
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    path = write_message(tmp_path, message)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    path.chmod(0o644)
+    write_message(tmp_path, message.model_copy(update={"subject": "changed"}), overwrite=True)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    path.chmod(0o604)
+    transition(tmp_path, message.message_id, "archived")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o604
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+@pytest.mark.parametrize(
+    ("gate", "code"), [(3, "string_type"), (b"gate", "string_type"), ("a\ud800", "string_unicode")]
+)
+def test_a_gate_the_reader_would_refuse_is_refused_before_anything_is_written(
+    tmp_path: Path, gate: object, code: str
+) -> None:
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    path = write_message(tmp_path, message, workflow_gate="recipient")
+    before = path.read_bytes()
+    writes = [
+        lambda: write_message(tmp_path, message, workflow_gate=gate, overwrite=True),  # type: ignore[arg-type]
+        lambda: transition(tmp_path, message.message_id, "archived", workflow_gate=gate),  # type: ignore[arg-type]
+    ]
+    for write in writes:
+        with pytest.raises(ValidationError) as caught:
+            write()
+        assert [(item["pointer"], item["code"]) for item in mm.errors_as_json(caught.value)] == [
+            ("/workflow_gate", code)
+        ]
+        assert path.read_bytes() == before
+        assert [p.name for p in tmp_path.iterdir()] == [path.name]

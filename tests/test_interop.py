@@ -320,6 +320,59 @@ def test_writing_refuses_an_unknown_option(keyword: str, value: str) -> None:
         dialog_of(AGENT).to_openai_messages(**{keyword: value})  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"drop_keys": None}, "drop_keys must be a collection of names; found NoneType"),
+        ({"drop_keys": [1]}, "drop_keys must be a collection of names (strings); found a int"),
+        ({"drop_parts": 5}, "drop_parts must be a collection of names; found int"),
+        ({"join_parts": 5}, "join_parts must be a string or None; found int"),
+        ({"refusal_as_text": "yes"}, "refusal_as_text must be a bool; found str"),
+    ],
+)
+def test_reading_options_of_the_wrong_type_are_named(options: dict[str, Any], words: str) -> None:
+    for read in (mm.Dialog.from_openai_messages, mm.Dialog.from_anthropic_messages):
+        with pytest.raises(TypeError) as caught:
+            read([{"role": "user", "content": "hi"}], **options)
+        assert str(caught.value) == words
+
+
+LONE = "a\ud800"
+SURROGATES: list[tuple[str, dict[str, Any], tuple[Any, ...]]] = [
+    ("openai", {"messages": [{"role": "user", "content": LONE}]}, ("messages", 0, "content")),
+    (
+        "openai",
+        {"messages": [{"role": "user", "content": [{"type": "text", "text": LONE}]}]},
+        ("messages", 0, "content", 0, "text"),
+    ),
+    (
+        "openai",
+        {"messages": [{"role": "assistant", "content": None, "refusal": LONE}], "refusal_as_text": True},
+        ("messages", 0, "refusal"),
+    ),
+    ("anthropic", {"messages": [{"role": "user", "content": "hi"}], "system": LONE}, ("system",)),
+    (
+        "anthropic",
+        {"messages": [{"role": "user", "content": "hi"}], "system": [{"type": "text", "text": LONE}]},
+        ("system", 0, "text"),
+    ),
+    (
+        "openai",
+        {"messages": [{"role": "user", "content": [{"type": "text", "text": "a"}] * 2}], "join_parts": LONE},
+        ("join_parts",),
+    ),
+]
+
+
+@pytest.mark.parametrize(("form", "arguments", "path"), SURROGATES)
+def test_text_utf8_cannot_encode_is_refused_at_its_path(
+    form: str, arguments: dict[str, Any], path: tuple[Any, ...]
+) -> None:
+    read = mm.Dialog.from_openai_messages if form == "openai" else mm.Dialog.from_anthropic_messages
+    error = refused(read, **arguments)
+    assert error.path == path and "not text UTF-8 can encode" in str(error)
+
+
 # --- dialogs and chat formats: reading refusals ------------------------------------------------
 
 HI = {"role": "user", "content": "hi"}

@@ -115,6 +115,18 @@ def test_a_line_that_is_not_text_is_a_type_error() -> None:
         mm.check_lines([(b"{}", "part-0.ndjson")])  # type: ignore[list-item]
 
 
+@pytest.mark.parametrize("whole", ["{}\n{}\n", b"{}\n{}\n", bytearray(b"{}\n{}\n")])
+def test_one_whole_text_is_a_type_error_that_says_to_split_it(whole: str | bytes | bytearray) -> None:
+    with pytest.raises(TypeError, match=r"not one \w+: pass text\.splitlines\(\)"):
+        mm.check_lines(whole)  # type: ignore[arg-type]  # a bytearray is the caller's mistake too
+
+
+@pytest.mark.parametrize("kind", [dict, mm.MplpModel, "Plan", mm.Plan.model_validate])
+def test_a_kind_that_is_not_a_model_class_is_a_type_error(kind: object) -> None:
+    with pytest.raises(TypeError, match="kind must be a model class"):
+        mm.check_lines([compact(PAYLOADS / "plan.json")], kind=kind)  # type: ignore[arg-type]
+
+
 def test_verdicts_pickle_as_themselves_and_stay_small() -> None:
     verdicts = mm.check_lines(mixed_lines())
     assert pickle.loads(pickle.dumps(verdicts)) == verdicts

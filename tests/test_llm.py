@@ -449,10 +449,34 @@ def test_truncated_json() -> None:
 def test_prose_around_json_is_refused_in_strict_dialects_and_read_under_json_schema() -> None:
     plan = mm.Plan.model_validate(fixture(mm.Plan))
     body = json.dumps(llm.answer(plan, dialect="json-schema"), indent=2)
-    for text in (f"Here is the plan:\n```json\n{body}\n```\nAnything else?", f"Sure! {body} Hope it helps."):
+    texts = (
+        f"Here is the plan:\n```json\n{body}\n```\nAnything else?",
+        f"Sure! {body} Hope it helps.",
+        f"{body}\n\nThe steps run in order {{1, 2}}.",
+        f"\ufeff{body}",  # a byte order mark is prose like any other
+    )
+    for text in texts:
         with pytest.raises(ValidationError):
             llm.from_llm_json(mm.Plan, text, dialect="openai")
         assert llm.from_llm_json(mm.Plan, text, dialect="json-schema") == plan
+        assert llm.from_llm_json(mm.Plan, text.encode(), dialect="json-schema") == plan
+
+
+@pytest.mark.parametrize(
+    ("prefix", "code"), [('{"x": NaN, ', "json_invalid"), ('{"title": "a", ', "json_duplicate_key")]
+)
+def test_a_leading_object_with_prose_after_it_is_still_read_strictly(prefix: str, code: str) -> None:
+    body = json.dumps(plan_answer())
+    text = prefix + body[1:] + "\nHope it helps."
+    with pytest.raises(ValidationError) as caught:
+        llm.from_llm_json(mm.Plan, text, dialect="json-schema")
+    assert caught.value.errors()[0]["type"] == code
+
+
+def test_json_too_deep_for_pythons_reader_is_refused_not_raised() -> None:
+    for text in ('{"a":' * 100_000 + "1" + "}" * 100_000, 'See: {"a":' * 100_000):
+        with pytest.raises(ValidationError):
+            llm.from_llm_json(mm.Plan, text, dialect="json-schema")
 
 
 def test_refusal() -> None:
@@ -562,3 +586,14 @@ def test_error_inside_json_text_names_its_place_in_the_text() -> None:
     (error,) = caught.value.errors()
     assert error["loc"] == ("root",)
     assert error["msg"] == "In the JSON text, at /domain: Field required"
+
+
+def test_a_parsed_answer_with_text_utf8_cannot_encode_is_refused_at_its_place() -> None:
+    for dialect in DIALECTS:
+        form = llm.answer(mm.Dialog.model_validate(fixture(mm.Dialog)), dialect=dialect)
+        form["messages"][0]["content"] = "a\ud800"
+        with pytest.raises(ValidationError) as caught:
+            llm.from_llm_json(mm.Dialog, form, dialect=dialect)
+        found = [(item["pointer"], item["code"]) for item in mm.errors_as_json(caught.value)]
+        assert found == [("/messages/0/content", "string_unicode")], dialect
+        assert "/messages/0/content [string_unicode]" in llm.feedback(caught.value)

@@ -298,7 +298,16 @@ class Reading:
 def reading(
     *, join_parts: str | None, drop_keys: Collection[str], drop_parts: Collection[str], refusal_as_text: bool
 ) -> Reading:
-    """The options of a reading; a ``ConversionError`` for a name that cannot be dropped."""
+    """The options of a reading; a ``ConversionError`` for a name that cannot be dropped.
+
+    A ``TypeError`` names an option of the wrong type: a programming mistake, not input to convert.
+    """
+    if join_parts is not None and not isinstance(join_parts, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"join_parts must be a string or None; found {type(join_parts).__name__}")
+    if not isinstance(refusal_as_text, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"refusal_as_text must be a bool; found {type(refusal_as_text).__name__}")
+    if join_parts is not None:
+        _text(("join_parts",), join_parts)
     keys = _names("drop_keys", drop_keys)
     read = sorted(keys & _READ_KEYS)
     if read:
@@ -312,7 +321,13 @@ def reading(
 def _names(option: str, names: Collection[str]) -> frozenset[str]:
     if isinstance(names, str):
         raise ConversionError((option,), f"expected a collection of names; found the string {names!r}")
-    return frozenset(names)
+    if not isinstance(names, Iterable):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"{option} must be a collection of names; found {type(names).__name__}")
+    given = frozenset(names)
+    for name in given:
+        if not isinstance(name, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"{option} must be a collection of names (strings); found a {type(name).__name__}")
+    return given
 
 
 def read_openai(messages: object, options: Reading) -> list[Turn]:
@@ -398,7 +413,7 @@ def _refusal(path: Path, entry: Mapping[str, Any], options: Reading) -> str | No
         raise ConversionError(where, f"expected a string; found {describe(refusal)}")
     if not carries_nothing(entry.get("content")):
         raise ConversionError(where, "would be lost: the message has content too, and a dialog message holds one text")
-    return refusal
+    return _text(where, refusal)
 
 
 def _system_texts(system: object, options: Reading) -> list[str]:
@@ -406,7 +421,7 @@ def _system_texts(system: object, options: Reading) -> list[str]:
     if system is None:
         return []
     if isinstance(system, str):
-        return [system]
+        return [_text(("system",), system)]
     blocks = _sequence(("system",), system, "a string or a list of text blocks")
     texts = [_text_part(("system", index), block, options) for index, block in enumerate(blocks)]
     return [text for text in texts if text is not None]
@@ -434,7 +449,7 @@ def _content(path: Path, entry: Mapping[str, Any], options: Reading) -> str:
     where = (*path, "content")
     content = entry.get("content", _MISSING)
     if isinstance(content, str):
-        return content
+        return _text(where, content)
     if content is _MISSING or content is None:
         found = "absent" if content is _MISSING else "null"
         raise ConversionError(where, f"a dialog message needs text; found {found}")
@@ -470,6 +485,15 @@ def _text_part(path: Path, part: object, options: Reading) -> str | None:
             (*path, field), f"expected a string; found {'nothing' if text is _MISSING else describe(text)}"
         )
     _only(path, entry, ("type", field), options.drop_keys)
+    return _text((*path, field), text)
+
+
+def _text(path: Path, text: str) -> str:
+    """``text``, if UTF-8 can encode it: a lone surrogate would make a dialog that cannot be written as JSON."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ConversionError(path, f"not text UTF-8 can encode: {error.reason} at index {error.start}") from None
     return text
 
 
@@ -498,7 +522,10 @@ def _only(path: Path, entry: Mapping[str, Any], kept: tuple[str, ...], dropped: 
 def _object(path: Path, value: object) -> Mapping[str, Any]:
     if isinstance(value, BaseModel):
         # An SDK's object (a pydantic model) is read as the JSON it stands for, under the API's names.
-        return value.model_dump(mode="json", by_alias=True, warnings=False)
+        try:
+            return value.model_dump(mode="json", by_alias=True, warnings=False)
+        except Exception as error:  # built unchecked (model_construct), or an SDK's own bug: whatever it raises
+            raise ConversionError(path, f"could not read the SDK object: {error}") from error
     if not isinstance(value, Mapping):
         raise ConversionError(path, f"expected an object; found {describe(value)}")
     return cast("Mapping[str, Any]", value)

@@ -202,6 +202,7 @@ class DialogBase(RuledModel, frozen=True):
         Raises:
             ConversionError: For what a dialog cannot carry; it names its path (``messages[2].tool_calls``).
             ValidationError: If the dialog breaks the schema or a rule (a timestamp before ``started_at``...).
+            TypeError: For an option of the wrong type (``drop_keys=None``...).
         """
         options = _chat.reading(
             join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
@@ -273,6 +274,7 @@ class DialogBase(RuledModel, frozen=True):
         Raises:
             ConversionError: For what a dialog cannot carry; it names its path (``messages[1].content[0].type``).
             ValidationError: If the dialog breaks the schema or a rule.
+            TypeError: For an option of the wrong type (``drop_keys=None``...).
         """
         options = _chat.reading(
             join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
@@ -321,6 +323,7 @@ class DialogBase(RuledModel, frozen=True):
             ConversionError: For what a dialog cannot carry (``tool_calls``, a refusal, audio...), or a
                 completion of several choices; it names the path in ``reply`` (``choices[0].message.tool_calls``).
             ValidationError: If the dialog with the message breaks a rule (a timestamp after ``ended_at``...).
+            TypeError: For an option of the wrong type (``drop_keys=None``...).
         """
         options = _chat.reading(
             join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
@@ -362,6 +365,7 @@ class DialogBase(RuledModel, frozen=True):
             ConversionError: For what a dialog cannot carry (tool use, thinking, a refusal...); it names the
                 path in ``reply`` (``content[0].type``).
             ValidationError: If the dialog with the message breaks a rule.
+            TypeError: For an option of the wrong type (``drop_keys=None``...).
         """
         options = _chat.reading(
             join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text

@@ -64,9 +64,16 @@ def check_lines(
         item is that of its line, so ``enumerate`` gives line numbers.
 
     Raises:
-        TypeError: A line is neither bytes nor str. A bad document is never raised: it
-            gets a verdict with its errors.
+        TypeError: ``lines`` is one str or bytes (pass ``text.splitlines()``), a line is
+            neither bytes nor str, or ``kind`` is not a model class. A bad document is never
+            raised: it gets a verdict with its errors.
     """
+    if isinstance(lines, (str, bytes, bytearray)):
+        # Iterating it would check each character as a line.
+        raise TypeError(
+            f"check_lines takes an iterable of lines, not one {type(lines).__name__}: pass text.splitlines()"
+        )
+    _check_kind(kind)
     verdicts: list[LineVerdict | None] = []
     for line in lines:
         document = _document(line)
@@ -85,6 +92,11 @@ def check_document(data: bytes | str, *, semantic: bool, kind: type[MplpModel] |
     name = type(instance).__name__
     field = _ID_FIELD.get(name)
     return LineVerdict(True, name, None if field is None else str(getattr(instance, field)), ())
+
+
+def _check_kind(kind: object) -> None:
+    if kind is not None and not (isinstance(kind, type) and issubclass(kind, MplpModel) and kind is not MplpModel):
+        raise TypeError(f"kind must be a model class (such as mplp_models.Plan) or None, not {kind!r}")
 
 
 def _document(line: object) -> bytes | str | None:

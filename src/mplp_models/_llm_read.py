@@ -14,7 +14,7 @@ from mplp_models._decode import load_json
 from mplp_models._llm_schema import LEAF, PRESENT, VALUE, Slot
 from mplp_models._text import pointer
 
-__all__ = ["Problems", "decode", "encode", "extract_json", "relocated"]
+__all__ = ["Problems", "decode", "encode", "extract_json", "relocated", "unencodable"]
 
 Loc = tuple[str | int, ...]
 
@@ -53,6 +53,46 @@ def decode(value: Any, slot: Slot, loc: Loc, problems: Problems) -> Any:
     if slot.kind == "object" and isinstance(value, dict):
         return _decode_object(cast(dict[str, Any], value), slot, loc, problems)
     return value
+
+
+def unencodable(value: Any, problems: Problems) -> None:
+    """A problem at each string of a parsed answer that UTF-8 cannot encode (a lone surrogate).
+
+    JSON text cannot carry one, but an object an SDK parsed can; a model holding
+    it could not be written as JSON. The walk keeps its own stack: an answer may
+    nest deeper than Python recurses, and visits each container once.
+    """
+    stack: list[tuple[Loc, Any]] = [((), value)]
+    seen: set[int] = set()
+    while stack:
+        loc, item = stack.pop()
+        if isinstance(item, str):
+            _check_encodable(loc, item, "a string", problems)
+            continue
+        if not isinstance(item, (dict, list, tuple)):
+            continue
+        identity = id(cast(object, item))
+        if identity in seen:
+            continue
+        seen.add(identity)
+        inside: list[tuple[Loc, Any]] = []
+        if isinstance(item, dict):
+            members: dict[Any, Any] = item  # pyright: ignore[reportUnknownVariableType]  # JSON values
+            for key, member in members.items():
+                if isinstance(key, str):
+                    _check_encodable(loc, key, "a key", problems)
+                inside.append(((*loc, key), member))
+        else:
+            inside.extend(((*loc, index), member) for index, member in enumerate(cast(list[Any], item)))
+        stack.extend(reversed(inside))  # popped in document order
+
+
+def _check_encodable(loc: Loc, text: str, what: str, problems: Problems) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        message = f"Input should be {what} UTF-8 can encode: {error.reason} at index {error.start}"
+        problems.add(loc, "string_unicode", message, text)
 
 
 _ABSENT = object()
@@ -184,23 +224,41 @@ _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)```", re.DOTALL)
 def extract_json(text: str) -> str | None:
     """The JSON object in an answer that may wrap it in prose or a Markdown code fence, or None.
 
-    The first fenced block if there is one; else the first ``{`` that starts a
-    whole JSON value, to where that value ends. The strict reader then reads
-    the text found, so what it refuses is refused here too.
+    The object the answer starts with, if it does, to where it ends; else the
+    first fenced block if there is one; else the first ``{`` that starts a
+    whole JSON value, to where that value ends. A byte order mark is prose like
+    any other. The strict reader then reads the text found, so what it refuses
+    is refused here too.
     """
     stripped = text.strip()
     if stripped.startswith("{"):
-        return stripped
+        # Not a whole value: the strict reader says what is wrong with it, at its place.
+        return _value_at(stripped, 0) or stripped
     fenced = _FENCE.search(text)
     if fenced is not None:
         return fenced.group(1).strip()
-    decoder = json.JSONDecoder()
     start = text.find("{")
     while start != -1:
-        try:
-            _, end = decoder.raw_decode(text, start)
-        except ValueError:
-            start = text.find("{", start + 1)
-            continue
-        return text[start:end]
+        found = _value_at(text, start)
+        if found is not None:
+            return found
+        start = text.find("{", start + 1)
     return None
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _value_at(text: str, start: int) -> str | None:
+    """The JSON value that starts at ``start`` of ``text``, to where it ends; None if none does.
+
+    Python's reader only finds where the value ends (it takes NaN, for one, and
+    keeps the last of duplicate keys); the strict reader reads what it finds.
+    """
+    try:
+        _, end = _DECODER.raw_decode(text, start)
+    except RecursionError:  # too deep for Python's reader: the strict one refuses it, and says why
+        return text[start:]
+    except ValueError:
+        return None
+    return text[start:end]

@@ -19,7 +19,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
+import secrets
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,7 +98,8 @@ def read_inbox(directory: str | os.PathLike[str]) -> list[InboxEntry]:
     (an object with ``$schema`` and no ``message_id``) are not messages and are
     left out. Every other file is an entry: its message, or its error (not
     JSON, a byte order mark, not an object, a field outside the schemas, a
-    broken schema or rule). One bad file never stops the listing.
+    broken schema or rule, a file that cannot be read, such as a dangling
+    symbolic link or a loop of them). One bad file never stops the listing.
 
     Args:
         directory: The inbox folder (``<project>/.agent/inbox``).
@@ -111,7 +113,7 @@ def read_inbox(directory: str | os.PathLike[str]) -> list[InboxEntry]:
         OSError: If the folder cannot be listed.
     """
     with os.scandir(directory) as listing:  # raises for a folder that is missing, unlike Path.glob
-        paths = sorted(Path(item.path) for item in listing if item.name.endswith(".json") and item.is_file())
+        paths = sorted(Path(item.path) for item in listing if item.name.endswith(".json") and _is_listed(item))
     entries = [entry for path in paths if (entry := _read_message_file(path)) is not None]
     messages = [entry for entry in entries if entry.message is not None]
     messages.sort(key=lambda entry: entry.path.name)
@@ -132,7 +134,8 @@ def write_message(
     (2-space indented JSON, the schema's field order, ``workflow_gate`` after ``updated_at``,
     non-ASCII as is, a final newline), so the client finds it, reads it, and
     re-writes it byte for byte. The file appears whole or not at all: a
-    temporary file in the same folder takes its place.
+    temporary file in the same folder takes its place. A file replaced keeps
+    its permissions; a new one gets those of any new file (0o666 less the umask).
 
     Args:
         directory: The inbox folder (``<project>/.agent/inbox``); it must exist.
@@ -145,6 +148,8 @@ def write_message(
         The path of the file.
 
     Raises:
+        ValidationError: If ``workflow_gate`` is not a string UTF-8 can encode (the rule
+            ``read_inbox`` applies to a file's gate), before anything is written.
         FileExistsError: If the file holds something else and ``overwrite`` is false.
         OSError: If the file cannot be written.
     """
@@ -194,7 +199,8 @@ def transition(
 
     Raises:
         FileNotFoundError: If the folder has no file for the message.
-        ValidationError: If the file holds no valid message of that id, or the moved message breaks a rule.
+        ValidationError: If the file holds no valid message of that id, the moved message breaks a
+            rule, or ``workflow_gate`` is not a string UTF-8 can encode; the file is then left as it was.
         ValueError: If the lifecycle has no such move.
     """
     path = message_path(directory, message_id)
@@ -226,9 +232,13 @@ def message_file_bytes(message: CortexMessage, workflow_gate: str | None = None)
 
     Returns:
         UTF-8 JSON: 2-space indent, the schema's field order, non-ASCII as is, a final newline.
+
+    Raises:
+        ValidationError: If ``workflow_gate`` is not a string UTF-8 can encode.
     """
     document = _in_field_order(message, json.loads(message.to_json()))
     if workflow_gate is not None:
+        _checked_gate(workflow_gate, WORKFLOW_GATE)
         # Where the client puts it: it adds the gate at a send (after updated_at, the
         # last field a send writes) and the status's stamp after it at a move.
         members = list(document.items())
@@ -265,10 +275,7 @@ def _read_message_file(path: Path) -> InboxEntry | None:
             return None
         gate: str | None = None
         if WORKFLOW_GATE in value:
-            found = value.pop(WORKFLOW_GATE)
-            if not isinstance(found, str):  # the client writes a string; a null would be lost on the way back
-                raise invalid(title, "string_type", "workflow_gate should be a string", (WORKFLOW_GATE,), found)
-            gate = found
+            gate = _checked_gate(value.pop(WORKFLOW_GATE), title)
         try:
             message = parse(value)
         except ValidationError as error:
@@ -281,6 +288,27 @@ def _read_message_file(path: Path) -> InboxEntry | None:
         kind = type(message).__name__
         return InboxEntry(path, None, invalid(title, "payload_kind", f"The file holds a {kind}, not a message", (), {}))
     return InboxEntry(path, message, None, gate)
+
+
+def _is_listed(item: os.DirEntry[str]) -> bool:
+    """Whether a folder entry is read: a file, or a name that leads nowhere (its entry then says why)."""
+    try:
+        item.stat()  # follows a symbolic link: fails for a dangling one or a loop
+    except OSError:
+        return True
+    return item.is_file()  # not a folder, a pipe or a device, whose reading would fail or never end
+
+
+def _checked_gate(found: object, title: str) -> str:
+    """``found`` as a ``workflow_gate``: a string, as the client writes it, of text UTF-8 can encode."""
+    if not isinstance(found, str):  # a null or a number would be lost on the way back
+        raise invalid(title, "string_type", "workflow_gate should be a string", (WORKFLOW_GATE,), found)
+    try:
+        found.encode("utf-8")
+    except UnicodeEncodeError as error:  # a lone surrogate, which no JSON file can hold
+        message = f"workflow_gate should be text UTF-8 can encode: {error.reason} at index {error.start}"
+        raise invalid(title, "string_unicode", message, (WORKFLOW_GATE,), found) from None
+    return found
 
 
 def _is_not_a_message(value: Mapping[str, Any]) -> bool:
@@ -310,16 +338,40 @@ def _same_message(path: Path, message: CortexMessage, workflow_gate: str | None)
 
 
 def _temporary(path: Path, data: bytes) -> Path:
-    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """A new file beside ``path`` holding ``data``, with the mode ``path`` has, or a new file would have.
+
+    It is created with mode 0o666, from which the system takes the umask, as for
+    any file the client creates; so the umask is never read (``os.umask`` can
+    only be read by setting it, for the whole process, a race with other threads).
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    while True:
+        name = path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp"
+        try:
+            handle = os.open(name, flags, 0o666)
+        except FileExistsError:  # another writer's temporary file: draw another name
+            continue
+        break
     try:
         with os.fdopen(handle, "wb") as file:
+            mode = _mode_of(path)
+            if mode is not None and hasattr(os, "fchmod"):
+                os.fchmod(file.fileno(), mode)
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
     except BaseException:
         os.unlink(name)
         raise
-    return Path(name)
+    return name
+
+
+def _mode_of(path: Path) -> int | None:
+    """The permission bits of the file ``path`` replaces, or ``None`` if there is none."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None
 
 
 def _replace(path: Path, data: bytes) -> None:

@@ -39,7 +39,7 @@ from pydantic import ValidationError
 from mplp_models._base import MplpModel
 from mplp_models._decode import invalid, load_json
 from mplp_models._errors import errors_as_json
-from mplp_models._llm_read import Problems, decode, encode, extract_json, relocated
+from mplp_models._llm_read import Problems, decode, encode, extract_json, relocated, unencodable
 from mplp_models._llm_schema import ANTHROPIC_STRICT_LIMITS, Dialect, dialect_schema, slots, strict_load
 
 __all__ = ["Dialect", "answer", "anthropic_tool", "feedback", "from_llm_json", "json_schema", "openai_format"]
@@ -155,6 +155,8 @@ def from_llm_json(model: type[M], text: str | bytes | Mapping[str, Any], *, dial
     document = _document(title, text, dialect)
     slot = slots(model, dialect)
     problems = Problems(title)
+    if isinstance(text, Mapping):  # JSON text cannot hold a lone surrogate; a parsed object can
+        unencodable(document, problems)
     payload = decode(document, slot, (), problems)
     problems.raise_any()
     try:
