@@ -14,6 +14,7 @@ import math
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -61,11 +62,26 @@ def outcome(model: type[mm.MplpModel], raw: bytes, **options: Any) -> Any:
 
 
 def both_ways(model: type[mm.MplpModel], raw: bytes, **options: Any) -> tuple[Any, Any]:
+    return on_both_paths(lambda: outcome(model, raw, **options))
+
+
+def on_both_paths(run: Callable[[], Any]) -> tuple[Any, Any]:
+    """What ``run`` gives with the fast paths on, and with them off."""
     with fast_paths(True):
-        fast = outcome(model, raw, **options)
+        fast = run()
     with fast_paths(False):
-        strict = outcome(model, raw, **options)
+        strict = run()
     return fast, strict
+
+
+def written_or_refusal(model: Callable[[], mm.MplpModel], change: Callable[[mm.MplpModel], None]) -> Any:
+    """The canonical bytes of the model made and then changed in place, or the writer's refusal."""
+    made = model()
+    change(made)
+    try:
+        return made.to_json()
+    except mm.CanonicalJSONError as error:
+        return str(error)
 
 
 # --- the switch: the same results, on and off -------------------------------
@@ -411,20 +427,14 @@ def nested(levels: int) -> list[Any]:
     ids=["NaN", "infinity inside", "lone surrogate", "lone surrogate key", "too deep", "large integer", "tuple"],
 )
 def test_keys_of_its_own_changed_in_place_are_written_or_refused_the_same_both_ways(change: Any) -> None:
-    def written() -> Any:
-        context = mm.Context.from_json(ROOT_TEXTS["keys of its own"])
+    def change_extra(context: Any) -> None:
         extra = context.root.model_extra
         assert extra is not None
         change(extra)
-        try:
-            return context.to_json()
-        except mm.CanonicalJSONError as error:
-            return str(error)
 
-    with fast_paths(True):
-        fast = written()
-    with fast_paths(False):
-        strict = written()
+    fast, strict = on_both_paths(
+        lambda: written_or_refusal(lambda: mm.Context.from_json(ROOT_TEXTS["keys of its own"]), change_extra)
+    )
     assert fast == strict
 
 
@@ -494,18 +504,10 @@ def test_one_open_object_among_several_nested_to_the_limit_is_written_or_refused
 ) -> None:
     # The screen of them all together counts the brackets of every one of them and one of its own:
     # were it to allow two more, the object one level too deep, beside an empty one, would get through.
-    def written() -> Any:
-        sample = learning_sample(others=others)
+    def deepen(sample: Any) -> None:
         assert sample.metadata is not None
         sample.metadata["deep"] = nested(depth - 1)  # the metadata object is one level itself
-        try:
-            return sample.to_json()
-        except mm.CanonicalJSONError as error:
-            return str(error)
 
-    with fast_paths(True):
-        fast = written()
-    with fast_paths(False):
-        strict = written()
+    fast, strict = on_both_paths(lambda: written_or_refusal(lambda: learning_sample(others=others), deepen))
     assert fast == strict
     assert isinstance(fast, str) is (depth > MAX_OPEN_DEPTH)
