@@ -118,6 +118,7 @@ from mplp_models import (
 from mplp_models._inbox import STAMP_OF_STATUS
 from mplp_models._kinds import KINDS
 from mplp_models._parse import Payload
+from mplp_models._types import StatusEnum
 
 __all__ = [
     "agent_token_usages",
@@ -911,37 +912,51 @@ def _unique_filled_texts(source: _Source) -> list[str]:
     return list(dict.fromkeys(source.text(min_size=1) for _ in range(source.below(5))))
 
 
-def _stamps(source: _Source, fields: dict[str, object], status: str, moments: Sequence[Timestamp]) -> None:
-    """The status's own stamp is set; the others may be set too, ``null`` or absent."""
-    for name, moment in zip(STAMP_OF_STATUS.values(), moments):
-        if name == STAMP_OF_STATUS.get(status):
-            fields[name] = moment
-        else:
-            _maybe_value(source, fields, name, moment, nullable=True)
+def _inbox_fields(
+    source: _Source,
+    status: StatusEnum,
+    types: Sequence[object],
+    recipients: _Builder[list[str]],
+    links: Callable[[_Source, dict[str, object]], None],
+) -> dict[str, object]:
+    """An inbox message of either mode: the fields both have, its own (``links``), then the stamps.
 
-
-def _inbox_message(source: _Source, status: InboxMessageStatus | None) -> InboxMessage:
-    message_status = source.pick(_INBOX_STATUSES) if status is None else status
+    The stamp of the status is set; the others may be set too, ``null`` or absent.
+    """
     # created, read, acknowledged, archived, updated: in this order in time.
     created, read, acknowledged, archived, updated = _timeline(source, 5)
     fields: dict[str, object] = {
         "schema_version": 1,
         "message_id": _prefixed_id(source, "IM-"),
-        "type": source.pick(_INBOX_TYPES),
-        "status": message_status,
+        "type": source.pick(types),
+        "status": status,
         "sender_id": source.text(min_size=1),
-        "recipient_ids": _recipients(source),
+        "recipient_ids": recipients(source),
         "subject": source.text(min_size=1, max_size=40) if source.coin() else source.text(200, 200),
         "body": source.text(max_size=200),
         "created_at": created,
         "updated_at": updated,
     }
+    links(source, fields)
+    for name, moment in zip(STAMP_OF_STATUS.values(), (read, acknowledged, archived)):
+        if name == STAMP_OF_STATUS.get(status.value):
+            fields[name] = moment
+        else:
+            _maybe_value(source, fields, name, moment, nullable=True)
+    return fields
+
+
+def _general_links(source: _Source, fields: dict[str, object]) -> None:
     _maybe(source, fields, "task_id", _text, nullable=True)
     _maybe(source, fields, "mission_id", _text, nullable=True)
     _maybe(source, fields, "related_decision_ids", _unique_prefixed_ids("D-"))
     _maybe(source, fields, "related_waitpoint_ids", _unique_prefixed_ids("WP-"))
     _maybe(source, fields, "related_handoff_ids", _unique_filled_texts)
-    _stamps(source, fields, message_status.value, (read, acknowledged, archived))
+
+
+def _inbox_message(source: _Source, status: InboxMessageStatus | None) -> InboxMessage:
+    message_status = source.pick(_INBOX_STATUSES) if status is None else status
+    fields = _inbox_fields(source, message_status, _INBOX_TYPES, _recipients, _general_links)
     return InboxMessage.model_validate(fields)
 
 
@@ -981,25 +996,14 @@ def code_inbox_message_relations() -> SearchStrategy[CodeInboxMessageRelations]:
     return _strategy(_code_inbox_message_relations)
 
 
+def _code_links(source: _Source, fields: dict[str, object]) -> None:
+    fields["artifact_refs"] = _unique_filled_texts(source)
+    fields["relations"] = _relations(source)
+
+
 def _code_inbox_message(source: _Source, status: CodeInboxMessageStatus | None) -> CodeInboxMessage:
     message_status = source.pick(_CODE_INBOX_STATUSES) if status is None else status
-    # created, read, acknowledged, archived, updated: in this order in time.
-    created, read, acknowledged, archived, updated = _timeline(source, 5)
-    fields: dict[str, object] = {
-        "schema_version": 1,
-        "message_id": _prefixed_id(source, "IM-"),
-        "type": source.pick(_CODE_INBOX_TYPES),
-        "status": message_status,
-        "sender_id": source.text(min_size=1),
-        "recipient_ids": _code_recipients(source),
-        "subject": source.text(min_size=1, max_size=40) if source.coin() else source.text(200, 200),
-        "body": source.text(max_size=200),
-        "artifact_refs": _unique_filled_texts(source),
-        "relations": _relations(source),
-        "created_at": created,
-        "updated_at": updated,
-    }
-    _stamps(source, fields, message_status.value, (read, acknowledged, archived))
+    fields = _inbox_fields(source, message_status, _CODE_INBOX_TYPES, _code_recipients, _code_links)
     return CodeInboxMessage.model_validate(fields)
 
 
