@@ -9,13 +9,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 
-def draw_cpu_seconds(strategy: st.SearchStrategy[Any], count: int) -> tuple[float, int]:
-    """This process's CPU time to draw the strategy's first ``count`` valid inputs (hypothesis's own work
-    included), and how many it drew (fewer if the strategy has fewer distinct inputs).
-    """
-    drawn = [0]
-
-    @settings(
+def first_inputs(count: int) -> settings:
+    """Settings that draw the same first ``count`` inputs on every run, and nothing else (no shrinking, no database)."""
+    return settings(
         max_examples=count,
         derandomize=True,
         database=None,
@@ -23,6 +19,15 @@ def draw_cpu_seconds(strategy: st.SearchStrategy[Any], count: int) -> tuple[floa
         phases=[Phase.generate],
         suppress_health_check=list(HealthCheck),
     )
+
+
+def draw_cpu_seconds(strategy: st.SearchStrategy[Any], count: int) -> tuple[float, int]:
+    """This process's CPU time to draw the strategy's first ``count`` valid inputs (hypothesis's own work
+    included), and how many it drew (fewer if the strategy has fewer distinct inputs).
+    """
+    drawn = [0]
+
+    @first_inputs(count)
     @given(strategy)
     def draw(value: Any) -> None:
         drawn[0] += 1

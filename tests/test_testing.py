@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 from pydantic import ValidationError
+from strategy_timing import first_inputs
 
 import mplp_models as mm
 from mplp_models import testing
@@ -134,14 +135,7 @@ def produces(strategy: st.SearchStrategy[Any], condition: Callable[[Any], object
         find(
             strategy,
             lambda example: bool(condition(example)),
-            settings=settings(
-                max_examples=budget,
-                derandomize=True,
-                database=None,
-                deadline=None,
-                phases=[Phase.generate],
-                suppress_health_check=list(HealthCheck),
-            ),
+            settings=first_inputs(budget),
         )
     except NoSuchExample:
         return False
