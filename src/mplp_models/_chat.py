@@ -19,6 +19,7 @@ from typing_extensions import NotRequired, TypedDict
 
 from mplp_models._conversion import ConversionError, carries_nothing, describe
 from mplp_models._ids import new_id, new_meta
+from mplp_models._text import encoding_problem
 from mplp_models._types import Timestamp
 
 if TYPE_CHECKING:
@@ -490,10 +491,9 @@ def _text_part(path: Path, part: object, options: Reading) -> str | None:
 
 def _text(path: Path, text: str) -> str:
     """``text``, if UTF-8 can encode it: a lone surrogate would make a dialog that cannot be written as JSON."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise ConversionError(path, f"not text UTF-8 can encode: {error.reason} at index {error.start}") from None
+    problem = encoding_problem(text)
+    if problem is not None:
+        raise ConversionError(path, f"not text UTF-8 can encode: {problem}")
     return text
 
 

@@ -12,7 +12,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from mplp_models._canonical import dumps
 from mplp_models._decode import load_json
 from mplp_models._llm_schema import LEAF, PRESENT, VALUE, Slot
-from mplp_models._text import pointer
+from mplp_models._text import encoding_problem, pointer
 
 __all__ = ["Problems", "decode", "encode", "extract_json", "relocated", "unencodable"]
 
@@ -88,11 +88,9 @@ def unencodable(value: Any, problems: Problems) -> None:
 
 
 def _check_encodable(loc: Loc, text: str, what: str, problems: Problems) -> None:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        message = f"Input should be {what} UTF-8 can encode: {error.reason} at index {error.start}"
-        problems.add(loc, "string_unicode", message, text)
+    problem = encoding_problem(text)
+    if problem is not None:
+        problems.add(loc, "string_unicode", f"Input should be {what} UTF-8 can encode: {problem}", text)
 
 
 _ABSENT = object()

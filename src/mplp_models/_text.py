@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["PREFIX", "encodable", "pointer", "quoted", "short_repr"]
+__all__ = ["PREFIX", "encodable", "encoding_problem", "pointer", "quoted", "short_repr"]
 
 PREFIX = 40
 """How many characters of a value a message quotes."""
@@ -22,6 +22,15 @@ def encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def encoding_problem(text: str) -> str | None:
+    """Why UTF-8 cannot encode ``text`` and where (``"surrogates not allowed at index 3"``), or None if it can."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        return f"{error.reason} at index {error.start}"
+    return None
 
 
 def quoted(prefix: str, whole: int, unit: str = "characters") -> str:
