@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any, Union, cast
 
 from pydantic import ValidationError
-from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from mplp_models._base import MplpModel
+from mplp_models._conversion import relocated
 from mplp_models._decode import invalid, load_json
 from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessage, CodeInboxMessageStatus
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus
@@ -279,7 +279,7 @@ def _read_message_file(path: Path) -> InboxEntry | None:
         try:
             message = parse(value)
         except ValidationError as error:
-            raise _titled(error, title) from None
+            raise relocated(error, title, {}) from None
     except ValidationError as error:
         return InboxEntry(path, None, error)
     except OSError as error:
@@ -315,16 +315,6 @@ def _is_not_a_message(value: Mapping[str, Any]) -> bool:
     if "message_id" in value:
         return False
     return set(value) == {"messages"} or "$schema" in value
-
-
-def _titled(error: ValidationError, title: str) -> ValidationError:
-    """``error`` titled with the file's path instead of the model's name (same locations, types and messages)."""
-    details: list[InitErrorDetails] = []
-    for entry in error.errors(include_url=False):
-        # Each message is already written out, so it is passed as its own template.
-        custom = PydanticCustomError(entry["type"], entry["msg"].replace("{", "{{").replace("}", "}}"))  # pyright: ignore[reportArgumentType]
-        details.append({"type": custom, "loc": entry["loc"], "input": entry.get("input")})
-    return ValidationError.from_exception_data(title, details)
 
 
 def _updated_instant(entry: InboxEntry) -> tuple[int, str]:
