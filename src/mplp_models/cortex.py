@@ -34,6 +34,7 @@ from mplp_models._decode import invalid, load_json
 from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessage, CodeInboxMessageStatus
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus
 from mplp_models._parse import parse
+from mplp_models._text import encoding_problem
 from mplp_models._types import Timestamp
 
 __all__ = [
@@ -303,11 +304,10 @@ def _checked_gate(found: object, title: str) -> str:
     """``found`` as a ``workflow_gate``: a string, as the client writes it, of text UTF-8 can encode."""
     if not isinstance(found, str):  # a null or a number would be lost on the way back
         raise invalid(title, "string_type", "workflow_gate should be a string", (WORKFLOW_GATE,), found)
-    try:
-        found.encode("utf-8")
-    except UnicodeEncodeError as error:  # a lone surrogate, which no JSON file can hold
-        message = f"workflow_gate should be text UTF-8 can encode: {error.reason} at index {error.start}"
-        raise invalid(title, "string_unicode", message, (WORKFLOW_GATE,), found) from None
+    problem = encoding_problem(found)  # a lone surrogate, which no JSON file can hold
+    if problem is not None:
+        message = f"workflow_gate should be text UTF-8 can encode: {problem}"
+        raise invalid(title, "string_unicode", message, (WORKFLOW_GATE,), found)
     return found
 
 
