@@ -45,6 +45,7 @@ name chosen in ``codegen/names.json``; any other name fails the run.
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import filecmp
 import functools
@@ -96,7 +97,7 @@ GENERATOR_FLAGS = [
     "--use-double-quotes",
     "--keep-model-order",
     "--additional-imports",
-    f"typing.Annotated,typing.ClassVar,pydantic.Field,{TYPES}.NotNull,{TYPES}.StatusEnum,{TYPES}.UniqueItems",
+    f"typing.Annotated,typing.ClassVar,typing.Literal,typing.TypeAlias,pydantic.Field,{TYPES}.NotNull,{TYPES}.StatusEnum,{TYPES}.UniqueItems",
     "--custom-template-dir",
     str(CODEGEN / "templates"),
     "--model-name-map",
@@ -143,7 +144,7 @@ def generate(prepared: Path, out: Path) -> None:
         raise SystemExit(f"datamodel-codegen failed:\n{result.stderr}")
     for path in sorted(out.rglob("*.py")):
         source = with_header(path.read_text(encoding="utf-8"), path.relative_to(out), digests)
-        path.write_text(built_now(arrays_as_tuples(status_enums(source))), encoding="utf-8")
+        path.write_text(built_now(arrays_as_tuples(value_aliases(status_enums(source)))), encoding="utf-8")
     check_names(out)
 
 
@@ -408,6 +409,37 @@ def status_enums(source: str) -> str:
     return source
 
 
+def value_aliases(source: str) -> str:
+    """After each ``X(StatusEnum)`` class, ``XValue``: a ``Literal`` of its values in their declared order.
+
+    Python callers may pass an enum field, or a transition, the member or its
+    value; the alias lets the type checkers take the value and refuse a typo.
+    """
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    for node in reversed(tree.body):  # from the end, so earlier line numbers stay true
+        if not (isinstance(node, ast.ClassDef) and [ast.unparse(base) for base in node.bases] == ["StatusEnum"]):
+            continue
+        values = [
+            statement.value.value
+            for statement in node.body
+            if isinstance(statement, ast.Assign)
+            and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str)
+        ]
+        if not values or len(values) != len([s for s in node.body if isinstance(s, ast.Assign)]):
+            raise SystemExit(f"enum {node.name}: every member must be a string value")
+        literal = ", ".join(json.dumps(value) for value in values)
+        alias = (
+            f"\n\n{node.name}Value: TypeAlias = Literal[{literal}]\n"
+            f'"""The values of ``{node.name}``, which a constructor or a transition takes as well as its members."""\n'
+        )
+        end = node.end_lineno
+        assert end is not None
+        lines.insert(end, alias)
+    return "".join(lines)
+
+
 def arrays_as_tuples(source: str) -> str:
     """Every ``list[X]`` written as ``tuple[X, ...]``: a model is frozen, and so are the arrays it holds.
 
@@ -445,7 +477,8 @@ def check_names(out: Path) -> None:
         text = path.read_text(encoding="utf-8")
         written |= set(re.findall(r"^class (\w+)\b", text, re.MULTILINE))
         written |= set(re.findall(r"^(\w+)(?:: TypeAlias)? = ", text, re.MULTILINE))
-    unchosen = sorted(written - chosen)
+    # Each enum's XValue alias is named after the enum (value_aliases).
+    unchosen = sorted(name for name in written - chosen if not (name.endswith("Value") and name[:-5] in chosen))
     if unchosen:
         raise SystemExit(f"names nobody chose in the generated code: {', '.join(unchosen)} (see codegen/names.json)")
 

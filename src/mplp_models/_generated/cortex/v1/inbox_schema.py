@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._inbox import InboxMessageBase
@@ -187,6 +187,10 @@ class InboxMessageStatus(StatusEnum):
     archived = "archived"
 
 
+InboxMessageStatusValue: TypeAlias = Literal["unread", "read", "acknowledged", "archived"]
+"""The values of ``InboxMessageStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class InboxMessageType(StatusEnum):
     """
     Message semantic type. decision_request requires a downstream decision record; handoff requires a handoff record.
@@ -197,6 +201,10 @@ class InboxMessageType(StatusEnum):
     handoff = "handoff"
     decision_request = "decision_request"
     alert = "alert"
+
+
+InboxMessageTypeValue: TypeAlias = Literal["information", "request", "handoff", "decision_request", "alert"]
+"""The values of ``InboxMessageType``, which a constructor or a transition takes as well as its members."""
 
 
 RecipientId = TypeAliasType("RecipientId", Annotated[StrictStr, Field(min_length=1)])

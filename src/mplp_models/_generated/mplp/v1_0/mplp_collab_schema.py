@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import CollabModuleBase
@@ -151,6 +151,10 @@ class CollabMode(StatusEnum):
     pair = "pair"
 
 
+CollabModeValue: TypeAlias = Literal["broadcast", "round_robin", "orchestrated", "swarm", "pair"]
+"""The values of ``CollabMode``, which a constructor or a transition takes as well as its members."""
+
+
 class CollabParticipant(MplpModel, frozen=True):
     """
     [PROTOCOL-CORE] Minimal required semantics for a collaboration participant.
@@ -206,6 +210,10 @@ class CollabParticipantKind(StatusEnum):
     external = "external"
 
 
+CollabParticipantKindValue: TypeAlias = Literal["agent", "human", "system", "external"]
+"""The values of ``CollabParticipantKind``, which a constructor or a transition takes as well as its members."""
+
+
 class CollabStatus(StatusEnum):
     """
     [PROTOCOL-CORE] Collaboration session status.
@@ -216,6 +224,10 @@ class CollabStatus(StatusEnum):
     suspended = "suspended"
     completed = "completed"
     cancelled = "cancelled"
+
+
+CollabStatusValue: TypeAlias = Literal["draft", "active", "suspended", "completed", "cancelled"]
+"""The values of ``CollabStatus``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Collab.model_rebuild()

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import ConfirmModuleBase
@@ -199,6 +199,10 @@ class ConfirmDecisionStatus(StatusEnum):
     cancelled = "cancelled"
 
 
+ConfirmDecisionStatusValue: TypeAlias = Literal["approved", "rejected", "cancelled"]
+"""The values of ``ConfirmDecisionStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class ConfirmStatus(StatusEnum):
     """
     [PROTOCOL-CORE] Current status of the approval request.
@@ -208,6 +212,10 @@ class ConfirmStatus(StatusEnum):
     approved = "approved"
     rejected = "rejected"
     cancelled = "cancelled"
+
+
+ConfirmStatusValue: TypeAlias = Literal["pending", "approved", "rejected", "cancelled"]
+"""The values of ``ConfirmStatus``, which a constructor or a transition takes as well as its members."""
 
 
 class ConfirmTargetType(StatusEnum):
@@ -220,6 +228,10 @@ class ConfirmTargetType(StatusEnum):
     trace = "trace"
     extension = "extension"
     other = "other"
+
+
+ConfirmTargetTypeValue: TypeAlias = Literal["context", "plan", "trace", "extension", "other"]
+"""The values of ``ConfirmTargetType``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Confirm.model_rebuild()

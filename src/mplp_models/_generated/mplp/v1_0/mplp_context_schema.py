@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._context import ContextBase, ContextRootBase
@@ -219,6 +219,10 @@ class ContextStatus(StatusEnum):
     suspended = "suspended"
     archived = "archived"
     closed = "closed"
+
+
+ContextStatusValue: TypeAlias = Literal["draft", "active", "suspended", "archived", "closed"]
+"""The values of ``ContextStatus``, which a constructor or a transition takes as well as its members."""
 
 
 ContextTag = TypeAliasType("ContextTag", Annotated[StrictStr, Field(min_length=1)])

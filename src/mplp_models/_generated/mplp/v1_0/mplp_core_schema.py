@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import CoreModuleBase
@@ -113,6 +113,10 @@ class CoreStatus(StatusEnum):
     archived = "archived"
 
 
+CoreStatusValue: TypeAlias = Literal["draft", "active", "deprecated", "archived"]
+"""The values of ``CoreStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class ModuleDescriptor(MplpModel, frozen=True):
     """
     [PROTOCOL-CORE] L2 module descriptor (used to declare which modules are enabled in the current instance).
@@ -179,6 +183,10 @@ class ModuleDescriptorStatus(StatusEnum):
     deprecated = "deprecated"
 
 
+ModuleDescriptorStatusValue: TypeAlias = Literal["enabled", "disabled", "experimental", "deprecated"]
+"""The values of ``ModuleDescriptorStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class ModuleId(StatusEnum):
     """
     [PROTOCOL-CORE] Module identifier.
@@ -194,6 +202,10 @@ class ModuleId(StatusEnum):
     collab = "collab"
     core = "core"
     network = "network"
+
+
+ModuleIdValue: TypeAlias = Literal["context", "plan", "confirm", "trace", "role", "extension", "dialog", "collab", "core", "network"]
+"""The values of ``ModuleId``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Core.model_rebuild()

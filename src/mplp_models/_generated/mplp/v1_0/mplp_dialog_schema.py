@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._dialog import DialogBase
@@ -164,6 +164,10 @@ class DialogMessageRole(StatusEnum):
     agent = "agent"
 
 
+DialogMessageRoleValue: TypeAlias = Literal["user", "assistant", "system", "agent"]
+"""The values of ``DialogMessageRole``, which a constructor or a transition takes as well as its members."""
+
+
 class DialogStatus(StatusEnum):
     """
     [PROTOCOL-CORE] Dialog status.
@@ -173,6 +177,10 @@ class DialogStatus(StatusEnum):
     paused = "paused"
     completed = "completed"
     cancelled = "cancelled"
+
+
+DialogStatusValue: TypeAlias = Literal["active", "paused", "completed", "cancelled"]
+"""The values of ``DialogStatus``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Dialog.model_rebuild()

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._modules import ExtensionModuleBase
 from mplp_models._types import JsonObject, NotNull, StatusEnum, UniqueItems
@@ -130,6 +130,10 @@ class ExtensionStatus(StatusEnum):
     deprecated = "deprecated"
 
 
+ExtensionStatusValue: TypeAlias = Literal["registered", "active", "inactive", "deprecated"]
+"""The values of ``ExtensionStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class ExtensionType(StatusEnum):
     """
     [PROTOCOL-CORE] Extension type classification.
@@ -141,6 +145,10 @@ class ExtensionType(StatusEnum):
     transformation = "transformation"
     validation = "validation"
     other = "other"
+
+
+ExtensionTypeValue: TypeAlias = Literal["capability", "policy", "integration", "transformation", "validation", "other"]
+"""The values of ``ExtensionType``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Extension.model_rebuild()

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import NetworkModuleBase
@@ -175,6 +175,10 @@ class NetworkNodeKind(StatusEnum):
     other = "other"
 
 
+NetworkNodeKindValue: TypeAlias = Literal["agent", "service", "database", "queue", "external", "other"]
+"""The values of ``NetworkNodeKind``, which a constructor or a transition takes as well as its members."""
+
+
 class NetworkNodeStatus(StatusEnum):
     """
     [PROTOCOL-CORE] Current status of the node.
@@ -185,6 +189,10 @@ class NetworkNodeStatus(StatusEnum):
     degraded = "degraded"
     unreachable = "unreachable"
     retired = "retired"
+
+
+NetworkNodeStatusValue: TypeAlias = Literal["active", "inactive", "degraded", "unreachable", "retired"]
+"""The values of ``NetworkNodeStatus``, which a constructor or a transition takes as well as its members."""
 
 
 class NetworkStatus(StatusEnum):
@@ -200,6 +208,10 @@ class NetworkStatus(StatusEnum):
     retired = "retired"
 
 
+NetworkStatusValue: TypeAlias = Literal["draft", "provisioning", "active", "degraded", "maintenance", "retired"]
+"""The values of ``NetworkStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class NetworkTopologyType(StatusEnum):
     """
     [PROTOCOL-CORE] Network topology type.
@@ -211,6 +223,10 @@ class NetworkTopologyType(StatusEnum):
     hierarchical = "hierarchical"
     hybrid = "hybrid"
     other = "other"
+
+
+NetworkTopologyTypeValue: TypeAlias = Literal["single_node", "hub_spoke", "mesh", "hierarchical", "hybrid", "other"]
+"""The values of ``NetworkTopologyType``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Network.model_rebuild()

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._plan import PlanBase, PlanStepBase
 from mplp_models._types import JsonIntMin0, JsonText, NotNull, StatusEnum, UniqueItems
@@ -120,6 +120,10 @@ class PlanStatus(StatusEnum):
     failed = "failed"
 
 
+PlanStatusValue: TypeAlias = Literal["draft", "proposed", "approved", "in_progress", "completed", "cancelled", "failed"]
+"""The values of ``PlanStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class PlanStep(PlanStepBase, frozen=True):
     """
     [PROTOCOL-CORE] Minimal required semantics for a plan step (excluding execution engine, scheduling policy implementation details).
@@ -194,6 +198,10 @@ class PlanStepStatus(StatusEnum):
     blocked = "blocked"
     skipped = "skipped"
     failed = "failed"
+
+
+PlanStepStatusValue: TypeAlias = Literal["pending", "in_progress", "completed", "blocked", "skipped", "failed"]
+"""The values of ``PlanStepStatus``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Plan.model_rebuild()

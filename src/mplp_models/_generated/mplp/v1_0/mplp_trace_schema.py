@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._trace import TraceModuleBase
@@ -217,6 +217,10 @@ class TraceSegmentStatus(StatusEnum):
     skipped = "skipped"
 
 
+TraceSegmentStatusValue: TypeAlias = Literal["pending", "running", "completed", "failed", "cancelled", "skipped"]
+"""The values of ``TraceSegmentStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class TraceStatus(StatusEnum):
     """
     [PROTOCOL-CORE] Current status of the Trace.
@@ -227,6 +231,10 @@ class TraceStatus(StatusEnum):
     completed = "completed"
     failed = "failed"
     cancelled = "cancelled"
+
+
+TraceStatusValue: TypeAlias = Literal["pending", "running", "completed", "failed", "cancelled"]
+"""The values of ``TraceStatus``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Trace.model_rebuild()

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._inbox import CodeInboxMessageBase
@@ -224,6 +224,10 @@ class CodeInboxMessageStatus(StatusEnum):
     archived = "archived"
 
 
+CodeInboxMessageStatusValue: TypeAlias = Literal["unread", "read", "acknowledged", "archived"]
+"""The values of ``CodeInboxMessageStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class CodeInboxMessageType(StatusEnum):
     """
     Kind of message: information, request, handoff, decision_request or alert.
@@ -234,6 +238,10 @@ class CodeInboxMessageType(StatusEnum):
     handoff = "handoff"
     decision_request = "decision_request"
     alert = "alert"
+
+
+CodeInboxMessageTypeValue: TypeAlias = Literal["information", "request", "handoff", "decision_request", "alert"]
+"""The values of ``CodeInboxMessageType``, which a constructor or a transition takes as well as its members."""
 
 
 CodeRecipientId = TypeAliasType(

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._types import JsonText, NotNull, StatusEnum, UniqueItems
@@ -119,6 +119,10 @@ class RefModule(StatusEnum):
     collab = "collab"
     core = "core"
     network = "network"
+
+
+RefModuleValue: TypeAlias = Literal["context", "plan", "confirm", "trace", "role", "extension", "dialog", "collab", "core", "network"]
+"""The values of ``RefModule``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Governance.model_rebuild()

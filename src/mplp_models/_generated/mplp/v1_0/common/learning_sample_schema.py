@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._types import (
@@ -85,6 +85,10 @@ class FeedbackDecision(StatusEnum):
     reject = "reject"
     override = "override"
     unknown = "unknown"
+
+
+FeedbackDecisionValue: TypeAlias = Literal["approve", "reject", "override", "unknown"]
+"""The values of ``FeedbackDecision``, which a constructor or a transition takes as well as its members."""
 
 
 class LearningSample(MplpModel, frozen=True):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._types import JsonText, NotNull, StatusEnum, Timestamp, UniqueItems
@@ -22,6 +22,10 @@ class CrossCuttingConcern(StatusEnum):
     security = "security"
     state_sync = "state-sync"
     transaction = "transaction"
+
+
+CrossCuttingConcernValue: TypeAlias = Literal["coordination", "error-handling", "event-bus", "learning-feedback", "observability", "orchestration", "performance", "protocol-versioning", "security", "state-sync", "transaction"]
+"""The values of ``CrossCuttingConcern``, which a constructor or a transition takes as well as its members."""
 
 
 class Metadata(MplpModel, frozen=True):
