@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta, timezone
-from typing import Annotated, Any, Literal, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
 
 import orjson
 from pydantic import (
@@ -31,6 +31,7 @@ from pydantic import (
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, PydanticKnownError, core_schema
+from typing_extensions import TypeAliasType
 
 from mplp_models import _fastpath
 from mplp_models._text import encodable, short_repr
@@ -39,6 +40,7 @@ __all__ = [
     "CORE_FUNCTIONS",
     "MAX_OPEN_DEPTH",
     "ConstOne",
+    "JsonInputValue",
     "JsonInt",
     "JsonIntMin0",
     "JsonNumber",
@@ -46,6 +48,7 @@ __all__ = [
     "JsonNumberMin0Max1",
     "JsonNumberMin0Max5",
     "JsonObject",
+    "JsonObjectInput",
     "JsonText",
     "MplpIdText",
     "NotNull",
@@ -184,6 +187,25 @@ def _screen_number(value: Any) -> Any:
         return NonFinite.of(value)
     return value
 
+
+if TYPE_CHECKING:  # mypy reads a recursive alias in this form, as pydantic's JsonValue does
+    JsonInputValue: TypeAlias = "list[JsonInputValue] | tuple[JsonInputValue, ...] | dict[str, JsonInputValue] | str | bool | int | float | None"
+else:
+    JsonInputValue = TypeAliasType(
+        "JsonInputValue",
+        list["JsonInputValue"]
+        | tuple["JsonInputValue", ...]
+        | dict[str, "JsonInputValue"]
+        | str
+        | bool
+        | int
+        | float
+        | None,
+    )
+"""A JSON value as a constructor takes it from Python: arrays as lists or tuples (``JsonObject`` holds lists)."""
+
+JsonObjectInput: TypeAlias = "dict[str, JsonInputValue]"
+"""What a constructor takes for an open object (``JsonObject``)."""
 
 # Before-validators run last-listed first: the check, then the refusal of what it marked.
 JsonObject = Annotated[

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._inbox import InboxMessageBase
 from mplp_models._types import (
     ConstOne,
+    JsonInputValue,
+    JsonObjectInput,
     JsonText,
     NotNull,
     StatusEnum,
@@ -174,6 +176,32 @@ class InboxMessage(InboxMessageBase, frozen=True):
     """
     When the recipient archived the message, or null.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            schema_version: Literal[1],
+            message_id: str,
+            type: InboxMessageType | InboxMessageTypeValue,
+            status: InboxMessageStatus | InboxMessageStatusValue,
+            sender_id: str,
+            recipient_ids: list[str] | tuple[str, ...],
+            subject: str,
+            body: str,
+            created_at: str,
+            updated_at: str,
+            task_id: str | None = None,
+            mission_id: str | None = None,
+            related_decision_ids: list[str] | tuple[str, ...] | None = None,
+            related_waitpoint_ids: list[str] | tuple[str, ...] | None = None,
+            related_handoff_ids: list[str] | tuple[str, ...] | None = None,
+            read_at: str | None = None,
+            acknowledged_at: str | None = None,
+            archived_at: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class InboxMessageStatus(StatusEnum):

@@ -3,10 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._plan import PlanBase, PlanStepBase
-from mplp_models._types import JsonIntMin0, JsonText, NotNull, StatusEnum, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonIntMin0,
+    JsonObjectInput,
+    JsonText,
+    NotNull,
+    StatusEnum,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictStr
 
 from .common import (
@@ -105,6 +113,23 @@ class Plan(PlanBase, frozen=True):
     [PROTOCOL-CORE] List of key events directly associated with this Plan (changes, approvals, status transitions, etc.).
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            meta: metadata_schema.Metadata,
+            plan_id: str,
+            context_id: str,
+            title: str,
+            objective: str,
+            status: PlanStatus | PlanStatusValue,
+            steps: list[PlanStep] | tuple[PlanStep, ...],
+            trace: trace_base_schema.TraceBase | None = None,
+            events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class PlanStatus(StatusEnum):
     """
@@ -185,6 +210,20 @@ class PlanStep(PlanStepBase, frozen=True):
     """
     [PROTOCOL-CORE] Sort index in the current Plan, used for defining execution order or display order.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            step_id: str,
+            description: str,
+            status: PlanStepStatus | PlanStepStatusValue,
+            dependencies: list[str] | tuple[str, ...] | None = None,
+            agent_role: str | None = None,
+            order_index: int | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class PlanStepStatus(StatusEnum):

@@ -3,11 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._inbox import CodeInboxMessageBase
-from mplp_models._types import ConstOne, NotNull, StatusEnum, Timestamp, UniqueItems
+from mplp_models._types import (
+    ConstOne,
+    JsonInputValue,
+    JsonObjectInput,
+    NotNull,
+    StatusEnum,
+    Timestamp,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictStr
 from typing_extensions import TypeAliasType
 
@@ -146,6 +154,29 @@ class CodeInboxMessage(CodeInboxMessageBase, frozen=True):
     When the recipient archived the message, or null.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            schema_version: Literal[1],
+            message_id: str,
+            type: CodeInboxMessageType | CodeInboxMessageTypeValue,
+            status: CodeInboxMessageStatus | CodeInboxMessageStatusValue,
+            sender_id: str,
+            recipient_ids: list[str] | tuple[str, ...],
+            subject: str,
+            body: str,
+            artifact_refs: list[str] | tuple[str, ...],
+            relations: CodeInboxMessageRelations,
+            created_at: str,
+            updated_at: str,
+            read_at: str | None = None,
+            acknowledged_at: str | None = None,
+            archived_at: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class CodeInboxMessageRelations(MplpModel, frozen=True):
     """
@@ -211,6 +242,21 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     """
     Worktrees the message relates to; none twice.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            task_ids: list[str] | tuple[str, ...],
+            mission_ids: list[str] | tuple[str, ...],
+            run_ids: list[str] | tuple[str, ...],
+            queue_ids: list[str] | tuple[str, ...],
+            session_ids: list[str] | tuple[str, ...],
+            artifact_refs: list[str] | tuple[str, ...],
+            worktree_paths: list[str] | tuple[str, ...],
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class CodeInboxMessageStatus(StatusEnum):
