@@ -98,7 +98,7 @@ GENERATOR_FLAGS = [
     "--keep-model-order",
     "--additional-imports",
     f"typing.TYPE_CHECKING,typing.Annotated,typing.ClassVar,typing.Literal,typing.TypeAlias,pydantic.Field,"
-    f"{TYPES}.JsonInputValue,{TYPES}.JsonObjectInput,{TYPES}.NotNull,{TYPES}.StatusEnum,{TYPES}.UniqueItems",
+    f"{TYPES}.JsonInputValue,{TYPES}.JsonObjectInput,{TYPES}.NotNull,{TYPES}.Ordered,{TYPES}.StatusEnum,{TYPES}.UniqueItems",
     "--custom-template-dir",
     str(CODEGEN / "templates"),
     "--model-name-map",

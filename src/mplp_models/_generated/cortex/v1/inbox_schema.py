@@ -13,6 +13,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -75,6 +76,7 @@ class InboxMessage(InboxMessageBase, frozen=True):
     recipient_ids: Annotated[
         Annotated[tuple[RecipientId, ...], Field(min_length=1)],
         UniqueItems,
+        Ordered,
         Field(
             description="Direct recipients. Use wildcard \u0027broadcast\u0027 for fan-out."
         ),
@@ -114,6 +116,7 @@ class InboxMessage(InboxMessageBase, frozen=True):
         tuple[DecisionId, ...] | None,
         NotNull,
         UniqueItems,
+        Ordered,
         Field(
             description="Decision records this message relates to (ids prefixed D-); none twice."
         ),
@@ -125,6 +128,7 @@ class InboxMessage(InboxMessageBase, frozen=True):
         tuple[WaitpointId, ...] | None,
         NotNull,
         UniqueItems,
+        Ordered,
         Field(
             description="Waitpoints this message relates to (ids prefixed WP-); none twice."
         ),
@@ -136,6 +140,7 @@ class InboxMessage(InboxMessageBase, frozen=True):
         tuple[HandoffId, ...] | None,
         NotNull,
         UniqueItems,
+        Ordered,
         Field(description="Handoff records this message relates to; none twice."),
     ] = None
     """

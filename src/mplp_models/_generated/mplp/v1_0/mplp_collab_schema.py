@@ -12,6 +12,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -104,6 +105,7 @@ class Collab(CollabModuleBase, frozen=True):
     """
     participants: Annotated[
         Annotated[tuple[CollabParticipant, ...], Field(min_length=1)],
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of roles/Agents participating in the collaboration."
         ),
@@ -138,6 +140,7 @@ class Collab(CollabModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly related to this collaboration."
         ),

@@ -12,6 +12,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -118,6 +119,7 @@ class Confirm(ConfirmModuleBase, frozen=True):
     decisions: Annotated[
         tuple[ConfirmDecision, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of decision records related to this Confirm request."
         ),
@@ -138,6 +140,7 @@ class Confirm(ConfirmModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly related to this Confirm request (creation, decision, cancellation, etc.)."
         ),

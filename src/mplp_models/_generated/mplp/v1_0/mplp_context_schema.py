@@ -13,6 +13,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -102,6 +103,7 @@ class Context(ContextBase, frozen=True):
     tags: Annotated[
         tuple[ContextTag, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of tags for classification and retrieval."
         ),
@@ -168,6 +170,7 @@ class Context(ContextBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly related to this Context (creation, status change, archiving, etc.)."
         ),

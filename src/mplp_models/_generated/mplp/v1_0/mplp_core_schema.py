@@ -12,6 +12,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     UniqueItems,
 )
@@ -80,6 +81,7 @@ class Core(CoreModuleBase, frozen=True):
     """
     modules: Annotated[
         Annotated[tuple[ModuleDescriptor, ...], Field(min_length=1)],
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of L2 modules enabled in the current protocol instance."
         ),
@@ -100,6 +102,7 @@ class Core(CoreModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events related to this Core instance (version upgrades, module enable/disable, etc.)."
         ),

@@ -12,6 +12,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -83,6 +84,7 @@ class Dialog(DialogBase, frozen=True):
     """
     messages: Annotated[
         tuple[DialogMessage, ...],
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] Dialog message list (Minimal Protocol Format)."
         ),
@@ -119,6 +121,7 @@ class Dialog(DialogBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly related to this dialog."
         ),

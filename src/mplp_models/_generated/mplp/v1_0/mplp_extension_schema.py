@@ -11,6 +11,7 @@ from mplp_models._types import (
     JsonObject,
     JsonObjectInput,
     NotNull,
+    Ordered,
     StatusEnum,
     UniqueItems,
 )
@@ -117,6 +118,7 @@ class Extension(ExtensionModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly related to this Extension."
         ),

@@ -12,6 +12,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     UniqueItems,
 )
@@ -98,6 +99,7 @@ class Network(NetworkModuleBase, frozen=True):
     nodes: Annotated[
         tuple[NetworkNode, ...] | None,
         NotNull,
+        Ordered,
         Field(description="[PROTOCOL-CORE] Collection of core nodes in the network."),
     ] = None
     """
@@ -116,6 +118,7 @@ class Network(NetworkModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events related to this network."
         ),

@@ -12,6 +12,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     UniqueItems,
 )
@@ -85,6 +86,7 @@ class Plan(PlanBase, frozen=True):
     """
     steps: Annotated[
         Annotated[tuple[PlanStep, ...], Field(min_length=1)],
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of core steps decomposed from the Plan."
         ),
@@ -105,6 +107,7 @@ class Plan(PlanBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly associated with this Plan (changes, approvals, status transitions, etc.)."
         ),
@@ -183,6 +186,7 @@ class PlanStep(PlanStepBase, frozen=True):
     dependencies: Annotated[
         tuple[identifiers_schema.MplpId, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of other step IDs that this step depends on."
         ),

@@ -11,6 +11,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -83,6 +84,7 @@ class Role(MplpModel, frozen=True):
     capabilities: Annotated[
         tuple[JsonText, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of capability/permission tags possessed by the role (e.g., \u0027plan.create\u0027, \u0027confirm.approve\u0027)."
         ),
@@ -119,6 +121,7 @@ class Role(MplpModel, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly related to this role (creation, permission changes, deactivation, etc.)."
         ),

@@ -13,6 +13,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -116,6 +117,7 @@ class Trace(TraceModuleBase, frozen=True):
     segments: Annotated[
         tuple[TraceSegment, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] Key execution segments in the Trace (can correspond to multiple spans or phased aggregations)."
         ),
@@ -126,6 +128,7 @@ class Trace(TraceModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of events directly related to this Trace (errors, retries, status changes, etc.)."
         ),

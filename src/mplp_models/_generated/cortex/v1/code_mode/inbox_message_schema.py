@@ -12,6 +12,7 @@ from mplp_models._types import (
     JsonInputValue,
     JsonObjectInput,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -76,6 +77,7 @@ class CodeInboxMessage(CodeInboxMessageBase, frozen=True):
     recipient_ids: Annotated[
         Annotated[tuple[CodeRecipientId, ...], Field(min_length=1)],
         UniqueItems,
+        Ordered,
         Field(
             description="Agents or roles the message is for; at least one, none twice."
         ),
@@ -102,6 +104,7 @@ class CodeInboxMessage(CodeInboxMessageBase, frozen=True):
     artifact_refs: Annotated[
         tuple[CodeArtifactRef, ...],
         UniqueItems,
+        Ordered,
         Field(
             description="Artifacts that hold the message\u0027s larger content; none twice."
         ),
@@ -189,6 +192,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     task_ids: Annotated[
         tuple[RelatedTaskId, ...],
         UniqueItems,
+        Ordered,
         Field(description="Tasks the message relates to; none twice."),
     ]
     """
@@ -197,6 +201,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     mission_ids: Annotated[
         tuple[RelatedMissionId, ...],
         UniqueItems,
+        Ordered,
         Field(description="Missions the message relates to; none twice."),
     ]
     """
@@ -205,6 +210,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     run_ids: Annotated[
         tuple[RelatedRunId, ...],
         UniqueItems,
+        Ordered,
         Field(description="Runs the message relates to; none twice."),
     ]
     """
@@ -213,6 +219,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     queue_ids: Annotated[
         tuple[RelatedQueueId, ...],
         UniqueItems,
+        Ordered,
         Field(description="Queues the message relates to; none twice."),
     ]
     """
@@ -221,6 +228,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     session_ids: Annotated[
         tuple[RelatedSessionId, ...],
         UniqueItems,
+        Ordered,
         Field(description="Sessions the message relates to; none twice."),
     ]
     """
@@ -229,6 +237,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     artifact_refs: Annotated[
         tuple[RelatedArtifactRef, ...],
         UniqueItems,
+        Ordered,
         Field(description="Artifacts the message relates to; none twice."),
     ]
     """
@@ -237,6 +246,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     worktree_paths: Annotated[
         tuple[RelatedWorktreePath, ...],
         UniqueItems,
+        Ordered,
         Field(description="Worktrees the message relates to; none twice."),
     ]
     """

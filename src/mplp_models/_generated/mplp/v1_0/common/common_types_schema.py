@@ -11,6 +11,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     UniqueItems,
 )

@@ -11,6 +11,7 @@ from mplp_models._types import (
     JsonObjectInput,
     MplpIdText,
     NotNull,
+    Ordered,
     StatusEnum,
     UniqueItems,
 )

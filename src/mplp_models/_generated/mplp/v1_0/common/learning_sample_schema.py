@@ -15,6 +15,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -151,6 +152,7 @@ class LearningSample(MplpModel, frozen=True):
     delta_intents: Annotated[
         tuple[JsonObject, ...] | None,
         NotNull,
+        Ordered,
         Field(description="Intent changes proposed or applied."),
     ] = None
     """
@@ -175,6 +177,7 @@ class LearningSample(MplpModel, frozen=True):
     pipeline_path: Annotated[
         tuple[JsonText, ...] | None,
         NotNull,
+        Ordered,
         Field(description="Pipeline stages passed through, in order."),
     ] = None
     """
@@ -227,6 +230,7 @@ class LearningSample(MplpModel, frozen=True):
     governance_decisions: Annotated[
         tuple[JsonObject, ...] | None,
         NotNull,
+        Ordered,
         Field(description="Governance rules evaluated during the action."),
     ] = None
     """
@@ -346,7 +350,10 @@ class TokenUsage(MplpModel, frozen=True):
     Tokens in completions.
     """
     by_agent: Annotated[
-        tuple[AgentTokenUsage, ...] | None, NotNull, Field(description="Tokens per agent.")
+        tuple[AgentTokenUsage, ...] | None,
+        NotNull,
+        Ordered,
+        Field(description="Tokens per agent."),
     ] = None
     """
     Tokens per agent.

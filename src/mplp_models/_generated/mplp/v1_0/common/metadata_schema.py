@@ -11,6 +11,7 @@ from mplp_models._types import (
     JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -95,6 +96,7 @@ class Metadata(MplpModel, frozen=True):
         tuple[JsonText, ...] | None,
         NotNull,
         UniqueItems,
+        Ordered,
         Field(description="Free-form labels for search and grouping; no label twice."),
     ] = None
     """
@@ -104,6 +106,7 @@ class Metadata(MplpModel, frozen=True):
         tuple[CrossCuttingConcern, ...] | None,
         NotNull,
         UniqueItems,
+        Ordered,
         Field(
             description="Cross-cutting concerns of the governance plane that apply to the object; none twice."
         ),

@@ -11,6 +11,7 @@ from mplp_models._types import (
     JsonObject,
     JsonObjectInput,
     NotNull,
+    Ordered,
     StatusEnum,
     UniqueItems,
 )
