@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import errno
 import json
+import multiprocessing
 import os
+import signal
 import stat
 import subprocess
 import sys
 import textwrap
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +27,7 @@ from pydantic import ValidationError
 import mplp_models as mm
 from mplp_models.cortex import (
     MAX_FILE_BYTES,
+    InboxChangedError,
     InboxEntry,
     message_file_bytes,
     message_path,
@@ -45,6 +50,12 @@ TIMEOUT = 60  # seconds; a case that is not over by then hangs (a pipe opened bl
 
 def handoff() -> mm.CodeInboxMessage:
     return mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+
+
+def unread() -> mm.CodeInboxMessage:
+    document = json.loads(CODE_INBOX.read_bytes())
+    del document["read_at"]
+    return mm.CodeInboxMessage.model_validate({**document, "status": "unread", "updated_at": document["created_at"]})
 
 
 def codes(entry: InboxEntry) -> list[tuple[str, str]]:
@@ -279,3 +290,278 @@ def test_a_folder_of_many_large_files_is_read_in_bounded_memory(tmp_path: Path) 
         timeout=600,
     )
     assert found == ["json_duplicate_key", 200]
+
+
+# --- names ------------------------------------------------------------------------------
+
+
+def longest_name(folder: Path) -> int:
+    return os.pathconf(folder, "PC_NAME_MAX")
+
+
+def test_an_id_whose_file_name_fits_is_written_read_and_moved(tmp_path: Path) -> None:
+    # The longest name the file system allows (255 on most): the temporary name must not add to it.
+    message_id = "IM-" + "a" * (longest_name(tmp_path) - len("IM-.json"))
+    message = mm.CodeInboxMessage.model_validate({**handoff().to_dict(), "message_id": message_id})
+    path = write_message(tmp_path, message)
+    assert len(path.name) == longest_name(tmp_path)
+    assert read_inbox(tmp_path)[0].message == message
+    moved = transition(tmp_path, message_id, "archived")
+    assert read_inbox(tmp_path)[0].message == moved.message
+    assert names(tmp_path) == [path.name]
+
+
+def test_an_id_whose_file_name_does_not_fit_is_the_systems_error_and_leaves_nothing(tmp_path: Path) -> None:
+    message_id = "IM-" + "a" * (longest_name(tmp_path) - len("IM-.json") + 1)
+    message = mm.CodeInboxMessage.model_validate({**handoff().to_dict(), "message_id": message_id})
+    with pytest.raises(OSError) as caught:
+        write_message(tmp_path, message)
+    assert caught.value.errno == errno.ENAMETOOLONG
+    assert names(tmp_path) == []
+
+
+# --- killed writers ---------------------------------------------------------------------
+
+ARCHIVED_AT = "2026-08-03T00:00:00.000Z"
+WRITE = "write_message(FOLDER, mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes()))"
+TRANSITION = f"transition(FOLDER, {MESSAGE_ID!r}, 'archived', at=mm.Timestamp({ARCHIVED_AT!r}))"
+
+
+def killed_while(folder: Path, action: str, function: str, nth: int, *, links: bool) -> None:
+    """Run ``action`` in a child that is killed (SIGKILL) at its ``nth`` call of ``os.<function>``."""
+    script = textwrap.dedent(f"""
+        import os, signal
+        from pathlib import Path
+        import mplp_models as mm
+        from mplp_models.cortex import transition, write_message
+        FOLDER, CODE_INBOX = {str(folder)!r}, Path({str(CODE_INBOX)!r})
+        real, calls = os.{function}, []
+        def dying(*args, **named):
+            calls.append(args)
+            if len(calls) == {nth}:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return real(*args, **named)
+        os.{function} = dying
+        if not {links}:
+            def no_links(*args, **named):
+                raise PermissionError("hard links are not supported here")
+            os.link = no_links
+        {action}
+        print("not killed")
+    """)
+    done = subprocess.run(  # our own interpreter and script
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=TIMEOUT, check=False
+    )
+    assert done.returncode == -signal.SIGKILL, done.stdout + done.stderr[-3000:]
+
+
+# (the action, the os function at whose call the writer dies, which call, hard links?, is the
+# file's new content in place when it dies?)
+KILLS = [
+    (WRITE, "fsync", 1, True, False),  # writing its temporary file
+    (WRITE, "link", 1, True, False),  # about to link it in
+    (WRITE, "fsync", 2, True, True),  # syncing the folder
+    (WRITE, "replace", 1, False, False),  # no hard links: about to rename it in
+    (WRITE, "fsync", 2, False, True),
+    (TRANSITION, "fsync", 1, True, False),
+    (TRANSITION, "replace", 1, True, False),
+    (TRANSITION, "fsync", 2, True, True),
+]
+
+
+@pytest.mark.parametrize(("action", "function", "nth", "links", "done"), KILLS)
+def test_a_killed_writer_leaves_the_old_file_or_the_new_one_whole_and_the_next_write_sweeps_up(
+    tmp_path: Path, action: str, function: str, nth: int, links: bool, done: bool
+) -> None:
+    path = message_path(tmp_path, MESSAGE_ID)
+    moving = action == TRANSITION
+    if moving:
+        write_message(tmp_path, handoff())
+    before = path.read_bytes() if moving else None
+    moved = handoff().transition("archived", mm.Timestamp(ARCHIVED_AT))
+    after = message_file_bytes(moved if moving else handoff())
+    killed_while(tmp_path, action, function, nth, links=links)
+    assert (path.read_bytes() if path.exists() else None) == (after if done else before)
+    # Never an empty message file (the placeholder of a file system without hard links).
+    assert all(item.stat().st_size > 0 for item in tmp_path.glob("*.json"))
+    if moving and not done:
+        assert transition(tmp_path, MESSAGE_ID, "archived", at=mm.Timestamp(ARCHIVED_AT)).message == moved
+    else:
+        write_message(tmp_path, moved if moving else handoff())  # the same message: it is replaced
+    assert path.read_bytes() == after
+    assert names(tmp_path) == [path.name]  # the killed writer's temporary file is gone
+
+
+def test_a_writer_killed_holding_the_lock_does_not_block_the_next(tmp_path: Path) -> None:
+    killed_while(tmp_path, WRITE, "fsync", 1, links=True)  # killed inside the lock
+    found = in_a_child(
+        f"""
+        from pathlib import Path
+        import mplp_models as mm
+        from mplp_models.cortex import write_message
+        message = mm.CodeInboxMessage.from_json(Path({str(CODE_INBOX)!r}).read_bytes())
+        print(json.dumps(write_message({str(tmp_path)!r}, message).name))
+    """,
+        timeout=30,
+    )
+    assert found == f"{MESSAGE_ID}.json"
+    assert names(tmp_path) == [found]
+
+
+def test_what_an_earlier_version_left_is_swept_up(tmp_path: Path) -> None:
+    path = message_path(tmp_path, MESSAGE_ID)
+    path.touch()  # the empty placeholder a killed writer of an earlier version left
+    stale = tmp_path / f".{path.name}.0123456789abcdef.tmp"  # and its temporary file
+    stale.write_bytes(b'{"message_id": "IM-M0')
+    kept = [".notes.tmp", ".mplp-0123.tmp", "IM-x.json.0123456789abcdef.tmp"]  # not names it ever used
+    for name in kept:
+        (tmp_path / name).write_bytes(b"mine")
+    write_message(tmp_path, handoff())  # not refused: an empty file holds nothing to lose
+    assert path.read_bytes() == CODE_INBOX.read_bytes()
+    assert names(tmp_path) == sorted([path.name, *kept])
+
+
+def test_a_rename_is_followed_by_a_sync_of_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    events: list[str] = []
+
+    def recording(name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **named: Any) -> Any:
+            if name == "fsync":
+                events.append("fsync folder" if stat.S_ISDIR(os.fstat(args[0]).st_mode) else "fsync file")
+            else:
+                events.append(name)
+            return real(*args, **named)
+
+        return call
+
+    for name in ("fsync", "replace", "link"):
+        monkeypatch.setattr(os, name, recording(name, getattr(os, name)))
+    write_message(tmp_path, handoff())
+    assert events == ["fsync file", "link", "fsync folder"]
+    events.clear()
+    transition(tmp_path, MESSAGE_ID, "archived")
+    assert events == ["fsync file", "replace", "fsync folder"]
+
+
+# --- racing writers ---------------------------------------------------------------------
+
+RUNNERS = 20
+
+
+def race(attempt: Callable[[int], tuple[str, str, str]], how: str) -> list[tuple[str, str, str]]:
+    """``attempt(0)`` ... ``attempt(19)`` at once, in processes or threads; what each reported."""
+    if how == "threads":
+        barrier = threading.Barrier(RUNNERS)
+        reported: list[tuple[str, str, str]] = []
+
+        def in_a_thread(index: int) -> None:
+            barrier.wait()
+            reported.append(attempt(index))
+
+        threads = [threading.Thread(target=in_a_thread, args=(index,)) for index in range(RUNNERS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(TIMEOUT)
+        assert len(reported) == RUNNERS
+        return reported
+    context = multiprocessing.get_context("fork")
+    start, queue = context.Barrier(RUNNERS), context.Queue()
+
+    def in_a_process(index: int) -> None:
+        start.wait()
+        queue.put(attempt(index))
+
+    processes = [context.Process(target=in_a_process, args=(index,)) for index in range(RUNNERS)]
+    for process in processes:
+        process.start()
+    outcomes: list[tuple[str, str, str]] = [queue.get(timeout=TIMEOUT) for _ in processes]
+    for process in processes:
+        process.join(TIMEOUT)
+        assert process.exitcode == 0
+    return outcomes
+
+
+def moving_to(folder: Path, target: str) -> tuple[str, str, str]:
+    try:
+        moved = transition(folder, MESSAGE_ID, target)
+    except InboxChangedError as error:
+        return ("changed", target, str(error))
+    except ValidationError as error:
+        return ("invalid", target, str(error))
+    except ValueError as error:  # the lifecycle has no move from where the message is
+        return ("lifecycle", target, str(error))
+    except BaseException as error:  # reported, so the test says what it was
+        return ("crashed", target, repr(error))
+    assert moved.message is not None
+    return ("ok", target, moved.message.updated_at)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="processes by fork")
+@pytest.mark.parametrize("how", ["processes", "threads"])
+def test_racing_moves_lose_no_update(tmp_path: Path, how: str) -> None:
+    write_message(tmp_path, unread())
+    targets = ("read", "acknowledged", "archived")
+    outcomes = race(lambda index: moving_to(tmp_path, targets[index % len(targets)]), how)
+    # Each failure is the lifecycle's refusal of a move from the state the previous moves left.
+    assert {kind for kind, _, _ in outcomes} <= {"ok", "lifecycle"}, outcomes
+    for kind, target, said in outcomes:
+        if kind == "lifecycle":
+            assert target in said, said
+    successes = {target: stamp for kind, target, stamp in outcomes if kind == "ok"}
+    assert len(successes) == sum(kind == "ok" for kind, _, _ in outcomes)  # each status reached once
+    assert "read" in successes  # every other move starts from it
+    (entry,) = read_inbox(tmp_path)
+    final = entry.message
+    assert final is not None
+    # Every reported success survives in the final state: its stamp is there.
+    assert {target: getattr(final, f"{target}_at") for target in successes} == successes
+    assert final.status in successes and final.updated_at == successes[final.status]
+    assert names(tmp_path) == [entry.path.name]
+
+
+def writing(folder: Path, index: int) -> tuple[str, str, str]:
+    message = handoff().model_copy(update={"subject": f"subject {index}"})
+    try:
+        write_message(folder, message)
+    except FileExistsError as error:
+        return ("exists", str(index), str(error))
+    except BaseException as error:  # reported, so the test says what it was
+        return ("crashed", str(index), repr(error))
+    return ("ok", str(index), "")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="processes by fork")
+@pytest.mark.parametrize("how", ["processes", "threads"])
+def test_racing_new_writes_of_one_id_have_one_winner(tmp_path: Path, how: str) -> None:
+    outcomes = race(lambda index: writing(tmp_path, index), how)
+    winners = [index for kind, index, _ in outcomes if kind == "ok"]
+    assert len(winners) == 1, outcomes
+    assert sorted(kind for kind, _, _ in outcomes) == ["exists"] * (RUNNERS - 1) + ["ok"]
+    (entry,) = read_inbox(tmp_path)
+    assert entry.message is not None and entry.message.subject == f"subject {winners[0]}"
+    assert names(tmp_path) == [entry.path.name]
+
+
+def test_a_move_computed_from_a_state_another_writer_changed_fails_and_can_be_retried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mplp_models import cortex
+
+    path = write_message(tmp_path, handoff())
+    # The client (which takes no lock) acknowledges the message while the SDK is archiving it.
+    theirs = message_file_bytes(handoff().transition("acknowledged", mm.Timestamp("2026-08-02T12:00:00.000Z")))
+    real_temporary = cortex._temporary  # pyright: ignore[reportPrivateUsage]
+
+    def client_writes_meanwhile(*args: Any) -> Path:
+        path.write_bytes(theirs)
+        return real_temporary(*args)
+
+    monkeypatch.setattr(cortex, "_temporary", client_writes_meanwhile)
+    with pytest.raises(InboxChangedError, match="read it again and retry"):
+        transition(tmp_path, MESSAGE_ID, "archived")
+    assert path.read_bytes() == theirs  # left as the client wrote it
+    assert names(tmp_path) == [path.name]
+    monkeypatch.undo()
+    moved = transition(tmp_path, MESSAGE_ID, "archived")  # the retry starts from the client's move
+    assert moved.message is not None and moved.message.acknowledged_at == "2026-08-02T12:00:00.000Z"
