@@ -217,6 +217,7 @@ def write_message(
             if previous is None or (previous != b"" and not _same_message(path, previous, message, workflow_gate)):
                 raise FileExistsError(
                     f"{path} holds a different message (or no message); pass overwrite=True to replace it"
+                    " (a symbolic link is never replaced)"
                 ) from None
             _replace(path, data, previous)  # the same message, or an empty file a crash left
     return path
