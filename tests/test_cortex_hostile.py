@@ -16,6 +16,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -81,7 +82,8 @@ def in_a_child(script: str, *, memory: int = MEMORY_CAP, timeout: float = TIMEOU
     """Run ``script`` in a child Python under a memory cap and a timeout; the JSON it prints last."""
     prelude = textwrap.dedent(f"""
         import json, os, resource, sys
-        resource.setrlimit(resource.RLIMIT_AS, ({memory}, {memory}))
+        if sys.platform.startswith("linux"):  # macOS does not enforce, and may refuse, RLIMIT_AS
+            resource.setrlimit(resource.RLIMIT_AS, ({memory}, {memory}))
         sys.path.insert(0, {str(Path(__file__).parent)!r})
     """)
     done = subprocess.run(  # our own interpreter and script
@@ -489,8 +491,12 @@ def race(attempt: Callable[[int], tuple[str, str, str]], how: str) -> list[tuple
         queue.put(attempt(index))
 
     processes = [context.Process(target=in_a_process, args=(index,)) for index in range(RUNNERS)]
-    for process in processes:
-        process.start()
+    with warnings.catch_warnings():
+        # Python 3.12+ warns of a fork in a process with threads (pytest-xdist's): a child that
+        # deadlocked on a lock a thread held would fail the test at the timeout below, not hang it.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        for process in processes:
+            process.start()
     outcomes: list[tuple[str, str, str]] = [queue.get(timeout=TIMEOUT) for _ in processes]
     for process in processes:
         process.join(TIMEOUT)
