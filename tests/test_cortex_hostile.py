@@ -587,3 +587,28 @@ def test_a_move_computed_from_a_state_another_writer_changed_fails_and_can_be_re
     monkeypatch.undo()
     moved = transition(tmp_path, MESSAGE_ID, "archived")  # the retry starts from the client's move
     assert moved.message is not None and moved.message.acknowledged_at == "2026-08-02T12:00:00.000Z"
+
+
+@pytest.mark.skipif(not hasattr(os, "O_DIRECTORY"), reason="the lock is a flock on the folder")
+def test_a_writer_that_keeps_the_lock_makes_the_others_time_out_not_hang(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fcntl
+
+    from mplp_models import cortex
+
+    path = write_message(tmp_path, handoff())
+    before = path.read_bytes()
+    monkeypatch.setattr(cortex, "_LOCK_TIMEOUT", 0.2)
+    holder = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)  # anyone who can open the folder can lock it
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        with pytest.raises(TimeoutError, match="nothing was written"):
+            transition(tmp_path, MESSAGE_ID, "archived")
+        with pytest.raises(TimeoutError):
+            write_message(tmp_path, handoff().model_copy(update={"subject": "changed"}), overwrite=True)
+        assert path.read_bytes() == before
+    finally:
+        os.close(holder)
+    assert names(tmp_path) == [path.name]
+    transition(tmp_path, MESSAGE_ID, "archived")  # the lock released, writers go on

@@ -30,6 +30,7 @@ import re
 import secrets
 import stat
 import sys
+import time
 from collections.abc import Generator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -82,6 +83,8 @@ _TEMPORARY = re.compile(r"\.mplp-[0-9a-f]{16}\.tmp|\..+\.json\.[0-9a-f]{16}\.tmp
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _READ_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 _CHUNK = 1 << 16
+# How long a writer waits for the folder's lock, which writers hold for milliseconds.
+_LOCK_TIMEOUT = 30.0
 
 
 class InboxChangedError(RuntimeError):
@@ -201,6 +204,7 @@ def write_message(
             ``overwrite`` is false.
         InboxChangedError: If another writer changed the file between its reading and its
             replacing; the file is left as that writer wrote it.
+        TimeoutError: If another writer held the folder's lock for over 30 seconds; nothing is written.
         OSError: If the file cannot be written, or ``overwrite`` is true and the file is a
             symbolic link or not a regular file.
     """
@@ -264,6 +268,7 @@ def transition(
         ValueError: If the lifecycle has no such move.
         InboxChangedError: If another writer changed the file while it was being moved; the
             file is left as that writer wrote it, and calling ``transition`` again is safe.
+        TimeoutError: If another writer held the folder's lock for over 30 seconds; nothing is written.
     """
     path = message_path(directory, message_id)
     with _writing(path.parent):
@@ -463,12 +468,33 @@ def _writing(folder: Path) -> Generator[None, None, None]:
     next one. Under it, no writer of this module is between creating a temporary file
     and renaming it: every temporary file found is one a killed writer left.
     """
-    with _folder_lock(folder):
+    handle = _lock_handle(folder)
+    try:
+        _wait_for_lock(handle, folder)
         for name in os.listdir(folder):
             if _TEMPORARY.fullmatch(name):
                 with suppress(OSError):  # already gone, or not a file (a folder of that name is not ours)
                     os.unlink(folder / name)
         yield
+    finally:
+        os.close(handle)  # closing it releases the lock
+
+
+def _wait_for_lock(handle: int, folder: Path) -> None:
+    """Take the lock of ``handle``, waiting ``_LOCK_TIMEOUT`` seconds at most.
+
+    Whoever can open the folder can take its lock and keep it: a writer then fails with a
+    ``TimeoutError`` after a while rather than wait for ever.
+    """
+    deadline = time.monotonic() + _LOCK_TIMEOUT
+    pause = 0.001
+    while not _try_lock(handle):
+        if time.monotonic() >= deadline:
+            raise TimeoutError(
+                f"{folder}: another writer has held the inbox's lock for over {_LOCK_TIMEOUT:g} s; nothing was written"
+            )
+        time.sleep(pause)
+        pause = min(2 * pause, 0.05)
 
 
 if sys.platform == "win32":  # pragma: no cover - a folder cannot be opened there; a lock file's first byte is locked
@@ -476,20 +502,17 @@ if sys.platform == "win32":  # pragma: no cover - a folder cannot be opened ther
 
     _LOCK_FILE = ".mplp-models.lock"
 
-    @contextmanager
-    def _folder_lock(folder: Path) -> Generator[None, None, None]:
-        handle = os.open(folder / _LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o666)
+    def _lock_handle(folder: Path) -> int:
+        return os.open(folder / _LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o666)
+
+    def _try_lock(handle: int) -> bool:
         try:
-            while True:
-                try:
-                    msvcrt.locking(handle, msvcrt.LK_LOCK, 1)  # retries for 10 s, then raises
-                    break
-                except OSError as error:
-                    if error.errno != errno.EDEADLK:
-                        raise
-            yield
-        finally:
-            os.close(handle)  # closing the file releases its lock
+            msvcrt.locking(handle, msvcrt.LK_NBLCK, 1)
+        except OSError as error:
+            if error.errno in (errno.EACCES, errno.EDEADLK):  # held by another writer
+                return False
+            raise
+        return True
 
     def _sync_folder(folder: Path) -> None:
         """Nothing: a folder cannot be opened, so not synced, on Windows (its renames are journaled by NTFS)."""
@@ -497,14 +520,15 @@ if sys.platform == "win32":  # pragma: no cover - a folder cannot be opened ther
 else:
     import fcntl
 
-    @contextmanager
-    def _folder_lock(folder: Path) -> Generator[None, None, None]:
-        handle = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    def _lock_handle(folder: Path) -> int:
+        return os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+
+    def _try_lock(handle: int) -> bool:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(handle)  # closing the last descriptor releases the lock
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # held by another writer
+            return False
+        return True
 
     def _sync_folder(folder: Path) -> None:
         """Make a rename in ``folder`` durable: it is an entry of the folder, synced with it."""
