@@ -323,7 +323,7 @@ def test_a_missing_folder_is_an_error_not_an_empty_inbox(tmp_path: Path) -> None
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink") or sys.platform == "win32", reason="needs POSIX symbolic links")
-def test_links_that_lead_nowhere_are_entries_that_say_so(tmp_path: Path) -> None:
+def test_links_that_lead_nowhere_are_entries_that_say_they_are_links(tmp_path: Path) -> None:
     message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
     write_message(tmp_path, message)
     (tmp_path / "loop.json").symlink_to(tmp_path / "loop.json")
@@ -334,7 +334,7 @@ def test_links_that_lead_nowhere_are_entries_that_say_so(tmp_path: Path) -> None
     for name in ("loop.json", "dangling.json"):
         error = entries[name].error
         assert error is not None and error.title == str(tmp_path / name)
-        assert problems(entries[name]) == [("", "file_unreadable")]
+        assert problems(entries[name]) == [("", "file_link")]  # never followed, so never found dangling
 
 
 @pytest.fixture

@@ -11,17 +11,28 @@ documented extension, keeps it beside the message (``InboxEntry.workflow_gate``)
 and writes it back unchanged. The plain models still refuse it, and this module
 refuses every other field outside the schemas.
 
+The folder is an untrusted place: anyone who can write in it may put a
+symbolic link, a pipe or a huge file there, or write a file while the SDK
+moves it. So a file is opened without following a link and read only if it
+is a regular file, at most ``MAX_FILE_BYTES`` of it; the SDK's writers take
+turns (a lock on the folder), check that the file is still what a move was
+computed from, and never write through a link.
+
 See the docs page "Cortex inbox" for the client's other deviations.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import secrets
 import stat
-from collections.abc import Mapping
+import sys
+import time
+from collections.abc import Generator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union, cast
@@ -38,8 +49,10 @@ from mplp_models._text import encoding_problem
 from mplp_models._types import Timestamp
 
 __all__ = [
+    "MAX_FILE_BYTES",
     "WORKFLOW_GATE",
     "CortexMessage",
+    "InboxChangedError",
     "InboxEntry",
     "message_file_bytes",
     "message_path",
@@ -54,8 +67,32 @@ CortexMessage = Union[InboxMessage, CodeInboxMessage]  # noqa: UP007  # one name
 WORKFLOW_GATE = "workflow_gate"
 """The field the Cortex client adds to every message it sends or moves (in neither of its schemas)."""
 
+MAX_FILE_BYTES = 1 << 20
+"""The default size limit of a message file (1 MiB): a larger one is an entry whose error says so.
+
+The largest file the client was recorded writing is under 1 KiB, and the code
+mode caps a message's body at 4,000 characters (24 KiB at most as JSON text).
+"""
+
 _OUTSIDE_NAME = re.compile(r"[^A-Za-z0-9_.:-]+")
 _BOM = b"\xef\xbb\xbf"
+# A temporary file's name does not grow with the message's: an id whose file name fits has a
+# temporary file that fits. The second form is the one earlier versions used, swept up as well.
+_TEMPORARY = re.compile(r"\.mplp-[0-9a-f]{16}\.tmp|\..+\.json\.[0-9a-f]{16}\.tmp", re.DOTALL)
+# Where the system has them: a link is never followed, and opening a pipe never waits for a writer.
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_READ_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+_CHUNK = 1 << 16
+# How long a writer waits for the folder's lock, which writers hold for milliseconds.
+_LOCK_TIMEOUT = 30.0
+
+
+class InboxChangedError(RuntimeError):
+    """A message file changed between its reading and its writing: another writer moved it meanwhile.
+
+    The file is left as the other writer wrote it. Reading it again and computing the
+    change anew (calling ``transition`` or ``write_message`` again) is safe.
+    """
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,7 +126,7 @@ def message_path(directory: str | os.PathLike[str], message_id: str) -> Path:
     return Path(directory) / f"{_OUTSIDE_NAME.sub('-', message_id)}.json"
 
 
-def read_inbox(directory: str | os.PathLike[str]) -> list[InboxEntry]:
+def read_inbox(directory: str | os.PathLike[str], *, max_file_bytes: int = MAX_FILE_BYTES) -> list[InboxEntry]:
     """Every message file of an inbox folder, newest first.
 
     Every ``*.json`` file of the folder is read, whatever its name (the client
@@ -99,11 +136,19 @@ def read_inbox(directory: str | os.PathLike[str]) -> list[InboxEntry]:
     (an object with ``$schema`` and no ``message_id``) are not messages and are
     left out. Every other file is an entry: its message, or its error (not
     JSON, a byte order mark, not an object, a field outside the schemas, a
-    broken schema or rule, a file that cannot be read, such as a dangling
-    symbolic link or a loop of them). One bad file never stops the listing.
+    broken schema or rule, larger than ``max_file_bytes``, a file that cannot
+    be read). One bad file never stops the listing.
+
+    The folder is read as an untrusted place. A symbolic link is an entry whose
+    error says it is one (``file_link``): what it leads to is never opened, so
+    never quoted. Only regular files are read: a folder, a pipe or a device is
+    left out, and one put in a file's place after the listing is an entry whose
+    error says so (``file_not_regular``), found without waiting on it. No more
+    than ``max_file_bytes + 1`` bytes of a file are read (``file_too_large``).
 
     Args:
         directory: The inbox folder (``<project>/.agent/inbox``).
+        max_file_bytes: The size limit of a file, in bytes (default ``MAX_FILE_BYTES``, 1 MiB).
 
     Returns:
         The messages, newest first by the instant of ``updated_at`` (not its
@@ -115,7 +160,7 @@ def read_inbox(directory: str | os.PathLike[str]) -> list[InboxEntry]:
     """
     with os.scandir(directory) as listing:  # raises for a folder that is missing, unlike Path.glob
         paths = sorted(Path(item.path) for item in listing if item.name.endswith(".json") and _is_listed(item))
-    entries = [entry for path in paths if (entry := _read_message_file(path)) is not None]
+    entries = [entry for path in paths if (entry := _read_message_file(path, max_file_bytes)) is not None]
     messages = [entry for entry in entries if entry.message is not None]
     messages.sort(key=lambda entry: entry.path.name)
     messages.sort(key=_updated_instant, reverse=True)
@@ -135,15 +180,19 @@ def write_message(
     (2-space indented JSON, the schema's field order, ``workflow_gate`` after ``updated_at``,
     non-ASCII as is, a final newline), so the client finds it, reads it, and
     re-writes it byte for byte. The file appears whole or not at all: a
-    temporary file in the same folder takes its place. A file replaced keeps
-    its permissions; a new one gets those of any new file (0o666 less the umask).
+    temporary file in the same folder takes its place, and the folder is
+    synced after. A file replaced keeps its permission bits (never a setuid,
+    setgid or sticky bit); a new one gets those of any new file (0o666 less the
+    umask). A symbolic link in the file's place is never written through nor
+    replaced. Writers of this module take turns (a lock on the folder), and
+    the first one to write removes the temporary files a killed writer left.
 
     Args:
         directory: The inbox folder (``<project>/.agent/inbox``); it must exist.
         message: The message.
         workflow_gate: The client's ``workflow_gate`` to write with it (none if ``None``).
         overwrite: Replace a file that holds a different message (or no message); without
-            it, only a file holding this very message (and gate) is replaced.
+            it, only a file holding this very message (and gate), or an empty file, is replaced.
 
     Returns:
         The path of the file.
@@ -151,23 +200,30 @@ def write_message(
     Raises:
         ValidationError: If ``workflow_gate`` is not a string UTF-8 can encode (the rule
             ``read_inbox`` applies to a file's gate), before anything is written.
-        FileExistsError: If the file holds something else and ``overwrite`` is false.
-        OSError: If the file cannot be written.
+        FileExistsError: If the file holds something else (or is a symbolic link) and
+            ``overwrite`` is false.
+        InboxChangedError: If another writer changed the file between its reading and its
+            replacing; the file is left as that writer wrote it.
+        TimeoutError: If another writer held the folder's lock for over 30 seconds; nothing is written.
+        OSError: If the file cannot be written, or ``overwrite`` is true and the file is a
+            symbolic link or not a regular file.
     """
     path = message_path(directory, message.message_id)
     data = message_file_bytes(message, workflow_gate)
-    if overwrite:
-        _replace(path, data)
-        return path
-    try:
-        _create(path, data)
-    except FileExistsError:
-        if _same_message(path, message, workflow_gate):
+    with _writing(path.parent):
+        if overwrite:
             _replace(path, data)
-        else:
-            raise FileExistsError(
-                f"{path} holds a different message (or no message); pass overwrite=True to replace it"
-            ) from None
+            return path
+        try:
+            _create(path, data)
+        except FileExistsError:
+            previous = _previous_bytes(path)  # an empty file is what a crash left of an earlier version's write
+            if previous is None or (previous != b"" and not _same_message(path, previous, message, workflow_gate)):
+                raise FileExistsError(
+                    f"{path} holds a different message (or no message); pass overwrite=True to replace it"
+                    " (a symbolic link is never replaced)"
+                ) from None
+            _replace(path, data, previous)  # the same message, or an empty file a crash left
     return path
 
 
@@ -188,6 +244,12 @@ def transition(
     unless one is given (the client's own ``inbox transition`` wrote
     ``recipient`` in every move it was recorded making).
 
+    Moves made by this module take turns (a lock on the folder): each is
+    computed from the file as the previous one left it. The file is written as
+    ``write_message`` writes, and only if it still holds the bytes the move was
+    computed from (a writer that takes no lock, such as the client, may have
+    moved it meanwhile).
+
     Args:
         directory: The inbox folder (``<project>/.agent/inbox``).
         message_id: The message's id; its file is the one ``message_path`` names.
@@ -200,27 +262,33 @@ def transition(
 
     Raises:
         FileNotFoundError: If the folder has no file for the message.
-        ValidationError: If the file holds no valid message of that id, the moved message breaks a
-            rule, or ``workflow_gate`` is not a string UTF-8 can encode; the file is then left as it was.
+        ValidationError: If the file holds no valid message of that id (a symbolic link holds
+            none), the moved message breaks a rule, or ``workflow_gate`` is not a string
+            UTF-8 can encode; the file is then left as it was.
         ValueError: If the lifecycle has no such move.
+        InboxChangedError: If another writer changed the file while it was being moved; the
+            file is left as that writer wrote it, and calling ``transition`` again is safe.
+        TimeoutError: If another writer held the folder's lock for over 30 seconds; nothing is written.
     """
     path = message_path(directory, message_id)
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no file for message {message_id!r}")
-    entry = _read_message_file(path)
-    if entry is None:
-        raise invalid(str(path), "payload_kind", "The file holds no inbox message", (), {})
-    if entry.error is not None:
-        raise entry.error
-    message = entry.message
-    assert message is not None  # an entry without an error has its message
-    if message.message_id != message_id:
-        raise invalid(
-            str(path), "message_id_mismatch", f"The file holds message {message.message_id!r}", ("message_id",), {}
-        )
-    moved: CortexMessage = message.transition(to, at)
-    gate = entry.workflow_gate if workflow_gate is None else workflow_gate
-    _replace(path, message_file_bytes(moved, gate))
+    with _writing(path.parent):
+        if not os.path.lexists(path):
+            raise FileNotFoundError(f"{path}: no file for message {message_id!r}")
+        raw = _file_bytes(path, MAX_FILE_BYTES)
+        entry = _entry_of(path, raw)
+        if entry is None:
+            raise invalid(str(path), "payload_kind", "The file holds no inbox message", (), {})
+        if entry.error is not None:
+            raise entry.error
+        message = entry.message
+        assert message is not None  # an entry without an error has its message
+        if message.message_id != message_id:
+            raise invalid(
+                str(path), "message_id_mismatch", f"The file holds message {message.message_id!r}", ("message_id",), {}
+            )
+        moved: CortexMessage = message.transition(to, at)
+        gate = entry.workflow_gate if workflow_gate is None else workflow_gate
+        _replace(path, message_file_bytes(moved, gate), raw)
     return InboxEntry(path, moved, None, gate)
 
 
@@ -259,11 +327,67 @@ def _in_field_order(model: MplpModel, given: dict[str, Any]) -> dict[str, Any]:
     return ordered
 
 
-def _read_message_file(path: Path) -> InboxEntry | None:
+def _read_message_file(path: Path, limit: int) -> InboxEntry | None:
     """The entry of one file; ``None`` if its content is the client's index or a JSON Schema."""
+    try:
+        raw = _file_bytes(path, limit)
+    except ValidationError as error:
+        return InboxEntry(path, None, error)
+    return _entry_of(path, raw)
+
+
+def _file_bytes(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, never followed if it is a link, nor read past ``limit + 1`` bytes.
+
+    Raises:
+        ValidationError: If it is a link, not a regular file, larger than ``limit`` or unreadable.
+    """
     title = str(path)
     try:
-        raw = path.read_bytes()
+        if not _NOFOLLOW and os.path.islink(path):  # where no open refuses a link (Windows): checked first
+            raise _refused_link(title)
+        try:
+            handle = os.open(path, _READ_FLAGS)
+        except OSError as error:
+            # ELOOP on Linux and macOS, EMLINK on FreeBSD: the one sign of a refused link.
+            if error.errno in (errno.ELOOP, errno.EMLINK) and os.path.islink(path):
+                raise _refused_link(title) from None
+            raise
+        try:
+            return _bounded_read(handle, title, limit)
+        finally:
+            os.close(handle)
+    except OSError as error:
+        # Only the error's own words: the file name is the title already.
+        raise invalid(title, "file_unreadable", f"Cannot read the file: {error.strerror or error}", (), "") from None
+
+
+def _bounded_read(handle: int, title: str, limit: int) -> bytes:
+    """The bytes of the open file ``handle``: a regular file of at most ``limit`` bytes."""
+    info = os.fstat(handle)  # of what was opened, whatever the listing saw at that name
+    if not stat.S_ISREG(info.st_mode):
+        message = "Not a regular file (a folder, a pipe or a device took the file's place): it is not read"
+        raise invalid(title, "file_not_regular", message, (), "")
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = os.read(handle, min(_CHUNK, limit + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+    raise invalid(title, "file_too_large", f"The file is larger than the limit of {limit} bytes", (), "")
+
+
+def _refused_link(title: str) -> ValidationError:
+    message = "A symbolic link: what it leads to is not read (an inbox file must be a regular file)"
+    return invalid(title, "file_link", message, (), "")
+
+
+def _entry_of(path: Path, raw: bytes) -> InboxEntry | None:
+    """The entry of a file holding ``raw``; ``None`` if it is the client's index or a JSON Schema."""
+    title = str(path)
+    try:
         if raw.startswith(_BOM):
             raise invalid(
                 title, "json_bom", "The file starts with a UTF-8 byte order mark, which JSON forbids", (), raw
@@ -283,8 +407,6 @@ def _read_message_file(path: Path) -> InboxEntry | None:
             raise relocated(error, title, {}) from None
     except ValidationError as error:
         return InboxEntry(path, None, error)
-    except OSError as error:
-        return InboxEntry(path, None, invalid(title, "file_unreadable", f"Cannot read the file: {error}", (), ""))
     if not isinstance(message, (InboxMessage, CodeInboxMessage)):
         kind = type(message).__name__
         return InboxEntry(path, None, invalid(title, "payload_kind", f"The file holds a {kind}, not a message", (), {}))
@@ -292,12 +414,14 @@ def _read_message_file(path: Path) -> InboxEntry | None:
 
 
 def _is_listed(item: os.DirEntry[str]) -> bool:
-    """Whether a folder entry is read: a file, or a name that leads nowhere (its entry then says why)."""
+    """Whether a folder entry is read: a regular file, or a link (its entry then says it is one).
+
+    A folder, a pipe or a device is left out: its reading would fail or never end.
+    """
     try:
-        item.stat()  # follows a symbolic link: fails for a dangling one or a loop
-    except OSError:
+        return item.is_symlink() or item.is_file(follow_symlinks=False)
+    except OSError:  # gone since the listing: its entry says why it cannot be read
         return True
-    return item.is_file()  # not a folder, a pipe or a device, whose reading would fail or never end
 
 
 def _checked_gate(found: object, title: str) -> str:
@@ -322,29 +446,119 @@ def _updated_instant(entry: InboxEntry) -> tuple[int, str]:
     return entry.message.updated_at.instant()
 
 
-def _same_message(path: Path, message: CortexMessage, workflow_gate: str | None) -> bool:
-    entry = _read_message_file(path)
+def _same_message(path: Path, raw: bytes, message: CortexMessage, workflow_gate: str | None) -> bool:
+    entry = _entry_of(path, raw)
     return entry is not None and entry.message == message and entry.workflow_gate == workflow_gate
 
 
-def _temporary(path: Path, data: bytes) -> Path:
-    """A new file beside ``path`` holding ``data``, with the mode ``path`` has, or a new file would have.
+def _previous_bytes(path: Path) -> bytes | None:
+    """The bytes of the regular file ``path``; ``None`` if it is none (a link, say) or cannot be read."""
+    try:
+        return _file_bytes(path, MAX_FILE_BYTES)
+    except ValidationError:
+        return None
+
+
+@contextmanager
+def _writing(folder: Path) -> Generator[None, None, None]:
+    """Hold the folder's lock (the writers of this module take turns), and sweep up what killed writers left.
+
+    The lock is an advisory ``flock`` on the folder itself, so no lock file is left in
+    it; the system drops it when its holder dies, so a killed writer never blocks the
+    next one. Under it, no writer of this module is between creating a temporary file
+    and renaming it: every temporary file found is one a killed writer left.
+    """
+    handle = _lock_handle(folder)
+    try:
+        _wait_for_lock(handle, folder)
+        for name in os.listdir(folder):
+            if _TEMPORARY.fullmatch(name):
+                with suppress(OSError):  # already gone, or not a file (a folder of that name is not ours)
+                    os.unlink(folder / name)
+        yield
+    finally:
+        os.close(handle)  # closing it releases the lock
+
+
+def _wait_for_lock(handle: int, folder: Path) -> None:
+    """Take the lock of ``handle``, waiting ``_LOCK_TIMEOUT`` seconds at most.
+
+    Whoever can open the folder can take its lock and keep it: a writer then fails with a
+    ``TimeoutError`` after a while rather than wait for ever.
+    """
+    deadline = time.monotonic() + _LOCK_TIMEOUT
+    pause = 0.001
+    while not _try_lock(handle):
+        if time.monotonic() >= deadline:
+            raise TimeoutError(
+                f"{folder}: another writer has held the inbox's lock for over {_LOCK_TIMEOUT:g} s; nothing was written"
+            )
+        time.sleep(pause)
+        pause = min(2 * pause, 0.05)
+
+
+if sys.platform == "win32":  # pragma: no cover - a folder cannot be opened there; a lock file's first byte is locked
+    import msvcrt
+
+    _LOCK_FILE = ".mplp-models.lock"
+
+    def _lock_handle(folder: Path) -> int:
+        return os.open(folder / _LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o666)
+
+    def _try_lock(handle: int) -> bool:
+        try:
+            msvcrt.locking(handle, msvcrt.LK_NBLCK, 1)
+        except OSError as error:
+            if error.errno in (errno.EACCES, errno.EDEADLK):  # held by another writer
+                return False
+            raise
+        return True
+
+    def _sync_folder(folder: Path) -> None:
+        """Nothing: a folder cannot be opened, so not synced, on Windows (its renames are journaled by NTFS)."""
+
+else:
+    import fcntl
+
+    def _lock_handle(folder: Path) -> int:
+        return os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+
+    def _try_lock(handle: int) -> bool:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # held by another writer
+            return False
+        return True
+
+    def _sync_folder(folder: Path) -> None:
+        """Make a rename in ``folder`` durable: it is an entry of the folder, synced with it."""
+        handle = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(handle)
+        except OSError as error:
+            if error.errno not in (errno.EINVAL, errno.ENOTSUP):  # a file system that cannot sync a folder
+                raise
+        finally:
+            os.close(handle)
+
+
+def _temporary(folder: Path, data: bytes, mode: int | None) -> Path:
+    """A new file in ``folder`` holding ``data``, with the permission bits ``mode``, or those of a new file.
 
     It is created with mode 0o666, from which the system takes the umask, as for
     any file the client creates; so the umask is never read (``os.umask`` can
     only be read by setting it, for the whole process, a race with other threads).
     """
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_BINARY", 0)
     while True:
-        name = path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp"
+        name = folder / f".mplp-{secrets.token_hex(8)}.tmp"
         try:
             handle = os.open(name, flags, 0o666)
-        except FileExistsError:  # another writer's temporary file: draw another name
+        except FileExistsError:  # drawn twice: draw another name
             continue
         break
     try:
         with os.fdopen(handle, "wb") as file:
-            mode = _mode_of(path)
             if mode is not None and hasattr(os, "fchmod"):
                 os.fchmod(file.fileno(), mode)
             file.write(data)
@@ -356,34 +570,56 @@ def _temporary(path: Path, data: bytes) -> Path:
     return name
 
 
-def _mode_of(path: Path) -> int | None:
-    """The permission bits of the file ``path`` replaces, or ``None`` if there is none."""
+def _mode_to_keep(path: Path) -> int | None:
+    """The permission bits of the file ``path`` replaces (never setuid, setgid or sticky), ``None`` if none.
+
+    Raises:
+        OSError: If ``path`` is a symbolic link (what it leads to lends nothing, not even its
+            mode) or not a regular file.
+    """
     try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
+        info = os.lstat(path)
+    except FileNotFoundError:
         return None
+    if stat.S_ISLNK(info.st_mode):
+        message = "is a symbolic link, which the inbox's writers never write through nor replace"
+        raise OSError(errno.ELOOP, message, str(path))
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(errno.EEXIST, "is not a regular file, which the inbox's writers never replace", str(path))
+    return stat.S_IMODE(info.st_mode) & 0o777
 
 
-def _replace(path: Path, data: bytes) -> None:
-    temporary = _temporary(path, data)
+def _replace(path: Path, data: bytes, previous: bytes | None = None) -> None:
+    """Put ``data`` in ``path``'s place; if ``previous`` is given, only if the file still holds it."""
+    temporary = _temporary(path.parent, data, _mode_to_keep(path))
     try:
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-
-
-def _create(path: Path, data: bytes) -> None:
-    """Write ``path`` whole, only if it does not exist (a ``FileExistsError`` otherwise)."""
-    temporary = _temporary(path, data)
-    try:
-        # A hard link appears whole and fails if the name is taken: no window between a check and a write.
-        os.link(temporary, path)
-    except FileExistsError:
-        raise
-    except OSError:
-        # A file system without hard links: the name is taken empty, then the whole file replaces it.
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+        # A writer that takes no lock (the client) may have written the file since it was read.
+        if previous is not None and _previous_bytes(path) != previous:
+            raise InboxChangedError(
+                f"{path} changed while it was being written (another writer moved it): "
+                "it is left as that writer wrote it; read it again and retry"
+            )
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
+    _sync_folder(path.parent)
+
+
+def _create(path: Path, data: bytes) -> None:
+    """Write ``path`` whole, only if nothing has that name (a ``FileExistsError`` otherwise)."""
+    temporary = _temporary(path.parent, data, None)
+    try:
+        try:
+            # A hard link appears whole and fails if the name is taken, even by a writer that takes no lock.
+            os.link(temporary, path)
+        except FileExistsError:
+            raise
+        except OSError:
+            # A file system without hard links: under the lock, no writer of this module
+            # takes the name between this look and the rename (no empty placeholder either).
+            if os.path.lexists(path):
+                raise FileExistsError(errno.EEXIST, "File exists", str(path)) from None
+            os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    _sync_folder(path.parent)
