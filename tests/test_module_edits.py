@@ -75,7 +75,7 @@ def test_add_segment_appends_and_keeps_the_old_trace() -> None:
         segment_id="f6000000-0000-4000-a000-000000000009",
         parent_segment_id="f6000000-0000-4000-a000-000000000001",
         label="sign",
-        status="pending",
+        status=mm.TraceSegmentStatus.pending,
     )
     new = old.add_segment(segment)
     assert [s.label for s in new.walk()] == ["release", "build", "upload wheels", "announce", "sign"]
@@ -90,7 +90,9 @@ def test_add_segment_appends_and_keeps_the_old_trace() -> None:
 
 
 def test_add_segment_to_a_trace_without_segments() -> None:
-    new = pending_trace().add_segment(mm.TraceSegment(segment_id=mm.new_id(), label="only", status="running"))
+    new = pending_trace().add_segment(
+        mm.TraceSegment(segment_id=mm.new_id(), label="only", status=mm.TraceSegmentStatus.running)
+    )
     assert [s.label for s in new.roots()] == ["only"]
 
 
@@ -103,7 +105,9 @@ def test_add_segment_to_a_trace_without_segments() -> None:
     ],
 )
 def test_add_segment_refuses_what_breaks_a_rule(segment_id: str, parent: str | None, code: str) -> None:
-    segment = mm.TraceSegment(segment_id=segment_id, parent_segment_id=parent, label="x", status="pending")
+    segment = mm.TraceSegment(
+        segment_id=segment_id, parent_segment_id=parent, label="x", status=mm.TraceSegmentStatus.pending
+    )
     with pytest.raises(ValidationError) as caught:
         trace().add_segment(segment)
     assert codes(caught.value) == [code]
@@ -111,7 +115,9 @@ def test_add_segment_refuses_what_breaks_a_rule(segment_id: str, parent: str | N
 
 def test_transition_segment_stamps_the_start_and_the_finish() -> None:
     segment_id = "f6000000-0000-4000-a000-000000000009"
-    start = pending_trace().add_segment(mm.TraceSegment(segment_id=segment_id, label="work", status="pending"))
+    start = pending_trace().add_segment(
+        mm.TraceSegment(segment_id=segment_id, label="work", status=mm.TraceSegmentStatus.pending)
+    )
     running = start.transition_segment(segment_id, "running", at="2026-03-02T14:05:00Z")
     assert document(running.segment(segment_id)) == {
         "segment_id": segment_id,
@@ -143,7 +149,12 @@ def test_transition_segment_stamps_the_start_and_the_finish() -> None:
 
 def test_transition_segment_keeps_a_stamp_unless_told_when() -> None:
     segment_id = "f6000000-0000-4000-a000-000000000009"
-    given_start = mm.TraceSegment(segment_id=segment_id, label="w", status="pending", started_at="2026-03-02T14:01:00Z")
+    given_start = mm.TraceSegment(
+        segment_id=segment_id,
+        label="w",
+        status=mm.TraceSegmentStatus.pending,
+        started_at=mm.Timestamp("2026-03-02T14:01:00Z"),
+    )
     base = pending_trace().add_segment(given_start)
     assert base.transition_segment(segment_id, "running").segment(segment_id).started_at == "2026-03-02T14:01:00Z"
     told = base.transition_segment(segment_id, "running", at="2026-03-02T14:02:00Z").segment(segment_id)
@@ -162,7 +173,12 @@ def test_transition_segment_refusals() -> None:
         old.transition_segment("f6000000-0000-4000-a000-000000000004", "done")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     segment_id = "f6000000-0000-4000-a000-000000000009"
     running = pending_trace().add_segment(
-        mm.TraceSegment(segment_id=segment_id, label="w", status="running", started_at="2026-03-02T14:01:00Z")
+        mm.TraceSegment(
+            segment_id=segment_id,
+            label="w",
+            status=mm.TraceSegmentStatus.running,
+            started_at=mm.Timestamp("2026-03-02T14:01:00Z"),
+        )
     )
     with pytest.raises(ValidationError) as caught:
         running.transition_segment(segment_id, "completed", at="2026-03-02T14:00:59Z")
@@ -289,9 +305,9 @@ def test_a_second_approval_keeps_the_status() -> None:
 def test_decide_refusals() -> None:
     cancelled = pending_confirm().decide("cancelled", by_role="planner", at="2026-03-02T12:00:00Z")
     assert cancelled.status is mm.ConfirmStatus.cancelled
-    for status in ("approved", "cancelled"):
+    for status in (mm.ConfirmDecisionStatus.approved, mm.ConfirmDecisionStatus.cancelled):
         with pytest.raises(ValueError, match="Confirm is cancelled, which is final: it takes no more decisions"):
-            cancelled.decide(status, by_role="planner")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+            cancelled.decide(status, by_role="planner")
     with pytest.raises(ValidationError) as caught:
         pending_confirm().decide("approved", by_role="planner", at="2026-03-02T10:59:59Z")
     [entry] = mm.errors_as_json(caught.value)
@@ -325,7 +341,8 @@ def test_decide_is_building_from_scratch(old: mm.Confirm, status: str, role: str
             old.decide(status, by_role=role, reason=reason, at=at)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
         return
     result = old.decide(status, by_role=role, reason=reason, at=at)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
-    decision["decision_id"] = (result.decisions or ())[-1].decision_id  # fresh: taken from the result
+    assert result.decisions is not None
+    decision["decision_id"] = result.decisions[-1].decision_id  # fresh: taken from the result
     assert result.to_json() == mm.Confirm.model_validate(expected).to_json()
     assert result == mm.Confirm.from_json(result.to_json())
     assert document(old) == before
@@ -381,7 +398,7 @@ def collab() -> mm.Collab:
 
 def test_participants_added_changed_removed() -> None:
     old = collab()
-    added = old.add_participant(mm.CollabParticipant(participant_id="ci", kind="system"))
+    added = old.add_participant(mm.CollabParticipant(participant_id="ci", kind=mm.CollabParticipantKind.system))
     assert [p.participant_id for p in added.participants] == ["planner", "tester", "maria", "ci"]
     changed = added.update_participant("planner", kind="human", display_name=None)
     assert document(changed)["participants"][0] == {
@@ -400,7 +417,7 @@ def test_participants_added_changed_removed() -> None:
 def test_participant_refusals() -> None:
     old = collab()
     with pytest.raises(ValidationError) as caught:
-        old.add_participant(mm.CollabParticipant(participant_id="tester", kind="human"))
+        old.add_participant(mm.CollabParticipant(participant_id="tester", kind=mm.CollabParticipantKind.human))
     assert codes(caught.value) == ["duplicate_participant_id"]
     with pytest.raises(ValidationError) as caught:
         old.update_participant("maria", participant_id="planner")
@@ -410,7 +427,7 @@ def test_participant_refusals() -> None:
     with pytest.raises(KeyError, match="the collab has no participant 'bob'"):
         old.remove_participant("bob")
     with pytest.raises(ValidationError):
-        old.update_participant("maria", kind="robot")  # type: ignore[typeddict-item]  # pyright: ignore[reportArgumentType]
+        old.update_participant("maria", kind="robot")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     alone = old.remove_participant("tester").remove_participant("maria")
     with pytest.raises(ValueError, match="participant 'planner' is the collab's only one"):
         alone.remove_participant("planner")
@@ -424,10 +441,12 @@ def test_nodes_added_changed_removed() -> None:
     emptied = changed.remove_node(ids[0]).remove_node(ids[1]).remove_node(ids[2])
     assert emptied.nodes == () and document(emptied)["nodes"] == []
     bare = mm.Network.model_validate(fixture(mm.Network)).without("nodes")
-    one = bare.add_node(mm.NetworkNode(node_id=ids[0], kind="agent", status="inactive"))
+    one = bare.add_node(
+        mm.NetworkNode(node_id=ids[0], kind=mm.NetworkNodeKind.agent, status=mm.NetworkNodeStatus.inactive)
+    )
     assert document(one)["nodes"] == [{"node_id": ids[0], "kind": "agent", "status": "inactive"}]
     with pytest.raises(ValidationError) as caught:
-        one.add_node(mm.NetworkNode(node_id=ids[0], kind="queue", status="active"))
+        one.add_node(mm.NetworkNode(node_id=ids[0], kind=mm.NetworkNodeKind.queue, status=mm.NetworkNodeStatus.active))
     assert codes(caught.value) == ["duplicate_node_id"]
     with pytest.raises(KeyError, match="the network has no node"):
         bare.remove_node(ids[0])
@@ -436,7 +455,11 @@ def test_nodes_added_changed_removed() -> None:
 def test_modules_added_changed_removed() -> None:
     old = mm.Core.model_validate(fixture(mm.Core))
     assert [m.module_id.value for m in old.modules] == ["context", "plan", "confirm", "trace", "network"]
-    added = old.add_module(mm.ModuleDescriptor(module_id="dialog", version="1.0.0", status="experimental"))
+    added = old.add_module(
+        mm.ModuleDescriptor(
+            module_id=mm.ModuleId.dialog, version="1.0.0", status=mm.ModuleDescriptorStatus.experimental
+        )
+    )
     assert document(added.module("dialog")) == {"module_id": "dialog", "version": "1.0.0", "status": "experimental"}
     changed = added.update_module(mm.ModuleId.plan, status="disabled", required=None)
     assert (
@@ -445,7 +468,9 @@ def test_modules_added_changed_removed() -> None:
     removed = changed.remove_module("trace")
     assert [m.module_id.value for m in removed.modules] == ["context", "plan", "confirm", "network", "dialog"]
     with pytest.raises(ValidationError) as caught:
-        old.add_module(mm.ModuleDescriptor(module_id="plan", version="2.0.0", status="enabled"))
+        old.add_module(
+            mm.ModuleDescriptor(module_id=mm.ModuleId.plan, version="2.0.0", status=mm.ModuleDescriptorStatus.enabled)
+        )
     assert codes(caught.value) == ["duplicate_module_id"]
     with pytest.raises(KeyError, match="the core describes no module 'dialog'"):
         old.remove_module("dialog")
@@ -463,7 +488,8 @@ def item_edit(
     operation = data.draw(st.sampled_from(["add", "update", "remove"] if items else ["add"]))
     if operation == "add":
         item = document(drawn)
-        if items and data.draw(st.booleans()):
+        taken: bool = data.draw(st.booleans())
+        if items and taken:
             item[key] = data.draw(st.sampled_from(items))[key]  # a taken id
         return operation, item, [*items, item]
     wanted = data.draw(st.sampled_from(items))[key]
@@ -481,13 +507,19 @@ def item_edit(
 
 
 def run_item_edit(
-    model: M, field: str, key: str, kind: type[Any], data: st.DataObject, changes: dict[str, Any], minimum: int
+    model: mm.MplpModel,
+    field: str,
+    key: str,
+    kind: type[Any],
+    data: st.DataObject,
+    changes: dict[str, Any],
+    minimum: int,
 ) -> None:
     before = document(model)
     drawn = data.draw(_ITEMS[kind]())
     operation, argument, items = item_edit(data, before.get(field, []), key, drawn, changes, minimum)
     name = {"participants": "participant", "nodes": "node", "modules": "module"}[field]
-    edit: Callable[[], M]
+    edit: Callable[[], mm.MplpModel]
     if operation == "add":
         edit = lambda: getattr(model, f"add_{name}")(kind.model_validate(argument))  # noqa: E731
     elif operation == "update":
