@@ -83,20 +83,9 @@ NETWORK_MOVES = permissive_moves(
 EXTENSION_MOVES = permissive_moves(("registered", "active", "inactive", "deprecated"), final=())
 
 
-_TRANSITION_DOC = """The object moved to status ``to`` (a member of its status enum, or its value): a new object.
-
-        Args:
-            to: The new status.
-
-        Returns:
-            A new object; this one is unchanged.
-
-        Raises:
-            ValueError: Naming both states, if the move is not legal (the tables: docs/rules.md).
-        """
-
-
 class _Moving(RuledModel, frozen=True):
+    """A module model whose ``transition`` (typed by each model with its own statuses) checks the move in its table."""
+
     if TYPE_CHECKING:
         status: Any
 
@@ -163,9 +152,11 @@ class ConfirmModuleBase(_Moving, frozen=True):
         decisions: tuple[ConfirmDecision, ...] | None
 
     def transition(self, to: ConfirmStatus | ConfirmStatusValue) -> Self:
-        return self._moved(to)
+        """The confirm moved to status ``to`` (a member or its value): a new confirm.
 
-    transition.__doc__ = _TRANSITION_DOC
+        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        """
+        return self._moved(to)
 
     def decide(
         self,
@@ -237,9 +228,11 @@ class CollabModuleBase(_Moving, frozen=True):
         participants: tuple[CollabParticipant, ...]
 
     def transition(self, to: CollabStatus | CollabStatusValue) -> Self:
-        return self._moved(to)
+        """The collab moved to status ``to`` (a member or its value): a new collab.
 
-    transition.__doc__ = _TRANSITION_DOC
+        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        """
+        return self._moved(to)
 
     def participant(self, participant_id: str) -> CollabParticipant:
         """The participant with that id (the first, if several have it); a ``KeyError`` if none has it."""
@@ -295,9 +288,11 @@ class CoreModuleBase(_Moving, frozen=True):
         modules: tuple[ModuleDescriptor, ...]
 
     def transition(self, to: CoreStatus | CoreStatusValue) -> Self:
-        return self._moved(to)
+        """The core moved to status ``to`` (a member or its value): a new core.
 
-    transition.__doc__ = _TRANSITION_DOC
+        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        """
+        return self._moved(to)
 
     def module(self, module_id: ModuleId | ModuleIdValue) -> ModuleDescriptor:
         """The descriptor of that module; a ``KeyError`` if the core has none."""
@@ -354,9 +349,11 @@ class NetworkModuleBase(_Moving, frozen=True):
         nodes: tuple[NetworkNode, ...] | None
 
     def transition(self, to: NetworkStatus | NetworkStatusValue) -> Self:
-        return self._moved(to)
+        """The network moved to status ``to`` (a member or its value): a new network.
 
-    transition.__doc__ = _TRANSITION_DOC
+        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        """
+        return self._moved(to)
 
     def node(self, node_id: str) -> NetworkNode:
         """The node with that id (the first, if several have it); a ``KeyError`` if none has it."""
@@ -406,6 +403,8 @@ class ExtensionModuleBase(_Moving, frozen=True):
         status: ExtensionStatus
 
     def transition(self, to: ExtensionStatus | ExtensionStatusValue) -> Self:
-        return self._moved(to)
+        """The extension moved to status ``to`` (a member or its value): a new extension.
 
-    transition.__doc__ = _TRANSITION_DOC
+        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        """
+        return self._moved(to)
