@@ -496,24 +496,37 @@ class StatusEnum(str, enum.Enum):
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        # Python input may be another enum's member, a str whose value may be one of ours
-        # (PlanStatus.in_progress on a step): refused, in Python mode only (JSON text holds no member).
-        # The enum's definition reference moves to the outer schema: the inner one appears twice.
+        """Pydantic's enum schema, refusing in Python mode another enum's member whose value is one of ours.
+
+        Such a member is a ``str`` (``PlanStatus.in_progress`` given to a step),
+        which pydantic's lax enum reads by value. In Python mode the input must be
+        our member (the strict branch, no Python call) or no enum's member at all
+        (then read by value); either way a refusal is pydantic's ``enum`` error.
+        JSON text holds no member: the JSON mode is pydantic's, unchanged.
+        """
+        # The definition reference moves to the outer schema: the inner one appears more than once.
         schema: dict[str, Any] = dict(handler(source))
         reference: str | None = schema.pop("ref", None)
-        inner = cast(core_schema.CoreSchema, schema)
-        python = core_schema.no_info_before_validator_function(cls._own_member_or_value, inner)
-        return core_schema.json_or_python_schema(json_schema=inner, python_schema=python, ref=reference)
+        lax = cast(core_schema.CoreSchema, schema)
+        members = list(cls)
+        strict = core_schema.enum_schema(cls, members, sub_type="str", strict=True)
+        by_value = core_schema.chain_schema([core_schema.no_info_plain_validator_function(_no_enum_member), lax])
+        quoted = [repr(member.value) for member in members]
+        expected = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+        python = core_schema.union_schema(
+            [strict, by_value],
+            mode="left_to_right",
+            custom_error_type="enum",  # pydantic's own message: "Input should be 'a', 'b' or 'c'"
+            custom_error_context={"expected": expected},
+        )
+        return core_schema.json_or_python_schema(json_schema=lax, python_schema=python, ref=reference)
 
-    @classmethod
-    def _own_member_or_value(cls, value: Any) -> Any:
-        if isinstance(value, enum.Enum) and type(value) is not cls:
-            raise PydanticCustomError(
-                "enum_member",
-                "Input should be a {expected} member or one of its values, not {given}",
-                {"expected": cls.__name__, "given": f"{type(value).__name__}.{value.name}"},
-            )
-        return value
+
+def _no_enum_member(value: Any) -> Any:
+    """The input as it is, unless it is an enum's member (``StatusEnum``'s schema has matched its own before)."""
+    if isinstance(value, enum.Enum):
+        raise PydanticCustomError("enum", "another enum's member")  # replaced by the union's error
+    return cast(object, value)
 
 
 def is_before(first: Timestamp, second: Timestamp) -> bool:
@@ -788,7 +801,7 @@ CORE_FUNCTIONS: tuple[object, ...] = (
     _open_object_from_python,  # JsonObject's Python-mode step: tuples as lists, what JSON cannot hold refused
     _screen_number,  # the numbers' Python-mode screen: NaN and infinities as text, then refused
     _integral,  # JsonInt: an integral float as the int of the same value
-    StatusEnum._own_member_or_value.__func__,  # type: ignore[attr-defined]  # Python mode only: refuses, never changes
+    _no_enum_member,  # StatusEnum's Python mode: refuses another enum's member, never changes
 )
 """The functions the types here put in core schemas: the validators and serializers of the SDK's own
 that a model taking the fast paths may hold (with the rules' and ``given_members``: see
