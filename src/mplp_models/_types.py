@@ -806,6 +806,9 @@ CORE_FUNCTIONS: tuple[object, ...] = (
 """The functions the types here put in core schemas: the validators and serializers of the SDK's own
 that a model taking the fast paths may hold (with the rules' and ``given_members``: see
 ``_shapes.fast_path_problems``). None makes the JSON mode read otherwise than the Python mode
-(the numbers' screen only words in Python mode a refusal that JSON mode makes too), none changes a
+(the numbers' screen only words in Python mode a refusal that JSON mode makes too; the three
+Python-mode-only steps, ``_refuse_unordered``, ``_open_object_from_python`` and ``_no_enum_member``,
+act only on values that no JSON parser gives, sets, views, tuples, enum members, non-string keys and
+other objects, and hand anything ``load_json`` gives back as the same object), none changes a
 string (the colon count of ``read_as_strictly`` counts their colons), and ``model_members`` makes
 the serializer's checks too. A new one is added here only with that shown."""
