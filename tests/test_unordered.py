@@ -208,50 +208,63 @@ def test_open_objects_leave_plain_json_as_given() -> None:
     assert trace_base(attributes).attributes == attributes
 
 
-BAD_INSIDE: list[tuple[Any, str, str, str]] = [
-    # (attributes, error type, pointer inside the object, message) written out by hand
+BAD_INSIDE: list[tuple[Any, str, tuple[str | int, ...], str]] = [
+    # (attributes, error type, location inside the object, message) written out by hand
     (
         {"a": {"b": {1, 2}}},
         "unordered_array",
-        "/a/b",
-        "Input should be a list or a tuple, not a set at /a/b inside the object: an array keeps its order"
+        ("a", "b"),
+        "Input should be a list or a tuple, not a set: an array keeps its order"
         " (pass sorted(...) if the order does not matter)",
     ),
     (
         {"c": [0, {"d": {"x": 1}.values()}]},
         "unordered_array",
-        "/c/1/d",
-        "Input should be a list or a tuple, not a dict_values at /c/1/d inside the object: an array keeps its"
-        " order (pass sorted(...) if the order does not matter)",
+        ("c", 1, "d"),
+        "Input should be a list or a tuple, not a dict_values: an array keeps its order"
+        " (pass sorted(...) if the order does not matter)",
     ),
     (
         {"c": [0, {"d/e~": object()}]},
         "invalid-json-value",
-        "/c/1/d~1e~0",
-        "Input should be a JSON value (a dict, list, tuple, str, int, float, bool or None), not object"
-        " (at /c/1/d~1e~0 inside the object)",
+        ("c", 1, "d/e~"),
+        "Input should be a JSON value (a dict, list, tuple, str, int, float, bool or None), not object",
     ),
     (
         {"a": ({1: "x"},)},
         "invalid_key",
-        "/a/0",
-        "Keys should be strings, not int (at /a/0 inside the object)",
+        ("a", 0),
+        "Keys should be strings, not int (1)",
     ),
+]
+
+# The examples (#20, item 5): errors_as_json said /attributes/a/dict/b and /attributes/c/list/1/dict/d.
+POINTERS = [
+    ({"a": {"b": {1}}}, "/attributes/a/b"),
+    ({"c": [0, {"d": object()}]}, "/attributes/c/1/d"),
+    ({"c": [0, {"d/e~": object()}]}, "/attributes/c/1/d~1e~0"),
 ]
 
 
 @pytest.mark.usefixtures("either_path")
-@pytest.mark.parametrize(("attributes", "kind", "pointer", "message"), BAD_INSIDE)
-def test_open_objects_refuse_what_json_cannot_hold_naming_where(
-    attributes: Any, kind: str, pointer: str, message: str
+@pytest.mark.parametrize(("attributes", "kind", "where", "message"), BAD_INSIDE)
+def test_open_objects_refuse_what_json_cannot_hold_where_it_is(
+    attributes: Any, kind: str, where: tuple[str | int, ...], message: str
 ) -> None:
     with pytest.raises(ValidationError) as caught:
         trace_base(attributes)
     (error,) = caught.value.errors()
-    assert error["loc"] == ("attributes",)  # no union tag ("dict", "list") in the location
+    assert error["loc"] == ("attributes", *where)  # no union tag ("dict", "list") in the location
     assert error["type"] == kind
     assert error["msg"] == message
-    assert error.get("ctx", {}).get("pointer", pointer) == pointer
+
+
+@pytest.mark.usefixtures("either_path")
+@pytest.mark.parametrize(("attributes", "pointer"), POINTERS)
+def test_open_object_errors_are_json_pointers_into_the_value(attributes: Any, pointer: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        trace_base(attributes)
+    assert [entry["pointer"] for entry in mm.errors_as_json(caught.value)] == [pointer]
 
 
 def test_open_objects_in_arrays_take_tuples_too() -> None:
@@ -260,7 +273,7 @@ def test_open_objects_in_arrays_take_tuples_too() -> None:
     with pytest.raises(ValidationError) as caught:
         mm.LearningSample.model_validate({"delta_intents": [{"a": ("x",)}, {"a": {1}}]})
     located = [error for error in caught.value.errors() if error["loc"][0] == "delta_intents"]
-    assert [(error["loc"], error["type"]) for error in located] == [(("delta_intents", 1), "unordered_array")]
+    assert [(error["loc"], error["type"]) for error in located] == [(("delta_intents", 1, "a"), "unordered_array")]
 
 
 # --- enums --------------------------------------------------------------------------------------------
