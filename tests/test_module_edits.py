@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import pytest
 from conftest import fixture
+from fast_path_switch import fast_paths
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -44,16 +45,29 @@ def codes(error: ValidationError) -> list[str]:
 
 
 def same_as_scratch(edit: Callable[[], M], kind: type[M], expected: Any) -> None:
-    """``edit()`` succeeds exactly when ``kind.model_validate(expected)`` does, and then gives the same model."""
-    try:
-        built = kind.model_validate(expected)
-    except ValidationError:
-        with pytest.raises(ValidationError):
-            edit()
-        return
-    result = edit()
-    assert result.to_json() == built.to_json()
-    assert result == kind.from_json(result.to_json())
+    """``edit()`` succeeds exactly when ``kind.model_validate(expected)`` does, and then gives the same model.
+
+    The reference validates with the fast paths off (every rule step by step); the
+    edit runs with them on and off. ``expected`` is read after the edit too, so an
+    edit may write into it what it makes fresh.
+    """
+    with fast_paths(False):
+        try:
+            kind.model_validate(expected)
+        except ValidationError:
+            refused = True
+        else:
+            refused = False
+    for enabled in (True, False):
+        with fast_paths(enabled):
+            if refused:
+                with pytest.raises(ValidationError):
+                    edit()
+                continue
+            result = edit()
+        with fast_paths(False):  # again: an edit may fill in what it makes fresh (a decision's id)
+            assert result.to_json() == kind.model_validate(expected).to_json()
+            assert result == kind.from_json(result.to_json())
 
 
 # --- Trace ----------------------------------------------------------------------------------
@@ -334,17 +348,14 @@ def test_decide_is_building_from_scratch(old: mm.Confirm, status: str, role: str
     if reason is not None:
         decision["reason"] = reason
     expected = {**before, "status": status, "decisions": [*before.get("decisions", []), decision]}
-    try:
-        mm.Confirm.model_validate(expected)
-    except ValidationError:
-        with pytest.raises(ValidationError):
-            old.decide(status, by_role=role, reason=reason, at=at)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
-        return
-    result = old.decide(status, by_role=role, reason=reason, at=at)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
-    assert result.decisions is not None
-    decision["decision_id"] = result.decisions[-1].decision_id  # fresh: taken from the result
-    assert result.to_json() == mm.Confirm.model_validate(expected).to_json()
-    assert result == mm.Confirm.from_json(result.to_json())
+
+    def decide() -> mm.Confirm:
+        result = old.decide(status, by_role=role, reason=reason, at=at)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+        assert result.decisions is not None
+        decision["decision_id"] = result.decisions[-1].decision_id  # fresh: taken from the result
+        return result
+
+    same_as_scratch(decide, mm.Confirm, expected)
     assert document(old) == before
 
 
