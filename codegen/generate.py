@@ -36,10 +36,15 @@ files under ``schemas/`` stay verbatim):
   check the bounds in the core schema, where ``Field(ge=...)`` on them would
   cost a Python call per value.
 
-The template in ``codegen/templates`` adds two markers to field annotations:
-``NotNull`` on optional fields whose schema does not admit ``null`` and
-``UniqueItems`` on ``uniqueItems`` arrays. Every class the run writes must carry a
-name chosen in ``codegen/names.json``; any other name fails the run.
+The template in ``codegen/templates`` adds three markers to field annotations:
+``NotNull`` on optional fields whose schema does not admit ``null``,
+``UniqueItems`` on ``uniqueItems`` arrays and ``Ordered`` on every array (no set
+or dict view from Python). After the generator, the source is rewritten: enums on
+``StatusEnum``, arrays as tuples, an ``XValue`` literal alias after each enum,
+and in each model a ``TYPE_CHECKING``-only ``__init__`` typed as the run time
+reads Python (``constructors``). Every class the run writes must carry a name
+chosen in ``codegen/names.json`` (an ``XValue`` is named after its enum); any
+other name fails the run.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from mplp_models._semantic import RuledModel, permissive_moves
 from mplp_models._types import JsonObject, refuse_changed_open_object
 
 if TYPE_CHECKING:
-    from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextStatus
+    from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextStatus, ContextStatusValue
 
 __all__ = ["CONTEXT_MOVES", "EXTRA_FUNCTIONS", "ContextBase", "ContextRootBase"]
 
@@ -84,7 +84,7 @@ class ContextBase(RuledModel, frozen=True):
     if TYPE_CHECKING:
         status: ContextStatus
 
-    def transition(self, to: ContextStatus | str) -> Self:
+    def transition(self, to: ContextStatus | ContextStatusValue) -> Self:
         """The context moved to ``to`` (a new context); a ``ValueError`` if the move is not legal.
 
         Any state may move to any other but closed, which is final (upstream defines no moves).

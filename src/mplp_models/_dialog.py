@@ -16,7 +16,13 @@ from mplp_models._types import Timestamp, earliest_and_latest
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.common.metadata_schema import Metadata
-    from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import DialogMessage, DialogStatus
+    from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import (
+        DialogMessage,
+        DialogMessageRole,
+        DialogMessageRoleValue,
+        DialogStatus,
+        DialogStatusValue,
+    )
 
 __all__ = ["DIALOG_MOVES", "DialogBase", "DialogGovernance"]
 
@@ -42,14 +48,16 @@ class DialogBase(RuledModel, frozen=True):
         started_at: Timestamp | None
         ended_at: Timestamp | None
 
-    def transition(self, to: DialogStatus | str) -> Self:
+    def transition(self, to: DialogStatus | DialogStatusValue, *, at: str | None = None) -> Self:
         """The dialog moved to another status.
 
         active -> paused | completed | cancelled; paused -> active | completed | cancelled.
-        Completing or cancelling sets ``ended_at`` to now when it is not set.
+        Completing or cancelling sets ``ended_at``: to ``at`` when given, else to
+        now when it is not set (a set one is kept).
 
         Args:
             to: The new status, a member or its value.
+            at: When the dialog ended, for a move to completed or cancelled (an RFC 3339 timestamp).
 
         Returns:
             A new dialog; this one is unchanged.
@@ -60,9 +68,29 @@ class DialogBase(RuledModel, frozen=True):
         """
         target = self._check_move(to)
         update: dict[str, Any] = {"status": target}
-        if target.value in ("completed", "cancelled") and self.ended_at is None:
-            update["ended_at"] = Timestamp.now()
+        if target.value in ("completed", "cancelled"):
+            if at is not None:
+                update["ended_at"] = at
+            elif self.ended_at is None:
+                update["ended_at"] = Timestamp.now()
         return self.model_copy(update=update)
+
+    def append(self, role: DialogMessageRole | DialogMessageRoleValue, content: str, *, at: str | None = None) -> Self:
+        """The dialog with one more message.
+
+        Args:
+            role: Who speaks: user, assistant, system or agent.
+            content: The message's text.
+            at: Its timestamp (an RFC 3339 timestamp); default now.
+
+        Returns:
+            A new dialog; this one is unchanged.
+
+        Raises:
+            ValidationError: If the message breaks the schema, or the dialog a rule (a
+                timestamp after ``ended_at``: a completed dialog takes no message later than its end).
+        """
+        return self._appended((role, content), at)
 
     def _violations(self) -> list[RuleViolation]:
         found: list[RuleViolation] = []
@@ -372,7 +400,7 @@ class DialogBase(RuledModel, frozen=True):
         )
         return self._appended(_chat.read_anthropic_reply(reply, options), timestamp)
 
-    def _appended(self, turn: tuple[str, str], timestamp: str | None) -> Self:
+    def _appended(self, turn: tuple[DialogMessageRole | str, str], timestamp: str | None) -> Self:
         role, text = turn
         message = {"role": role, "content": text, "timestamp": Timestamp.now() if timestamp is None else timestamp}
         return self.model_copy(update={"messages": (*self.messages, message)})

@@ -15,8 +15,11 @@ from mplp_models._semantic import RuledModel, RuleViolation
 from mplp_models._types import Timestamp, is_before
 
 if TYPE_CHECKING:
-    from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessageStatus
-    from mplp_models._generated.cortex.v1.inbox_schema import InboxMessageStatus
+    from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (
+        CodeInboxMessageStatus,
+        CodeInboxMessageStatusValue,
+    )
+    from mplp_models._generated.cortex.v1.inbox_schema import InboxMessageStatus, InboxMessageStatusValue
     from mplp_models._types import StatusEnum
 
 __all__ = ["INBOX_MOVES", "STAMP_OF_STATUS", "CodeInboxMessageBase", "InboxMessageBase"]
@@ -45,7 +48,7 @@ class _InboxRules(RuledModel, frozen=True):
         acknowledged_at: Timestamp | None
         archived_at: Timestamp | None
 
-    def _moved(self, to: object, at: Timestamp | None) -> Self:
+    def _moved(self, to: object, at: str | None) -> Self:
         target = self._check_move(to)
         moment = at if at is not None else Timestamp.now()
         return self.model_copy(update={"status": target, "updated_at": moment, STAMP_OF_STATUS[target.value]: moment})
@@ -71,9 +74,10 @@ _TRANSITION_DOC = """The message moved to another status and stamped.
         unread -> read -> acknowledged -> archived, and read -> archived.
 
         Args:
-            to: The new status, a member or its value.
+            to: The new status, a member (of either mode's status enum: both
+                modes share this lifecycle) or its value.
             at: The time of the move, set as the status's ``*_at`` and as
-                ``updated_at`` (default: now).
+                ``updated_at`` (an RFC 3339 timestamp, as text or ``Timestamp``; default: now).
 
         Returns:
             A new message; this one is unchanged.
@@ -90,7 +94,9 @@ class InboxMessageBase(_InboxRules, frozen=True):
     if TYPE_CHECKING:
         status: InboxMessageStatus
 
-    def transition(self, to: InboxMessageStatus | str, at: Timestamp | None = None) -> Self:
+    def transition(
+        self, to: InboxMessageStatus | CodeInboxMessageStatus | InboxMessageStatusValue, at: str | None = None
+    ) -> Self:
         return self._moved(to, at)
 
     transition.__doc__ = _TRANSITION_DOC
@@ -116,7 +122,9 @@ class CodeInboxMessageBase(_InboxRules, frozen=True):
     if TYPE_CHECKING:
         status: CodeInboxMessageStatus
 
-    def transition(self, to: CodeInboxMessageStatus | str, at: Timestamp | None = None) -> Self:
+    def transition(
+        self, to: CodeInboxMessageStatus | InboxMessageStatus | CodeInboxMessageStatusValue, at: str | None = None
+    ) -> Self:
         return self._moved(to, at)
 
     transition.__doc__ = _TRANSITION_DOC

@@ -7,20 +7,51 @@ that they end the object (a cancelled confirm, a retired network...).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from typing_extensions import Self
+from typing_extensions import Self, TypedDict, Unpack
 
+from mplp_models._ids import new_id
 from mplp_models._semantic import RuledModel, RuleViolation, duplicate_ids, permissive_moves
-from mplp_models._types import StatusEnum, is_before
+from mplp_models._types import Timestamp, is_before
 
 if TYPE_CHECKING:
-    from mplp_models._generated.mplp.v1_0.mplp_collab_schema import CollabParticipant
-    from mplp_models._generated.mplp.v1_0.mplp_confirm_schema import ConfirmDecision
-    from mplp_models._generated.mplp.v1_0.mplp_core_schema import ModuleDescriptor
-    from mplp_models._generated.mplp.v1_0.mplp_network_schema import NetworkNode
-    from mplp_models._types import Timestamp
+    from mplp_models._base import MplpModel
+    from mplp_models._generated.mplp.v1_0.mplp_collab_schema import (
+        CollabParticipant,
+        CollabParticipantKind,
+        CollabParticipantKindValue,
+        CollabStatus,
+        CollabStatusValue,
+    )
+    from mplp_models._generated.mplp.v1_0.mplp_confirm_schema import (
+        ConfirmDecision,
+        ConfirmDecisionStatus,
+        ConfirmDecisionStatusValue,
+        ConfirmStatus,
+        ConfirmStatusValue,
+    )
+    from mplp_models._generated.mplp.v1_0.mplp_core_schema import (
+        CoreStatus,
+        CoreStatusValue,
+        ModuleDescriptor,
+        ModuleDescriptorStatus,
+        ModuleDescriptorStatusValue,
+        ModuleId,
+        ModuleIdValue,
+    )
+    from mplp_models._generated.mplp.v1_0.mplp_extension_schema import ExtensionStatus, ExtensionStatusValue
+    from mplp_models._generated.mplp.v1_0.mplp_network_schema import (
+        NetworkNode,
+        NetworkNodeKind,
+        NetworkNodeKindValue,
+        NetworkNodeStatus,
+        NetworkNodeStatusValue,
+        NetworkStatus,
+        NetworkStatusValue,
+    )
 
 __all__ = [
     "COLLAB_MOVES",
@@ -32,7 +63,10 @@ __all__ = [
     "ConfirmModuleBase",
     "CoreModuleBase",
     "ExtensionModuleBase",
+    "ModuleChanges",
     "NetworkModuleBase",
+    "NodeChanges",
+    "ParticipantChanges",
 ]
 
 # A confirm may be decided again (upstream's own data has an approved confirm whose
@@ -50,19 +84,61 @@ EXTENSION_MOVES = permissive_moves(("registered", "active", "inactive", "depreca
 
 
 class _Moving(RuledModel, frozen=True):
+    """A module model whose ``transition`` (typed by each model with its own statuses) checks the move in its table."""
+
     if TYPE_CHECKING:
         status: Any
 
-    def transition(self, to: StatusEnum | str) -> Self:
-        """The object moved to status ``to`` (a member of its status enum, or its text): a new object.
-
-        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
-        """
+    def _moved(self, to: object) -> Self:
         return self.model_copy(update={"status": self._check_move(to)})
 
 
+class ParticipantChanges(TypedDict, total=False):
+    """The fields ``Collab.update_participant`` may change (``None`` unsets an optional one)."""
+
+    participant_id: str
+    role_id: str | None
+    kind: CollabParticipantKind | CollabParticipantKindValue
+    display_name: str | None
+
+
+class ModuleChanges(TypedDict, total=False):
+    """The fields ``Core.update_module`` may change (``None`` unsets an optional one)."""
+
+    version: str
+    status: ModuleDescriptorStatus | ModuleDescriptorStatusValue
+    required: bool | None
+    description: str | None
+
+
+class NodeChanges(TypedDict, total=False):
+    """The fields ``Network.update_node`` may change (``None`` unsets an optional one)."""
+
+    node_id: str
+    name: str | None
+    kind: NetworkNodeKind | NetworkNodeKindValue
+    role_id: str | None
+    status: NetworkNodeStatus | NetworkNodeStatusValue
+
+
+_Item = TypeVar("_Item", bound="MplpModel")
+
+
+def _position(items: Sequence[_Item], key: Callable[[_Item], str], wanted: str, what: str) -> int:
+    """Where the first item whose key is ``wanted`` is; a ``KeyError`` naming it if none is."""
+    for position, item in enumerate(items):
+        if key(item) == wanted:
+            return position
+    raise KeyError(f"{what} {wanted!r}")
+
+
+def _replaced(items: tuple[_Item, ...], position: int, *new: _Item) -> tuple[_Item, ...]:
+    """``items`` with the one at ``position`` replaced by ``new`` (none: removed); the others shared."""
+    return (*items[:position], *new, *items[position + 1 :])
+
+
 class ConfirmModuleBase(_Moving, frozen=True):
-    """Behaviour of ``Confirm``: unique decision ids, no decision before the request; its lifecycle.
+    """Behaviour of ``Confirm``: unique decision ids, no decision before the request; its lifecycle; decisions.
 
     The confirm's status and its decisions' are not tied: upstream's data has a
     pending confirm holding an approved decision, and an approved one with none.
@@ -71,8 +147,57 @@ class ConfirmModuleBase(_Moving, frozen=True):
     _moves: ClassVar[Mapping[str, Sequence[str]]] = CONFIRM_MOVES
 
     if TYPE_CHECKING:
+        status: ConfirmStatus
         requested_at: Timestamp
         decisions: tuple[ConfirmDecision, ...] | None
+
+    def transition(self, to: ConfirmStatus | ConfirmStatusValue) -> Self:
+        """The confirm moved to status ``to`` (a member or its value): a new confirm.
+
+        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        """
+        return self._moved(to)
+
+    def decide(
+        self,
+        status: ConfirmDecisionStatus | ConfirmDecisionStatusValue,
+        *,
+        by_role: str,
+        reason: str | None = None,
+        at: str | None = None,
+    ) -> Self:
+        """The confirm decided: one more decision, and the confirm's status moved to the decision's.
+
+        The decision has a fresh id (``new_id()``). A decision that the confirm's
+        status already reads (a second approval) leaves the status as it is.
+
+        Args:
+            status: The decision: approved, rejected or cancelled.
+            by_role: The id of the role that decides.
+            reason: Why, for humans and agents; default none.
+            at: When (an RFC 3339 timestamp); default now.
+
+        Returns:
+            A new confirm; this one is unchanged.
+
+        Raises:
+            ValueError: If the confirm is cancelled (final: it takes no more decisions), or
+                ``status`` is not a decision.
+            ValidationError: If the confirm breaks the schema or a rule (``at`` before ``requested_at``, say).
+        """
+        if not self._moves[self.status.value]:
+            raise ValueError(f"Confirm is {self.status.value}, which is final: it takes no more decisions")
+        value = status.value if isinstance(status, enum.Enum) else status
+        target = self.status if value == self.status.value else self._check_move(value)
+        decision: dict[str, Any] = {
+            "decision_id": new_id(),
+            "status": value,
+            "decided_by_role": by_role,
+            "decided_at": Timestamp.now() if at is None else at,
+        }
+        if reason is not None:
+            decision["reason"] = reason
+        return self.model_copy(update={"status": target, "decisions": (*(self.decisions or ()), decision)})
 
     def _violations(self) -> list[RuleViolation]:
         decisions = self.decisions or ()
@@ -89,44 +214,197 @@ class ConfirmModuleBase(_Moving, frozen=True):
         return found
 
 
+def _participant_id(participant: CollabParticipant) -> str:
+    return participant.participant_id
+
+
 class CollabModuleBase(_Moving, frozen=True):
-    """Behaviour of ``Collab``: unique participant ids; its lifecycle."""
+    """Behaviour of ``Collab``: unique participant ids; its lifecycle; participants added, changed, removed."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = COLLAB_MOVES
 
     if TYPE_CHECKING:
+        status: CollabStatus
         participants: tuple[CollabParticipant, ...]
+
+    def transition(self, to: CollabStatus | CollabStatusValue) -> Self:
+        """The collab moved to status ``to`` (a member or its value): a new collab.
+
+        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        """
+        return self._moved(to)
+
+    def participant(self, participant_id: str) -> CollabParticipant:
+        """The participant with that id (the first, if several have it); a ``KeyError`` if none has it."""
+        return self.participants[self._participant_position(participant_id)]
+
+    def add_participant(self, participant: CollabParticipant) -> Self:
+        """The collab with ``participant`` appended (a new collab; a ``ValidationError`` if its id is taken)."""
+        return self.model_copy(update={"participants": (*self.participants, participant)})
+
+    def update_participant(self, participant_id: str, /, **changes: Unpack[ParticipantChanges]) -> Self:
+        """The collab with the participant of that id changed as ``changes`` say (``None`` unsets an optional field).
+
+        Raises:
+            KeyError: If no participant has that id.
+            ValidationError: If the participant or the collab breaks the schema or a rule
+                (a new ``participant_id`` another participant has, say).
+        """
+        position = self._participant_position(participant_id)
+        changed = self.participants[position].model_copy(update=changes)
+        return self.model_copy(update={"participants": _replaced(self.participants, position, changed)})
+
+    def remove_participant(self, participant_id: str) -> Self:
+        """The collab without the participant of that id (the first, if several have it).
+
+        Raises:
+            KeyError: If no participant has that id.
+            ValueError: If it is the only one: a collab has at least one participant.
+        """
+        position = self._participant_position(participant_id)
+        if len(self.participants) == 1:
+            raise ValueError(f"participant {participant_id!r} is the collab's only one, and a collab needs one")
+        return self.model_copy(update={"participants": _replaced(self.participants, position)})
+
+    def _participant_position(self, participant_id: str) -> int:
+        return _position(self.participants, _participant_id, participant_id, "the collab has no participant")
 
     def _violations(self) -> list[RuleViolation]:
         ids = [participant.participant_id for participant in self.participants]
         return duplicate_ids(ids, "participants", "participant_id", "participant")
 
 
+def _module_id(module: ModuleDescriptor) -> str:
+    return module.module_id.value
+
+
 class CoreModuleBase(_Moving, frozen=True):
-    """Behaviour of ``Core``: each module described once; its lifecycle."""
+    """Behaviour of ``Core``: each module described once; its lifecycle; module descriptors added, changed, removed."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = CORE_MOVES
 
     if TYPE_CHECKING:
+        status: CoreStatus
         modules: tuple[ModuleDescriptor, ...]
+
+    def transition(self, to: CoreStatus | CoreStatusValue) -> Self:
+        """The core moved to status ``to`` (a member or its value): a new core.
+
+        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        """
+        return self._moved(to)
+
+    def module(self, module_id: ModuleId | ModuleIdValue) -> ModuleDescriptor:
+        """The descriptor of that module; a ``KeyError`` if the core has none."""
+        return self.modules[self._module_position(module_id)]
+
+    def add_module(self, module: ModuleDescriptor) -> Self:
+        """The core with ``module`` appended (a new core; a ``ValidationError`` if that module is described already)."""
+        return self.model_copy(update={"modules": (*self.modules, module)})
+
+    def update_module(self, module_id: ModuleId | ModuleIdValue, /, **changes: Unpack[ModuleChanges]) -> Self:
+        """The core with that module's descriptor changed as ``changes`` say (``None`` unsets an optional field).
+
+        Raises:
+            KeyError: If the core describes no such module.
+            ValidationError: If the descriptor breaks the schema (an empty ``version``, say).
+        """
+        position = self._module_position(module_id)
+        changed = self.modules[position].model_copy(update=changes)
+        return self.model_copy(update={"modules": _replaced(self.modules, position, changed)})
+
+    def remove_module(self, module_id: ModuleId | ModuleIdValue) -> Self:
+        """The core without that module's descriptor.
+
+        Raises:
+            KeyError: If the core describes no such module.
+            ValueError: If it is the only one: a core describes at least one module.
+        """
+        position = self._module_position(module_id)
+        if len(self.modules) == 1:
+            raise ValueError(
+                f"module {self.modules[position].module_id.value!r} is the core's only one, and a core needs one"
+            )
+        return self.model_copy(update={"modules": _replaced(self.modules, position)})
+
+    def _module_position(self, module_id: object) -> int:
+        wanted = module_id.value if isinstance(module_id, enum.Enum) else module_id
+        return _position(self.modules, _module_id, str(wanted), "the core describes no module")
 
     def _violations(self) -> list[RuleViolation]:
         return duplicate_ids([module.module_id.value for module in self.modules], "modules", "module_id", "module")
 
 
+def _node_id(node: NetworkNode) -> str:
+    return node.node_id
+
+
 class NetworkModuleBase(_Moving, frozen=True):
-    """Behaviour of ``Network``: unique node ids; its lifecycle."""
+    """Behaviour of ``Network``: unique node ids; its lifecycle; nodes added, changed, removed."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = NETWORK_MOVES
 
     if TYPE_CHECKING:
+        status: NetworkStatus
         nodes: tuple[NetworkNode, ...] | None
 
+    def transition(self, to: NetworkStatus | NetworkStatusValue) -> Self:
+        """The network moved to status ``to`` (a member or its value): a new network.
+
+        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        """
+        return self._moved(to)
+
+    def node(self, node_id: str) -> NetworkNode:
+        """The node with that id (the first, if several have it); a ``KeyError`` if none has it."""
+        return self._nodes[self._node_position(node_id)]
+
+    def add_node(self, node: NetworkNode) -> Self:
+        """The network with ``node`` appended (a new network; a ``ValidationError`` if its id is taken)."""
+        return self.model_copy(update={"nodes": (*self._nodes, node)})
+
+    def update_node(self, node_id: str, /, **changes: Unpack[NodeChanges]) -> Self:
+        """The network with the node of that id changed as ``changes`` say (``None`` unsets an optional field).
+
+        Raises:
+            KeyError: If no node has that id.
+            ValidationError: If the node or the network breaks the schema or a rule
+                (a new ``node_id`` another node has, say).
+        """
+        position = self._node_position(node_id)
+        changed = self._nodes[position].model_copy(update=changes)
+        return self.model_copy(update={"nodes": _replaced(self._nodes, position, changed)})
+
+    def remove_node(self, node_id: str) -> Self:
+        """The network without the node of that id (the first, if several have it); the last one leaves ``nodes`` empty.
+
+        Raises:
+            KeyError: If no node has that id.
+        """
+        return self.model_copy(update={"nodes": _replaced(self._nodes, self._node_position(node_id))})
+
+    @property
+    def _nodes(self) -> tuple[NetworkNode, ...]:
+        return self.nodes or ()
+
+    def _node_position(self, node_id: str) -> int:
+        return _position(self._nodes, _node_id, node_id, "the network has no node")
+
     def _violations(self) -> list[RuleViolation]:
-        return duplicate_ids([node.node_id for node in self.nodes or ()], "nodes", "node_id", "node")
+        return duplicate_ids([node.node_id for node in self._nodes], "nodes", "node_id", "node")
 
 
 class ExtensionModuleBase(_Moving, frozen=True):
     """Behaviour of ``Extension``: its lifecycle (no rules beyond the schema)."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = EXTENSION_MOVES
+
+    if TYPE_CHECKING:
+        status: ExtensionStatus
+
+    def transition(self, to: ExtensionStatus | ExtensionStatusValue) -> Self:
+        """The extension moved to status ``to`` (a member or its value): a new extension.
+
+        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        """
+        return self._moved(to)

@@ -1,9 +1,10 @@
-"""Trace rules: unique segments whose parent links form a forest, the root span's trace id, the timelines; walks; lifecycle."""
+"""Trace rules: unique segments whose parent links form a forest, the root span's trace id, the timelines; walks; edits; lifecycle."""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from typing_extensions import Self
 
@@ -12,13 +13,25 @@ from mplp_models._types import Timestamp, is_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.common.trace_base_schema import TraceBase
-    from mplp_models._generated.mplp.v1_0.mplp_trace_schema import TraceSegment, TraceStatus
+    from mplp_models._generated.mplp.v1_0.mplp_trace_schema import (
+        TraceSegment,
+        TraceSegmentStatus,
+        TraceSegmentStatusValue,
+        TraceStatus,
+        TraceStatusValue,
+    )
 
-__all__ = ["TRACE_MOVES", "TraceModuleBase"]
+__all__ = ["SEGMENT_MOVES", "TRACE_MOVES", "TraceEnd", "TraceModuleBase"]
 
 _FINISHED = ("completed", "failed", "cancelled")
 # Upstream defines no moves between the Trace states: any move but out of a final state.
 TRACE_MOVES = permissive_moves(("pending", "running", *_FINISHED), final=_FINISHED)
+# Nor between a segment's: the same, with skipped as one more way to end.
+_ENDED = (*_FINISHED, "skipped")
+SEGMENT_MOVES = permissive_moves(("pending", "running", *_ENDED), final=_ENDED)
+
+TraceEnd: TypeAlias = Literal["completed", "failed", "cancelled"]
+"""The states that end a trace: what ``Trace.finish`` takes."""
 
 
 class TraceModuleBase(RuledModel, frozen=True):
@@ -34,20 +47,91 @@ class TraceModuleBase(RuledModel, frozen=True):
         finished_at: Timestamp | None
         segments: tuple[TraceSegment, ...] | None
 
-    def transition(self, to: TraceStatus | str) -> Self:
+    def transition(self, to: TraceStatus | TraceStatusValue, *, at: str | None = None) -> Self:
         """The trace moved to ``to`` (a new trace); a ``ValueError`` if the move is not legal.
 
         Any state may move to any other but completed, failed and cancelled, which
-        are final (upstream defines no moves). Moving to running sets ``started_at``
-        to now, and to a final state sets ``finished_at`` to now, when it is not set.
+        are final (upstream defines no moves). Moving to running stamps ``started_at``,
+        and to a final state ``finished_at``: with ``at`` when given, else with now
+        when the stamp is not set (a set one is kept).
         """
         target = self._check_move(to)
-        update: dict[str, Any] = {"status": target}
-        if target.value == "running" and self.started_at is None:
-            update["started_at"] = Timestamp.now()
-        if target.value in _FINISHED and self.finished_at is None:
-            update["finished_at"] = Timestamp.now()
-        return self.model_copy(update=update)
+        return self.model_copy(update={"status": target, **_stamps(target, self.started_at, self.finished_at, at)})
+
+    def finish(self, status: TraceStatus | TraceEnd, *, at: str | None = None) -> Self:
+        """The trace ended: moved to completed, failed or cancelled, ``finished_at`` stamped as ``transition`` does.
+
+        Args:
+            status: How it ended.
+            at: When (an RFC 3339 timestamp); default now, unless ``finished_at`` is set.
+
+        Returns:
+            A new trace; this one is unchanged.
+
+        Raises:
+            ValueError: If ``status`` does not end a trace, or the trace has already ended.
+            ValidationError: If the trace breaks a rule (``at`` before ``started_at``, say).
+        """
+        value = status.value if isinstance(status, enum.Enum) else status
+        if value not in _FINISHED:
+            raise ValueError(f"a trace finishes as {', '.join(_FINISHED)}, not {value!r} (use transition)")
+        return self.transition(status, at=at)
+
+    def segment(self, segment_id: str) -> TraceSegment:
+        """The segment with id ``segment_id`` (the first, if several have it); a ``KeyError`` if none has it."""
+        return self._segments[self._segment_position(segment_id)]
+
+    def add_segment(self, segment: TraceSegment) -> Self:
+        """The trace with ``segment`` appended to its segments (a new trace; this one is unchanged).
+
+        Raises:
+            ValidationError: If the trace breaks a rule with it: its id already used
+                (``duplicate_segment_id``), a parent that is no segment of the trace...
+        """
+        return self.model_copy(update={"segments": (*self._segments, segment)})
+
+    def transition_segment(
+        self, segment_id: str, to: TraceSegmentStatus | TraceSegmentStatusValue, *, at: str | None = None
+    ) -> Self:
+        """The trace with one of its segments moved to status ``to``, and stamped.
+
+        Any state may move to any other but completed, failed, cancelled and
+        skipped, which are final (upstream defines no moves). Moving to running
+        stamps the segment's ``started_at``, and to a final state its
+        ``finished_at``: with ``at`` when given, else with now when the stamp is
+        not set (a set one is kept).
+
+        Args:
+            segment_id: The segment's id (the first segment with it).
+            to: Its new status, a member or its value.
+            at: The time of the move (an RFC 3339 timestamp); default now.
+
+        Returns:
+            A new trace; this one is unchanged.
+
+        Raises:
+            KeyError: If no segment has that id.
+            ValueError: If the move is not legal (the message names both states).
+            ValidationError: If the trace breaks a rule (``at`` before the segment's ``started_at``, say).
+        """
+        segments = self._segments
+        position = self._segment_position(segment_id)
+        segment = segments[position]
+        target = _check_segment_move(segment.status, to)
+        moved = segment.model_copy(
+            update={"status": target, **_stamps(target, segment.started_at, segment.finished_at, at)}
+        )
+        return self.model_copy(update={"segments": (*segments[:position], moved, *segments[position + 1 :])})
+
+    @property
+    def _segments(self) -> tuple[TraceSegment, ...]:
+        return self.segments or ()
+
+    def _segment_position(self, segment_id: str) -> int:
+        for position, segment in enumerate(self._segments):
+            if segment.segment_id == segment_id:
+                return position
+        raise KeyError(f"the trace has no segment {segment_id!r}")
 
     def roots(self) -> list[TraceSegment]:
         """The segments without a parent, in list order."""
@@ -97,6 +181,40 @@ class TraceModuleBase(RuledModel, frozen=True):
                 ("segments", position), segment.started_at, segment.finished_at, f"segment {segment.segment_id}"
             )
         return found
+
+
+def _stamps(target: enum.Enum, started: Timestamp | None, finished: Timestamp | None, at: str | None) -> dict[str, Any]:
+    """The stamps a move to ``target`` sets: ``started_at`` on running, ``finished_at`` on a final state.
+
+    ``at`` when given (the caller says when), else now for a stamp that is not set.
+    """
+    if target.value == "running":
+        name, current = "started_at", started
+    elif target.value in _ENDED:
+        name, current = "finished_at", finished
+    else:
+        return {}
+    if at is not None:
+        return {name: at}
+    return {} if current is not None else {name: Timestamp.now()}
+
+
+def _check_segment_move(current: TraceSegmentStatus, to: object) -> TraceSegmentStatus:
+    """``to`` as a member of the segment's status enum; a ``ValueError`` naming both states if the move is not legal."""
+    kind = type(current)
+    try:
+        target = kind(to.value if isinstance(to, enum.Enum) else to)
+    except ValueError:
+        names = ", ".join(member.value for member in kind)
+        raise ValueError(f"TraceSegment has no state {to!r} (states: {names})") from None
+    allowed = SEGMENT_MOVES[current.value]
+    if target.value not in allowed:
+        options = ", ".join(allowed) or "nothing (it is final)"
+        raise ValueError(
+            f"TraceSegment cannot move from {current.value} to {target.value}; "
+            f"from {current.value} it can move to {options}"
+        )
+    return target
 
 
 def _finished_before_start(

@@ -31,7 +31,7 @@ from pydantic import (
     WrapSerializer,
 )
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import PydanticCustomError, PydanticKnownError, core_schema
+from pydantic_core import InitErrorDetails, PydanticCustomError, PydanticKnownError, ValidationError, core_schema
 from typing_extensions import TypeAliasType
 
 from mplp_models import _fastpath
@@ -78,13 +78,12 @@ for text), so the written bytes would vary from run to run.
 """
 
 
-def _unordered_error(value: object, pointer: str = "") -> PydanticCustomError:
-    where = f" at {pointer} inside the object" if pointer else ""
+def _unordered_error(value: object) -> PydanticCustomError:
     return PydanticCustomError(
         "unordered_array",
-        "Input should be a list or a tuple, not a {kind}{where}: an array keeps its order"
+        "Input should be a list or a tuple, not a {kind}: an array keeps its order"
         " (pass sorted(...) if the order does not matter)",
-        {"kind": type(value).__name__, "where": where, "pointer": pointer},
+        {"kind": type(value).__name__},
     )
 
 
@@ -101,17 +100,30 @@ def _open_object_from_python(value: Any) -> Any:
     A tuple is read as the JSON array it writes as (the models hand out
     tuples), and stored as a list, as ``from_json`` stores an array, so that
     equality, ``to_json`` and ``model_dump`` agree with a reading of the written
-    bytes. What JSON cannot hold is refused here, with the JSON Pointer of the
-    value inside the object in the error's message and its context
-    (``pointer``): pydantic's ``JsonValue`` would locate it with its union's
-    tags (``/a/dict/b``). Plain JSON (most input) is let through at C speed first.
+    bytes. What JSON cannot hold is refused here, located at the value inside
+    the object (a ``ValidationError`` raised in a validator keeps its
+    locations, under the field's): pydantic's ``JsonValue`` would locate it
+    with its union's tags (``/a/dict/b``). Plain JSON (most input) is let
+    through at C speed first.
     """
     if not isinstance(value, dict) or (_fastpath.ENABLED and _plainly_json(value)):
         return cast(object, value)  # not a dict: the dict schema refuses it
-    return _json_from_python(value, "", 1)
+    try:
+        return _json_from_python(value, 1)
+    except _Refused as refused:
+        details = InitErrorDetails(type=refused.error, loc=tuple(reversed(refused.path)), input=refused.value)
+        raise ValidationError.from_exception_data("JsonObject", [details]) from None
 
 
-def _json_from_python(node: Any, pointer: str, depth: int) -> Any:
+class _Refused(Exception):
+    """What ``_json_from_python`` refuses, and where: the path is gathered on the way out, innermost first."""
+
+    def __init__(self, error: PydanticCustomError, value: object) -> None:
+        self.error, self.value = error, value
+        self.path: list[str | int] = []
+
+
+def _json_from_python(node: Any, depth: int) -> Any:
     if depth > MAX_OPEN_DEPTH:
         return node  # open_object_problem refuses it, for every mode alike
     if isinstance(node, (str, int, float)) or node is None:  # bool is an int
@@ -120,38 +132,30 @@ def _json_from_python(node: Any, pointer: str, depth: int) -> Any:
         members = cast(dict[Any, Any], node)  # type: ignore[redundant-cast]  # pyright sees dict[Unknown, Unknown]
         for key in members:
             if not isinstance(key, str):
-                raise PydanticCustomError(
-                    "invalid_key",
-                    "Keys should be strings, not {kind}{where}",
-                    {
-                        "kind": type(key).__name__,
-                        "where": f" (at {pointer} inside the object)" if pointer else "",
-                        "pointer": pointer,
-                    },
+                message = "Keys should be strings, not {kind} ({key})"
+                error = PydanticCustomError(
+                    "invalid_key", message, {"kind": type(key).__name__, "key": short_repr(key)}
                 )
-        copied = {key: _json_from_python(item, f"{pointer}/{_escape(key)}", depth + 1) for key, item in members.items()}
+                raise _Refused(error, members)
+        copied = {key: _child(item, key, depth) for key, item in members.items()}
         return members if all(copied[key] is item for key, item in members.items()) else copied
     if isinstance(node, (list, tuple)):
         items = cast(Sequence[Any], node)
-        copied_items = [_json_from_python(item, f"{pointer}/{index}", depth + 1) for index, item in enumerate(items)]
+        copied_items = [_child(item, index, depth) for index, item in enumerate(items)]
         unchanged = isinstance(node, list) and all(new is old for new, old in zip(copied_items, items))
         return items if unchanged else copied_items
     if isinstance(node, _UNORDERED):
-        raise _unordered_error(cast(object, node), pointer or "/")
-    raise PydanticCustomError(
-        "invalid-json-value",
-        "Input should be a JSON value (a dict, list, tuple, str, int, float, bool or None), not {kind}{where}",
-        {
-            "kind": type(node).__name__,
-            "where": f" (at {pointer} inside the object)" if pointer else "",
-            "pointer": pointer,
-        },
-    )
+        raise _Refused(_unordered_error(cast(object, node)), cast(object, node))
+    message = "Input should be a JSON value (a dict, list, tuple, str, int, float, bool or None), not {kind}"
+    raise _Refused(PydanticCustomError("invalid-json-value", message, {"kind": type(node).__name__}), node)
 
 
-def _escape(key: str) -> str:
-    """A JSON Pointer reference token (RFC 6901)."""
-    return key.replace("~", "~0").replace("/", "~1")
+def _child(item: Any, step: str | int, depth: int) -> Any:
+    try:
+        return _json_from_python(item, depth + 1)
+    except _Refused as refused:
+        refused.path.append(step)
+        raise
 
 
 def _check_open_object(value: Any) -> Any:
@@ -496,24 +500,37 @@ class StatusEnum(str, enum.Enum):
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        # Python input may be another enum's member, a str whose value may be one of ours
-        # (PlanStatus.in_progress on a step): refused, in Python mode only (JSON text holds no member).
-        # The enum's definition reference moves to the outer schema: the inner one appears twice.
+        """Pydantic's enum schema, refusing in Python mode another enum's member whose value is one of ours.
+
+        Such a member is a ``str`` (``PlanStatus.in_progress`` given to a step),
+        which pydantic's lax enum reads by value. In Python mode the input must be
+        our member (the strict branch, no Python call) or no enum's member at all
+        (then read by value); either way a refusal is pydantic's ``enum`` error.
+        JSON text holds no member: the JSON mode is pydantic's, unchanged.
+        """
+        # The definition reference moves to the outer schema: the inner one appears more than once.
         schema: dict[str, Any] = dict(handler(source))
         reference: str | None = schema.pop("ref", None)
-        inner = cast(core_schema.CoreSchema, schema)
-        python = core_schema.no_info_before_validator_function(cls._own_member_or_value, inner)
-        return core_schema.json_or_python_schema(json_schema=inner, python_schema=python, ref=reference)
+        lax = cast(core_schema.CoreSchema, schema)
+        members = list(cls)
+        strict = core_schema.enum_schema(cls, members, sub_type="str", strict=True)
+        by_value = core_schema.chain_schema([core_schema.no_info_plain_validator_function(_no_enum_member), lax])
+        quoted = [repr(member.value) for member in members]
+        expected = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+        python = core_schema.union_schema(
+            [strict, by_value],
+            mode="left_to_right",
+            custom_error_type="enum",  # pydantic's own message: "Input should be 'a', 'b' or 'c'"
+            custom_error_context={"expected": expected},
+        )
+        return core_schema.json_or_python_schema(json_schema=lax, python_schema=python, ref=reference)
 
-    @classmethod
-    def _own_member_or_value(cls, value: Any) -> Any:
-        if isinstance(value, enum.Enum) and type(value) is not cls:
-            raise PydanticCustomError(
-                "enum_member",
-                "Input should be a {expected} member or one of its values, not {given}",
-                {"expected": cls.__name__, "given": f"{type(value).__name__}.{value.name}"},
-            )
-        return value
+
+def _no_enum_member(value: Any) -> Any:
+    """The input as it is, unless it is an enum's member (``StatusEnum``'s schema has matched its own before)."""
+    if isinstance(value, enum.Enum):
+        raise PydanticCustomError("enum", "another enum's member")  # replaced by the union's error
+    return cast(object, value)
 
 
 def is_before(first: Timestamp, second: Timestamp) -> bool:
@@ -788,11 +805,14 @@ CORE_FUNCTIONS: tuple[object, ...] = (
     _open_object_from_python,  # JsonObject's Python-mode step: tuples as lists, what JSON cannot hold refused
     _screen_number,  # the numbers' Python-mode screen: NaN and infinities as text, then refused
     _integral,  # JsonInt: an integral float as the int of the same value
-    StatusEnum._own_member_or_value.__func__,  # type: ignore[attr-defined]  # Python mode only: refuses, never changes
+    _no_enum_member,  # StatusEnum's Python mode: refuses another enum's member, never changes
 )
 """The functions the types here put in core schemas: the validators and serializers of the SDK's own
 that a model taking the fast paths may hold (with the rules' and ``given_members``: see
 ``_shapes.fast_path_problems``). None makes the JSON mode read otherwise than the Python mode
-(the numbers' screen only words in Python mode a refusal that JSON mode makes too), none changes a
+(the numbers' screen only words in Python mode a refusal that JSON mode makes too; the three
+Python-mode-only steps, ``_refuse_unordered``, ``_open_object_from_python`` and ``_no_enum_member``,
+act only on values that no JSON parser gives, sets, views, tuples, enum members, non-string keys and
+other objects, and hand anything ``load_json`` gives back as the same object), none changes a
 string (the colon count of ``read_as_strictly`` counts their colons), and ``model_members`` makes
 the serializer's checks too. A new one is added here only with that shown."""
