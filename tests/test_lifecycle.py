@@ -80,12 +80,12 @@ def test_dialog_moves(start: str, target: str) -> None:
     del document["ended_at"]
     dialog = mm.Dialog.model_validate(document)
     if target in DIALOG_MOVES[start]:
-        moved = dialog.transition(target)
+        moved = dialog.transition(mm.DialogStatus(target))
         assert moved.status == target and dialog.status == start
         assert (moved.ended_at is not None) == (target in ("completed", "cancelled"))
     else:
         with pytest.raises(ValueError, match=f"from {start} to {target}"):
-            dialog.transition(target)
+            dialog.transition(mm.DialogStatus(target))
 
 
 @pytest.mark.parametrize("start", list(INBOX_MOVES))
@@ -99,13 +99,13 @@ def test_inbox_moves_set_their_timestamps(start: str, target: str) -> None:
     message = mm.InboxMessage.model_validate(document)
     when = mm.Timestamp("2026-03-03T09:00:00Z")
     if target in INBOX_MOVES[start]:
-        moved = message.transition(target, at=when)
+        moved = message.transition(mm.InboxMessageStatus(target), at=when)
         assert moved.status == target and message.status == start
         assert getattr(moved, stamp[target]) == when and moved.updated_at == when
         assert moved.to_dict()[stamp[target]] == "2026-03-03T09:00:00Z"
     else:
         with pytest.raises(ValueError, match=f"InboxMessage cannot move from {start} to {target}"):
-            message.transition(target, at=when)
+            message.transition(mm.InboxMessageStatus(target), at=when)
         assert message.to_dict() == mm.InboxMessage.model_validate(document).to_dict()
 
 

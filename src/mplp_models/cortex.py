@@ -43,7 +43,7 @@ from mplp_models._base import MplpModel
 from mplp_models._conversion import relocated
 from mplp_models._decode import invalid, load_json
 from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessage, CodeInboxMessageStatus
-from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus
+from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageStatusValue
 from mplp_models._parse import parse
 from mplp_models._text import encoding_problem
 from mplp_models._types import Timestamp
@@ -230,7 +230,7 @@ def write_message(
 def transition(
     directory: str | os.PathLike[str],
     message_id: str,
-    to: InboxMessageStatus | CodeInboxMessageStatus | str,
+    to: InboxMessageStatus | CodeInboxMessageStatus | InboxMessageStatusValue,
     *,
     at: Timestamp | None = None,
     workflow_gate: str | None = None,
