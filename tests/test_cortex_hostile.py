@@ -506,7 +506,7 @@ def race(attempt: Callable[[int], tuple[str, str, str]], how: str) -> list[tuple
 
 def moving_to(folder: Path, target: str) -> tuple[str, str, str]:
     try:
-        moved = transition(folder, MESSAGE_ID, target)
+        moved = transition(folder, MESSAGE_ID, mm.InboxMessageStatus(target))
     except InboxChangedError as error:
         return ("changed", target, str(error))
     except ValidationError as error:

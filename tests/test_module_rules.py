@@ -349,7 +349,7 @@ def test_the_roots_own_keys_changed_in_place_are_never_written(change: Any) -> N
 
 
 def test_copies_of_an_open_root_keep_its_own_keys() -> None:
-    root = mm.ContextRoot(domain="d", environment="e", region="eu")  # type: ignore[call-arg]  # an own key
+    root = mm.ContextRoot(domain="d", environment="e", region="eu")  # an own key
     assert root.model_copy(update={"entry_point": "x"}).to_dict() == {
         "domain": "d",
         "environment": "e",

@@ -275,7 +275,7 @@ def test_broadcast_only_alone() -> None:
 def test_keyword_construction_runs_the_rules() -> None:
     with pytest.raises(ValidationError, match="depends on itself"):
         mm.Plan.model_validate(plan_doc(step(1, deps=(1,))))
-    steps = [mm.PlanStep(step_id=STEP(1), description="a", status="pending", dependencies=[STEP(2)])]  # type: ignore[arg-type]
+    steps = [mm.PlanStep(step_id=STEP(1), description="a", status="pending", dependencies=[STEP(2)])]
     with pytest.raises(ValidationError, match="not a step of this plan"):
         mm.Plan(
             meta=mm.Metadata(protocol_version="1.0.0", schema_version="1.0.0"),
@@ -283,6 +283,6 @@ def test_keyword_construction_runs_the_rules() -> None:
             context_id=STEP(2),
             title="t",
             objective="o",
-            status="draft",  # type: ignore[arg-type]
-            steps=steps,  # type: ignore[arg-type]
+            status="draft",
+            steps=steps,
         )
