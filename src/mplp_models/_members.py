@@ -24,6 +24,7 @@ once, when its shape is first needed: a class that fails any of it is not
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable, Sequence
 from itertools import repeat
 from operator import attrgetter, is_
@@ -31,12 +32,13 @@ from typing import Any, cast
 
 import orjson
 from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
 
-from mplp_models._canonical import prepare
+from mplp_models._canonical import CanonicalJSONError, holder_of, prepare, refuse_non_json, relocated
 from mplp_models._shapes import shape_of
-from mplp_models._types import MAX_OPEN_DEPTH, NotNull, open_object_problem
+from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, NotNull, open_object_problem
 
-__all__ = ["given_members", "model_members", "not_null_fields"]
+__all__ = ["given_members", "model_members", "not_null_fields", "refuse_changed_open_objects"]
 
 _DICT = attrgetter("__dict__")
 _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
@@ -171,7 +173,20 @@ def given_members(model: BaseModel | None, handler: Callable[[Any], Any]) -> Any
         # An unset field that may not be null holds None; pydantic serializes
         # it with the model's serializer before the parent drops it.
         return None
-    members = handler(model)
+    try:
+        # Before pydantic sees them: it would write bytes, a set, a Decimal...
+        # as something else, in both modes, with a warning at most.
+        refuse_changed_open_objects(model)
+        members = handler(model)
+    except CanonicalJSONError as refusal:
+        raise relocated(refusal, (), model) from None
+    except PydanticSerializationError as error:
+        inner = error.__cause__
+        if not isinstance(inner, CanonicalJSONError):
+            raise
+        # A model inside refused, located from itself; located from here, it
+        # is what model_dump's error names (pydantic keeps it as the cause).
+        raise _located_from(model, inner) from None
     given = model.__pydantic_fields_set__
     fields = type(model).__pydantic_fields__
     # An open model counts its extra keys among the given: then its fields are looked at one by one.
@@ -181,6 +196,52 @@ def given_members(model: BaseModel | None, handler: Callable[[Any], Any]) -> Any
             if name not in given:
                 written.pop(name, None)
     return cast(Any, members)
+
+
+def refuse_changed_open_objects(model: BaseModel) -> None:
+    """A ``CanonicalJSONError`` if an open object of ``model`` (its own, not its models') was changed in place into what the reading refuses.
+
+    Its open fields (``JsonObject``, or an array of them) and the extra keys of
+    an open model, which are read as one open object. ``refuse_non_json``
+    says what is refused; the pointer starts at ``model``.
+    """
+    values = model.__dict__
+    for name in open_fields(type(model)):
+        value = values.get(name)
+        if value is not None:
+            refuse_non_json(value, (name,), MAX_OPEN_DEPTH, depth=0 if isinstance(value, tuple) else 1)
+    extra = model.__pydantic_extra__
+    if extra:
+        refuse_non_json(extra, (), MAX_OPEN_DEPTH)
+
+
+def _located_from(model: BaseModel, refusal: CanonicalJSONError) -> CanonicalJSONError:
+    """``refusal``, raised by a model that ``model`` holds in a field (or in an array field), located from ``model``."""
+    inner = holder_of(refusal)
+    for name, value in model.__dict__.items():
+        if value is inner:
+            return relocated(refusal, (name,), model)
+        if isinstance(value, tuple):
+            for index, item in enumerate(cast(tuple[Any, ...], value)):  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
+                if item is inner:
+                    return relocated(refusal, (name, index), model)
+    return refusal  # held otherwise (a class of the user's own): located from the model that refused
+
+
+_OPEN_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def open_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a model class that hold an open object (``JsonObject``) or an array of them."""
+    names = _OPEN_FIELDS.get(kind)
+    if names is None:
+        fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
+        names = _OPEN_FIELDS[kind] = tuple(name for name, field in fields.items() if _holds_open(field.annotation))
+    return names
+
+
+def _holds_open(annotation: Any) -> bool:
+    return annotation == JsonObject or any(_holds_open(argument) for argument in typing.get_args(annotation))
 
 
 _NOT_NULL: dict[type, frozenset[str]] = {}
