@@ -329,8 +329,8 @@ def refuse_non_json(value: Any, location: Location, max_depth: int, depth: int =
     which are never iterated...), keys that are not ``str``, NaN and
     infinities, integers beyond a double's range (a JSON reader refuses their
     digits), text with a lone surrogate, and nesting deeper than ``max_depth``.
-    Subclasses of the JSON types are their base value, as for ``prepare``;
-    tuples are arrays. Integers beyond +/-(2**53 - 1) are not refused here:
+    Subclasses of the JSON types are their base value, as for ``prepare``; a
+    tuple is refused, as the reading refuses it in an open object. Integers beyond +/-(2**53 - 1) are not refused here:
     they read back exactly, and only the canonical form has no room for some.
     """
     if _fastpath.ENABLED and _plainly_json(value, max_depth - depth + 1):
@@ -350,8 +350,8 @@ def refuse_non_json(value: Any, location: Location, max_depth: int, depth: int =
                 if not encodable(key):
                     raise CanonicalJSONError("object key with a lone surrogate has no UTF-8 form", where)
                 children.append(((*where, key), child, level + 1))
-        elif isinstance(item, (list, tuple)):
-            children = [((*where, index), child, level + 1) for index, child in enumerate(cast(list[Any], item))]
+        elif isinstance(item, list):
+            children = [((*where, index), child, level + 1) for index, child in enumerate(cast(list[Any], item))]  # type: ignore[redundant-cast]  # pyright sees list[Unknown]
         else:
             continue
         if level > max_depth:
@@ -361,7 +361,7 @@ def refuse_non_json(value: Any, location: Location, max_depth: int, depth: int =
 
 def _json_problem(value: Any) -> str | None:
     """Why ``value`` alone is no JSON value the reading takes, or None (arrays and objects: their items are looked at apart)."""
-    if value is None or isinstance(value, (bool, dict, list, tuple)):
+    if value is None or isinstance(value, (bool, dict, list)):
         return None
     if isinstance(value, str):
         return None if encodable(value) else "text with a lone surrogate has no UTF-8 form"
@@ -387,8 +387,8 @@ def _plainly_json(value: Any, levels: int) -> bool:
     within a double's range when it writes one), a lone surrogate and any type
     it does not know; what it writes of the types it knows beyond JSON's
     (datetimes, UUIDs, dataclasses, enums, Fragments) and of a NaN or an
-    infinity (``null``) reads back unequal to them, and so does a tuple (a
-    list). Nesting is at most the count of ``{`` and ``[`` written (those in
+    infinity (``null``) reads back unequal to them, and so does a tuple (as
+    a list). Nesting is at most the count of ``{`` and ``[`` written (those in
     strings only add to it).
     """
     try:
