@@ -320,22 +320,22 @@ def _items(value: Any) -> list[Any]:
     return list(value)
 
 
-def refuse_non_json(value: Any, location: Location, max_depth: int, depth: int = 1) -> None:
+def refuse_non_json(value: Any, location: Location, max_depth: int) -> None:
     """A ``CanonicalJSONError`` naming the first place in ``value`` that the reading would refuse; else nothing.
 
-    For an open object (``value`` at nesting level ``depth``, arrays and objects
-    within ``max_depth`` levels) changed in place after validation: refused are
-    values that are not JSON (bytes, sets, ``Decimal``, datetimes, generators,
-    which are never iterated...), keys that are not ``str``, NaN and
-    infinities, integers beyond a double's range (a JSON reader refuses their
-    digits), text with a lone surrogate, and nesting deeper than ``max_depth``.
-    Subclasses of the JSON types are their base value, as for ``prepare``; a
-    tuple is refused, as the reading refuses it in an open object. Integers beyond +/-(2**53 - 1) are not refused here:
-    they read back exactly, and only the canonical form has no room for some.
+    For an open object changed in place after validation (``value``, at
+    ``location``, is level 1 of ``max_depth``): refused are values that are
+    not JSON (bytes, sets, ``Decimal``, datetimes, tuples, generators, which
+    are never iterated...), keys that are not ``str``, NaN and infinities,
+    integers beyond a double's range (a JSON reader refuses their digits),
+    text with a lone surrogate, and nesting deeper than ``max_depth``: what
+    the reading of an open object refuses. Subclasses of the JSON types are
+    their base value, as for ``prepare``. Integers beyond +/-(2**53 - 1) are
+    not refused here: they read back exactly; only RFC 8785 has no form for some.
     """
-    if _fastpath.ENABLED and _plainly_json(value, max_depth - depth + 1):
+    if _fastpath.ENABLED and _plainly_json(value, max_depth):
         return
-    stack: list[tuple[Location, Any, int]] = [(location, value, depth)]
+    stack: list[tuple[Location, Any, int]] = [(location, value, 1)]
     while stack:
         where, item, level = stack.pop()
         problem = _json_problem(item)

@@ -110,11 +110,7 @@ def _prepared_open_object(value: Any) -> Any:
     form. Either makes orjson stop, and ``to_json`` take the strict path,
     which names the place.
     """
-    if isinstance(value, tuple):  # the model's own array (frozen): its items are open objects
-        for item in cast(tuple[Any, ...], value):  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
-            refuse_non_json(item, (), MAX_OPEN_DEPTH)
-    elif isinstance(value, dict):
-        refuse_non_json(value, (), MAX_OPEN_DEPTH)
+    _refuse_changed(value, ())
     return prepare(value)
 
 
@@ -170,15 +166,19 @@ def refuse_changed_open_objects(model: BaseModel) -> None:
     """
     values = model.__dict__
     for name in open_fields(type(model)):
-        value = values.get(name)
-        if isinstance(value, tuple):  # the model's own array (frozen): its items are open objects
-            for index, item in enumerate(cast(tuple[Any, ...], value)):  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
-                refuse_non_json(item, (name, index), MAX_OPEN_DEPTH)
-        elif value is not None:
-            refuse_non_json(value, (name,), MAX_OPEN_DEPTH)
+        _refuse_changed(values.get(name), (name,))
     extra = model.__pydantic_extra__
     if extra:
-        refuse_non_json(extra, (), MAX_OPEN_DEPTH)
+        _refuse_changed(extra, ())
+
+
+def _refuse_changed(value: Any, location: tuple[object, ...]) -> None:
+    """``refuse_non_json`` for the value of an open field (or the extra keys) at ``location``: an open object, an array of them, or else nothing to check."""
+    if isinstance(value, tuple):  # the model's own array (frozen): its items are open objects
+        for index, item in enumerate(cast(tuple[Any, ...], value)):  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
+            refuse_non_json(item, (*location, index), MAX_OPEN_DEPTH)
+    elif isinstance(value, dict):
+        refuse_non_json(value, location, MAX_OPEN_DEPTH)
 
 
 def _located_from(model: BaseModel, refusal: CanonicalJSONError) -> CanonicalJSONError:
