@@ -13,7 +13,7 @@ from pydantic_core import CoreSchema, PydanticSerializationError, core_schema
 from typing_extensions import Self
 
 from mplp_models import _fastpath
-from mplp_models._canonical import CanonicalJSONError, dumps
+from mplp_models._canonical import CanonicalJSONError, dumps, relocated
 from mplp_models._decode import json_bytes, load_json, read_as_strictly
 from mplp_models._members import given_members, model_members, not_null_fields
 from mplp_models._shapes import is_plain
@@ -201,7 +201,8 @@ class MplpModel(BaseModel, frozen=True):
         Raises:
             CanonicalJSONError: For an integer beyond +/-(2**53 - 1) whose canonical
                 text would not read back as the same number, and for an open object
-                changed in place into something the reading would refuse.
+                changed in place into something the reading would refuse (a value
+                that is not JSON, a key that is not a string...); ``pointer`` names it.
         """
         # Fast path: orjson writes the model itself, asking model_members for
         # each model's given fields (floats and open objects canonical). Field
@@ -214,7 +215,9 @@ class MplpModel(BaseModel, frozen=True):
         # are JSON already, no aliases or computed fields, no extra keys but a
         # context root's, and no serializers but given_members, JsonObject's
         # and the root's, whose work model_members does. Any other class, and every class with the fast
-        # paths off (_fastpath), is written from model_dump.
+        # paths off (_fastpath), is written from model_dump, after given_members
+        # has refused any open object changed in place into what is not JSON:
+        # pydantic's JSON mode would write it as something else.
         try:
             if _fastpath.ENABLED and is_plain(type(self)):
                 try:
@@ -222,7 +225,10 @@ class MplpModel(BaseModel, frozen=True):
                 except orjson.JSONEncodeError:
                     pass
             return dumps(self.to_dict())
-        except PydanticSerializationError as error:  # an open object changed in place into what is not read back
+        except PydanticSerializationError as error:
+            refusal = error.__cause__
+            if isinstance(refusal, CanonicalJSONError):  # given_members's, located from this model
+                raise relocated(refusal, (), None) from None
             raise CanonicalJSONError(str(error)) from None
 
     @classmethod

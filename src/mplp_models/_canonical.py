@@ -31,7 +31,16 @@ import orjson
 from mplp_models import _fastpath
 from mplp_models._text import encodable, pointer, short_repr
 
-__all__ = ["CanonicalJSONError", "canonical_json", "dumps", "es6_number", "prepare"]
+__all__ = [
+    "CanonicalJSONError",
+    "canonical_json",
+    "dumps",
+    "es6_number",
+    "holder_of",
+    "prepare",
+    "refuse_non_json",
+    "relocated",
+]
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -53,7 +62,23 @@ class CanonicalJSONError(ValueError):
     def __init__(self, message: str, location: Location = ()) -> None:
         self.pointer: str = pointer(location)
         self.path: str = "$" + "".join(_segment(part) for part in location)
+        self._message = message
+        self._location = location
+        self._holder: object = None
         super().__init__(f"{message} at {self.pointer or 'the top level'}")
+
+
+def relocated(refusal: CanonicalJSONError, outer: Location, holder: object) -> CanonicalJSONError:
+    """``refusal`` located from ``holder``, a value that holds the one it was located from at ``outer``."""
+    # The three private attributes are this module's own: the class is public, they are not.
+    error = CanonicalJSONError(refusal._message, (*outer, *refusal._location))  # pyright: ignore[reportPrivateUsage]
+    error._holder = holder  # pyright: ignore[reportPrivateUsage]
+    return error
+
+
+def holder_of(refusal: CanonicalJSONError) -> object:
+    """The value ``refusal`` is located from, when ``relocated`` said so (else None)."""
+    return refusal._holder  # pyright: ignore[reportPrivateUsage]
 
 
 def canonical_json(value: Any) -> bytes:
@@ -293,3 +318,81 @@ def _members(value: Any) -> list[tuple[Any, Any]]:
 
 def _items(value: Any) -> list[Any]:
     return list(value)
+
+
+def refuse_non_json(value: Any, location: Location, max_depth: int) -> None:
+    """A ``CanonicalJSONError`` naming the first place in ``value`` that the reading would refuse; else nothing.
+
+    For an open object changed in place after validation (``value``, at
+    ``location``, is level 1 of ``max_depth``): refused are values that are
+    not JSON (bytes, sets, ``Decimal``, datetimes, tuples, generators, which
+    are never iterated...), keys that are not ``str``, NaN and infinities,
+    integers beyond a double's range (a JSON reader refuses their digits),
+    text with a lone surrogate, and nesting deeper than ``max_depth``: what
+    the reading of an open object refuses. Subclasses of the JSON types are
+    their base value, as for ``prepare``. Integers beyond +/-(2**53 - 1) are
+    not refused here: they read back exactly; only RFC 8785 has no form for some.
+    """
+    if _fastpath.ENABLED and _plainly_json(value, max_depth):
+        return
+    stack: list[tuple[Location, Any, int]] = [(location, value, 1)]
+    while stack:
+        where, item, level = stack.pop()
+        problem = _json_problem(item)
+        if problem is not None:
+            raise CanonicalJSONError(problem, where)
+        children: list[tuple[Location, Any, int]]
+        if isinstance(item, dict):
+            children = []
+            for key, child in cast(dict[Any, Any], item).items():  # type: ignore[redundant-cast]  # pyright sees dict[Unknown, Unknown]
+                if not isinstance(key, str):
+                    raise CanonicalJSONError(f"object key {short_repr(key)} is not a string", (*where, key))
+                if not encodable(key):
+                    raise CanonicalJSONError("object key with a lone surrogate has no UTF-8 form", where)
+                children.append(((*where, key), child, level + 1))
+        elif isinstance(item, list):
+            children = [((*where, index), child, level + 1) for index, child in enumerate(cast(list[Any], item))]  # type: ignore[redundant-cast]  # pyright sees list[Unknown]
+        else:
+            continue
+        if level > max_depth:
+            raise CanonicalJSONError(f"nests deeper than {max_depth} levels", where)
+        stack.extend(reversed(children))
+
+
+def _json_problem(value: Any) -> str | None:
+    """Why ``value`` alone is no JSON value the reading takes, or None (arrays and objects: their items are looked at apart)."""
+    if value is None or isinstance(value, (bool, dict, list)):
+        return None
+    if isinstance(value, str):
+        return None if encodable(value) else "text with a lone surrogate has no UTF-8 form"
+    if isinstance(value, int):
+        try:
+            float(value)
+        except OverflowError:
+            return f"integer {short_repr(value)} is beyond a double's range, which a JSON reader refuses"
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{_non_finite_name(value)} is not a JSON number"
+    return f"{type(value).__name__} is not a JSON value"
+
+
+def _non_finite_name(value: float) -> str:
+    return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+
+
+def _plainly_json(value: Any, levels: int) -> bool:
+    """True only when ``refuse_non_json`` would find nothing in ``value`` (``levels`` of nesting allowed), proven at C speed.
+
+    orjson refuses a key that is not a string, an integer beyond 64 bits (so
+    within a double's range when it writes one), a lone surrogate and any type
+    it does not know; what it writes of the types it knows beyond JSON's
+    (datetimes, UUIDs, dataclasses, enums, Fragments) and of a NaN or an
+    infinity (``null``) reads back unequal to them, and so does a tuple (as
+    a list). Nesting is at most the count of ``{`` and ``[`` written (those in
+    strings only add to it).
+    """
+    try:
+        written = orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return False
+    return written.count(b"{") + written.count(b"[") <= levels and bool(orjson.loads(written) == value)

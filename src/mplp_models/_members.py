@@ -24,19 +24,20 @@ once, when its shape is first needed: a class that fails any of it is not
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable, Sequence
 from itertools import repeat
 from operator import attrgetter, is_
 from typing import Any, cast
 
-import orjson
 from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
 
-from mplp_models._canonical import prepare
+from mplp_models._canonical import CanonicalJSONError, holder_of, prepare, refuse_non_json, relocated
 from mplp_models._shapes import shape_of
-from mplp_models._types import MAX_OPEN_DEPTH, NotNull, open_object_problem
+from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, NotNull
 
-__all__ = ["given_members", "model_members", "not_null_fields"]
+__all__ = ["given_members", "model_members", "not_null_fields", "refuse_changed_open_objects"]
 
 _DICT = attrgetter("__dict__")
 _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
@@ -63,9 +64,9 @@ def model_members(model: Any) -> Any:
     if len(shape.loose) == 1:  # most models with loose fields (an event's data): one, on its own
         name = shape.loose[0]
         if name in members:
-            members[name] = _prepared_open_object(members[name], type(model).__name__, name)
+            members[name] = _prepared_open_object(members[name])
     elif shape.loose:
-        _prepare_loose(members, shape.loose, type(model).__name__)
+        _prepare_loose(members, shape.loose)
     for name in shape.many:
         items = members.get(name)
         if items:
@@ -87,70 +88,30 @@ def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str
     members = {name: value for name, value in values.items() if name in given}
     extra: dict[str, Any] | None = model.__pydantic_extra__
     if extra:
-        prepared = _prepared_open_object(extra, type(model).__name__, "model_extra")
+        prepared = _prepared_open_object(extra)
         if not isinstance(prepared, dict):
             raise TypeError(f"{type(model).__name__} has extra keys written in UTF-16 order by model_dump")
         members.update(cast(dict[str, Any], prepared))
     return members
 
 
-def _prepare_loose(members: dict[str, Any], names: tuple[str, ...], model: str) -> None:
-    """The given loose fields of ``members`` prepared in place, as ``_prepared_open_object`` does one by one.
-
-    The depth screen is made once for all of them, when there are several:
-    each is written with at most as many ``{`` and ``[`` as the array of all
-    of them, less its own ``[``. Only if that screen fails is each screened alone.
-    """
-    opened: list[tuple[str, Any]] = []
+def _prepare_loose(members: dict[str, Any], names: tuple[str, ...]) -> None:
+    """The given loose fields of ``members`` prepared in place, each as ``_prepared_open_object`` does."""
     for name in names:
         if name in members:
-            value: Any = members[name]
-            if isinstance(value, (dict, tuple, list)):
-                opened.append((name, cast(Any, value)))
-            members[name] = prepare(value)
-    if len(opened) > 1:
-        try:
-            written = orjson.dumps([members[name] for name, _ in opened])
-            if written.count(b"{") + written.count(b"[") <= MAX_OPEN_DEPTH + 1:
-                return
-        except orjson.JSONEncodeError:
-            pass
-    for name, value in opened:  # prepared again: rare, and the one screen stays in one place
-        members[name] = _prepared_open_object(value, model, name)
+            members[name] = _prepared_open_object(members[name])
 
 
-def _prepared_open_object(value: Any, model: str, name: str) -> Any:
-    """A number or open object (or an array of them) ready for orjson; a ``TypeError`` if changed into what the reading refuses.
+def _prepared_open_object(value: Any) -> Any:
+    """A number or open object (or an array of them) ready for orjson; a ``CanonicalJSONError`` if changed into what the reading refuses.
 
-    ``prepare`` refuses a NaN or an infinity, and orjson a lone surrogate, both
-    here and in the writing itself; what is left is the depth. An object
-    nested deeper than ``MAX_OPEN_DEPTH`` levels is written with more than
-    that many ``{`` and ``[`` (those inside strings only add to the count), so
-    the walk of ``open_object_problem`` runs only for an object whose written
-    form has that many, or cannot be written.
+    ``refuse_non_json`` says what that is (its fast screen costs one orjson
+    round trip of the object); ``prepare`` then refuses what has no RFC 8785
+    form. Either makes orjson stop, and ``to_json`` take the strict path,
+    which names the place.
     """
-    prepared = prepare(value)
-    if not isinstance(value, (dict, tuple, list)):
-        return prepared  # a number: nothing nests in it
-    try:
-        written = orjson.dumps(prepared)
-        shallow = written.count(b"{") + written.count(b"[") <= MAX_OPEN_DEPTH
-    except orjson.JSONEncodeError:
-        shallow = False
-    if not shallow and _changed_open_object(value):
-        raise TypeError(f"{model}.{name} holds an open object changed after validation")
-    return prepared
-
-
-def _changed_open_object(value: Any) -> bool:
-    """Whether an open object (or an array of them) holds what the reading refuses: changed in place since."""
-    if isinstance(value, dict):
-        return open_object_problem(value) is not None
-    if isinstance(value, (tuple, list)):
-        return any(
-            isinstance(item, dict) and open_object_problem(item) is not None for item in cast(Sequence[Any], value)
-        )
-    return False
+    _refuse_changed(value, ())
+    return prepare(value)
 
 
 def _without_unset(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
@@ -171,7 +132,20 @@ def given_members(model: BaseModel | None, handler: Callable[[Any], Any]) -> Any
         # An unset field that may not be null holds None; pydantic serializes
         # it with the model's serializer before the parent drops it.
         return None
-    members = handler(model)
+    try:
+        # Before pydantic sees them: it would write bytes, a set, a Decimal...
+        # as something else, in both modes, with a warning at most.
+        refuse_changed_open_objects(model)
+        members = handler(model)
+    except CanonicalJSONError as refusal:
+        raise relocated(refusal, (), model) from None
+    except PydanticSerializationError as error:
+        inner = error.__cause__
+        if not isinstance(inner, CanonicalJSONError):
+            raise
+        # A model inside refused, located from itself; located from here, it
+        # is what model_dump's error names (pydantic keeps it as the cause).
+        raise _located_from(model, inner) from None
     given = model.__pydantic_fields_set__
     fields = type(model).__pydantic_fields__
     # An open model counts its extra keys among the given: then its fields are looked at one by one.
@@ -181,6 +155,59 @@ def given_members(model: BaseModel | None, handler: Callable[[Any], Any]) -> Any
             if name not in given:
                 written.pop(name, None)
     return cast(Any, members)
+
+
+def refuse_changed_open_objects(model: BaseModel) -> None:
+    """A ``CanonicalJSONError`` if an open object of ``model`` (its own, not its models') was changed in place into what the reading refuses.
+
+    Its open fields (``JsonObject``, or an array of them) and the extra keys of
+    an open model, which are read as one open object. ``refuse_non_json``
+    says what is refused; the pointer starts at ``model``.
+    """
+    values = model.__dict__
+    for name in open_fields(type(model)):
+        _refuse_changed(values.get(name), (name,))
+    extra = model.__pydantic_extra__
+    if extra:
+        _refuse_changed(extra, ())
+
+
+def _refuse_changed(value: Any, location: tuple[object, ...]) -> None:
+    """``refuse_non_json`` for the value of an open field (or the extra keys) at ``location``: an open object, an array of them, or else nothing to check."""
+    if isinstance(value, tuple):  # the model's own array (frozen): its items are open objects
+        for index, item in enumerate(cast(tuple[Any, ...], value)):  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
+            refuse_non_json(item, (*location, index), MAX_OPEN_DEPTH)
+    elif isinstance(value, dict):
+        refuse_non_json(value, location, MAX_OPEN_DEPTH)
+
+
+def _located_from(model: BaseModel, refusal: CanonicalJSONError) -> CanonicalJSONError:
+    """``refusal``, raised by a model that ``model`` holds in a field (or in an array field), located from ``model``."""
+    inner = holder_of(refusal)
+    for name, value in model.__dict__.items():
+        if value is inner:
+            return relocated(refusal, (name,), model)
+        if isinstance(value, tuple):
+            for index, item in enumerate(cast(tuple[Any, ...], value)):  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
+                if item is inner:
+                    return relocated(refusal, (name, index), model)
+    return refusal  # held otherwise (a class of the user's own): located from the model that refused
+
+
+_OPEN_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def open_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a model class that hold an open object (``JsonObject``) or an array of them."""
+    names = _OPEN_FIELDS.get(kind)
+    if names is None:
+        fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
+        names = _OPEN_FIELDS[kind] = tuple(name for name, field in fields.items() if _holds_open(field.annotation))
+    return names
+
+
+def _holds_open(annotation: Any) -> bool:
+    return annotation == JsonObject or any(_holds_open(argument) for argument in typing.get_args(annotation))
 
 
 _NOT_NULL: dict[type, frozenset[str]] = {}
