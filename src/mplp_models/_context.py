@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, GetCoreSchemaHandler, TypeAdapter, ValidationError, model_validator
-from pydantic_core import CoreSchema, PydanticCustomError, core_schema
+from pydantic import TypeAdapter, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
-from mplp_models._base import MplpModel, _model_schema  # pyright: ignore[reportPrivateUsage]
-from mplp_models._members import given_members
+from mplp_models._base import MplpModel
 from mplp_models._semantic import RuledModel, permissive_moves
-from mplp_models._types import JsonObject, refuse_changed_open_object
+from mplp_models._types import JsonObject
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextStatus, ContextStatusValue
@@ -23,14 +22,6 @@ __all__ = ["CONTEXT_MOVES", "EXTRA_FUNCTIONS", "ContextBase", "ContextRootBase"]
 CONTEXT_MOVES = permissive_moves(("draft", "active", "suspended", "archived", "closed"), final=("closed",))
 
 _OPEN_VALUES: TypeAdapter[dict[str, Any]] = TypeAdapter(JsonObject)
-
-
-def _checked_members(model: MplpModel | None, handler: Callable[[Any], Any]) -> Any:
-    """``given_members``, after refusing extra keys changed in place into what is not JSON (as open objects are)."""
-    extra = model.__pydantic_extra__ if model is not None else None
-    if extra:
-        refuse_changed_open_object(extra)
-    return given_members(model, handler)
 
 
 class ContextRootBase(MplpModel, frozen=True):
@@ -57,22 +48,13 @@ class ContextRootBase(MplpModel, frozen=True):
                 raise PydanticCustomError("open_object", message) from None  # pyright: ignore[reportArgumentType]
         return data  # pyright: ignore[reportUnknownVariableType]
 
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /) -> CoreSchema:
-        schema = super().__get_pydantic_core_schema__(source, handler)
-        model = _model_schema(schema)
-        if model is not None:  # the given fields, as for every model, and the extra keys checked on the way out
-            model["serialization"] = core_schema.wrap_serializer_function_ser_schema(_checked_members)
-        return schema
 
-
-# The functions that check the extra keys of an open model, on the way in and out: a class that
+# The function that checks the extra keys of an open model on the way in (given_members checks them on the way out): a class that
 # keeps extra keys checked by these may take the fast paths (_shapes.fast_path_problems), which
 # then do their work (model_members checks and writes the keys as an open object; both modes
 # read them as the same Python values, and the check is a validation of Python values in both).
 EXTRA_FUNCTIONS: tuple[object, ...] = (
     ContextRootBase.__dict__["_extra_is_json"].__func__,  # a classmethod: the function it binds
-    _checked_members,
 )
 
 
