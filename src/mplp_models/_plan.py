@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import heapq
 import weakref
 from collections.abc import Mapping, Sequence
@@ -185,7 +186,7 @@ class PlanBase(RuledModel, frozen=True):
         position = self._position(step_id)
         step = self.steps[position]
         moved = step.transition(to)
-        steps = (*self.steps[:position], moved, *self.steps[position + 1 :])
+        steps = _replaced(self.steps, position, moved)
         index = self._sound_index()
         if index is not None and _status_move_holds(self.status, moved, steps, index):
             return self._derived(index, steps=steps)
@@ -207,7 +208,7 @@ class PlanBase(RuledModel, frozen=True):
                 a step started before its dependencies are done, say).
         """
         at = len(self.steps) if before is None else self._position(before)
-        steps = (*self.steps[:at], step, *self.steps[at:])
+        steps = (*self.steps[:at], step, *self.steps[at:])  # the steps are shared, not copied
         index = self._sound_index()
         if (
             index is not None
@@ -244,7 +245,7 @@ class PlanBase(RuledModel, frozen=True):
         position = self._position(step_id)
         old = self.steps[position]
         new = old.model_copy(update=dict(changes))  # the step alone, validated
-        steps = (*self.steps[:position], new, *self.steps[position + 1 :])
+        steps = _replaced(self.steps, position, new)
         index = self._sound_index()
         if index is not None and type(new) is _step_class(type(self)) and _changed_step_holds(old, new, steps, index):
             return self._derived(index.with_dependencies(old, new), steps=steps)
@@ -494,10 +495,21 @@ def _remember(plan: PlanBase, index: _Index) -> None:
 def _constructed(model: _M, **changes: Any) -> _M:
     """``model`` with ``changes``, built without validation: for values the caller proves valid.
 
-    Every field keeps its value and its given-ness; the changed fields are given.
+    Every field keeps its value and its given-ness (a shallow copy: pydantic's ``__copy__``, as
+    ``model_copy()`` makes it, with its own ``__dict__`` and set of given fields), and the
+    changed fields are given. Faster than ``model_construct``, which walks every field's aliases.
     """
-    given = model.__pydantic_fields_set__ | changes.keys()
-    return model.model_construct(given, **{**model.__dict__, **changes})
+    copied = copy.copy(model)
+    vars(copied).update(changes)
+    copied.__pydantic_fields_set__.update(changes)
+    return copied
+
+
+def _replaced(steps: tuple[PlanStep, ...], position: int, step: PlanStep) -> tuple[PlanStep, ...]:
+    """``steps`` with the one at ``position`` replaced; the others shared."""
+    changed = list(steps)  # a copy of the references (the fastest of the ways measured)
+    changed[position] = step
+    return tuple(changed)
 
 
 _STEP_CLASSES: dict[type, type] = {}
