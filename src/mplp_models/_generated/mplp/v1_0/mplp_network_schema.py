@@ -3,11 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import NetworkModuleBase
-from mplp_models._types import JsonText, NotNull, StatusEnum, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonObjectInput,
+    JsonText,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictStr
 
 from .common import (
@@ -91,6 +99,7 @@ class Network(NetworkModuleBase, frozen=True):
     nodes: Annotated[
         tuple[NetworkNode, ...] | None,
         NotNull,
+        Ordered,
         Field(description="[PROTOCOL-CORE] Collection of core nodes in the network."),
     ] = None
     """
@@ -109,6 +118,7 @@ class Network(NetworkModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events related to this network."
         ),
@@ -116,6 +126,25 @@ class Network(NetworkModuleBase, frozen=True):
     """
     [PROTOCOL-CORE] List of key events related to this network.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            meta: metadata_schema.Metadata,
+            network_id: str,
+            context_id: str,
+            name: str,
+            topology_type: NetworkTopologyType | NetworkTopologyTypeValue,
+            status: NetworkStatus | NetworkStatusValue,
+            governance: common_types_schema.Governance | None = None,
+            description: str | None = None,
+            nodes: list[NetworkNode] | tuple[NetworkNode, ...] | None = None,
+            trace: trace_base_schema.TraceBase | None = None,
+            events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class NetworkNode(MplpModel, frozen=True):
@@ -160,6 +189,19 @@ class NetworkNode(MplpModel, frozen=True):
     """
     [PROTOCOL-CORE] Current status of the node.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            node_id: str,
+            kind: NetworkNodeKind | NetworkNodeKindValue,
+            status: NetworkNodeStatus | NetworkNodeStatusValue,
+            name: str | None = None,
+            role_id: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class NetworkNodeKind(StatusEnum):

@@ -3,10 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._types import JsonText, NotNull, StatusEnum, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonObjectInput,
+    JsonText,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictBool
 from typing_extensions import TypeAliasType
 
@@ -76,6 +84,18 @@ class Governance(MplpModel, frozen=True):
     Reference to the last Confirm decision that validated this state.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            lifecyclePhase: str | None = None,
+            truthDomain: str | None = None,
+            locked: bool | None = None,
+            lastConfirmRef: Ref | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class Ref(MplpModel, frozen=True):
     """
@@ -102,6 +122,17 @@ class Ref(MplpModel, frozen=True):
     """
     What the reference stands for, in words.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: str,
+            module: RefModule | RefModuleValue,
+            description: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class RefModule(StatusEnum):
