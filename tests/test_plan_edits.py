@@ -11,6 +11,7 @@ plan's index; every edit runs with the fast paths on and off.
 from __future__ import annotations
 
 import copy
+import gc
 from typing import Any
 
 import pytest
@@ -365,3 +366,16 @@ def test_a_step_moves_alone() -> None:
             moved = step.transition("in_progress")
         assert moved.to_dict() == {"step_id": uuid(1), "description": "Tag", "status": "in_progress", "order_index": 2}
         assert moved == mm.PlanStep.model_validate(moved.to_dict()) and step.status == "pending"
+
+
+def test_an_index_lives_as_long_as_its_plan() -> None:
+    from mplp_models._plan import _INDEXES  # pyright: ignore[reportPrivateUsage]
+
+    with fast_paths(True):
+        gc.collect()
+        before = len(_INDEXES)
+        plan = three_steps().transition_step(uuid(1), "in_progress")  # the plan it came from is gone already
+        assert len(_INDEXES) == before + 1
+        del plan
+        gc.collect()
+        assert len(_INDEXES) == before
