@@ -302,16 +302,15 @@ class PlanBase(RuledModel, frozen=True):
         """The plan's index, if the fast paths may edit it: the plan is sound and its class generated.
 
         A plan made by a fast edit has its index already; any other is checked once here, by
-        every rule, so that a plan read with ``semantic=False`` is never taken for sound.
+        every rule, so that a plan read with ``semantic=False`` is never taken for sound (and
+        the verdict is kept: None, for a plan that breaks a rule).
         """
         if not (_fastpath.ENABLED and is_plain(type(self))):
             return None
         entry = _INDEXES.get(id(self))
         if entry is not None and entry() is self:
             return entry.index
-        if self._violations():
-            return None
-        index = _Index.of(self.steps)
+        index = None if self._violations() else _Index.of(self.steps)
         _remember(self, index)
         return index
 
@@ -473,7 +472,7 @@ class _Entry(weakref.ref["PlanBase"]):
     """A plan's index, kept while the plan lives; by ``id`` so that models need not hash."""
 
     __slots__ = ("index", "key")
-    index: _Index
+    index: _Index | None  # None: the plan breaks a rule
     key: int
 
 
@@ -486,7 +485,7 @@ def _forget(entry: _Entry) -> None:
         del _INDEXES[entry.key]
 
 
-def _remember(plan: PlanBase, index: _Index) -> None:
+def _remember(plan: PlanBase, index: _Index | None) -> None:
     entry = _Entry(plan, _forget)
     entry.index, entry.key = index, id(plan)
     _INDEXES[entry.key] = entry
