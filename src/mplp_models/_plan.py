@@ -2,21 +2,34 @@
 
 from __future__ import annotations
 
+import copy
 import heapq
+import weakref
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import attrgetter
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args
 
-from typing_extensions import Self
+from typing_extensions import Self, TypedDict, Unpack
 
 from mplp_models import _fastpath
+from mplp_models._base import MplpModel
 from mplp_models._semantic import LifecycleModel, RuledModel, RuleViolation, duplicate_ids
+from mplp_models._shapes import is_plain
 
 if TYPE_CHECKING:
-    from mplp_models._generated.mplp.v1_0.mplp_plan_schema import PlanStatus, PlanStep, PlanStepStatus
+    from mplp_models._generated.mplp.v1_0.mplp_plan_schema import (
+        PlanStatus,
+        PlanStatusValue,
+        PlanStep,
+        PlanStepStatus,
+        PlanStepStatusValue,
+    )
 
-__all__ = ["PLAN_MOVES", "STEP_MOVES", "PlanBase", "PlanStepBase"]
+__all__ = ["PLAN_MOVES", "STEP_MOVES", "PlanBase", "PlanStepBase", "StepChanges"]
+
+_M = TypeVar("_M", bound=MplpModel)
 
 PLAN_MOVES: dict[str, tuple[str, ...]] = {
     "draft": ("proposed", "cancelled"),
@@ -41,6 +54,21 @@ NOT_YET_RUNNING = ("draft", "proposed", "approved")  # a plan in one of these ha
 RAN = ("in_progress", "completed", "failed")  # a step in one of these is running or has run
 
 
+class StepChanges(TypedDict, total=False):
+    """The fields of a step that ``Plan.update_step`` may change; ``None`` leaves an optional field out.
+
+    Not the id (other steps name it) nor the status (it moves with ``transition_step``, which keeps the lifecycle).
+    """
+
+    description: str
+    dependencies: list[str] | tuple[str, ...] | None
+    agent_role: str | None
+    order_index: int | None
+
+
+_CHANGEABLE = frozenset(StepChanges.__annotations__)
+
+
 class PlanStepBase(LifecycleModel, frozen=True):
     """Behaviour of ``PlanStep``: its lifecycle (its rules need the plan, so ``Plan`` checks them)."""
 
@@ -52,7 +80,12 @@ class PlanStepBase(LifecycleModel, frozen=True):
         dependencies: tuple[str, ...] | None
         order_index: int | None
 
-    def transition(self, to: PlanStepStatus | str) -> Self:
+    @property
+    def depends_on(self) -> tuple[str, ...]:
+        """The ids of the steps this one waits for: ``dependencies``, or an empty tuple when it has none."""
+        return self.dependencies or ()
+
+    def transition(self, to: PlanStepStatus | PlanStepStatusValue) -> Self:
         """The step moved to another status.
 
         pending -> in_progress | blocked | skipped; blocked -> pending | in_progress | skipped;
@@ -68,11 +101,20 @@ class PlanStepBase(LifecycleModel, frozen=True):
         Raises:
             ValueError: If the lifecycle has no such move (the message names both states and the legal moves).
         """
-        return self.model_copy(update={"status": self._check_move(to)})
+        return self._with_status(self._check_move(to))
+
+    def _with_status(self, status: PlanStepStatus) -> Self:
+        # Fast path: a step of the generated class with its status replaced by a member of its own
+        # status enum is a valid step: the status is a plain enum field that no rule of the step
+        # reads (the plan's rules are the plan's). Any other class, and every step with the fast
+        # paths off, is validated.
+        if _fastpath.ENABLED and is_plain(type(self)):
+            return _constructed(self, status=status)
+        return self.model_copy(update={"status": status})
 
 
 class PlanBase(RuledModel, frozen=True):
-    """Behaviour of ``Plan``: step integrity and status rules, execution order, lifecycle."""
+    """Behaviour of ``Plan``: step integrity and status rules, execution order, lifecycle, edits."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = PLAN_MOVES
 
@@ -80,7 +122,27 @@ class PlanBase(RuledModel, frozen=True):
         status: PlanStatus
         steps: tuple[PlanStep, ...]
 
-    def transition(self, to: PlanStatus | str) -> Self:
+    # --- reading the steps ---
+
+    def step(self, step_id: str) -> PlanStep:
+        """The step with that id (the first one, in a plan read with ``semantic=False``).
+
+        Raises:
+            KeyError: If no step has that id.
+        """
+        return self.steps[self._position(step_id)]
+
+    @property
+    def steps_by_id(self) -> Mapping[str, PlanStep]:
+        """Every step by its id, in list order (the first of equal ids, in a plan read with ``semantic=False``)."""
+        found: dict[str, PlanStep] = {}
+        for step in self.steps:
+            found.setdefault(step.step_id, step)
+        return found
+
+    # --- edits: each returns a new plan, the rules checked; this one is unchanged ---
+
+    def transition(self, to: PlanStatus | PlanStatusValue) -> Self:
         """The plan moved to another status.
 
         draft -> proposed; proposed -> approved | draft; approved -> in_progress;
@@ -96,13 +158,21 @@ class PlanBase(RuledModel, frozen=True):
             ValueError: If the lifecycle has no such move.
             ValidationError: If the moved plan breaks a rule (a pending step in a completed plan).
         """
-        return self.model_copy(update={"status": self._check_move(to)})
+        target = self._check_move(to)
+        index = self._sound_index()
+        # Proof: the plan's status is read by two rules only, each over the steps' statuses, which
+        # are unchanged: a completed plan has only done steps; a plan not yet running no step that ran.
+        if index is not None:
+            kinds = set(map(_STATUS, self.steps))
+            if not ((target == "completed" and not kinds <= _DONE) or (target in NOT_YET_RUNNING and kinds & _RAN)):
+                return self._derived(index, status=target)
+        return self.model_copy(update={"status": target})
 
-    def transition_step(self, step_id: str, to: PlanStepStatus | str) -> Self:
+    def transition_step(self, step_id: str, to: PlanStepStatus | PlanStepStatusValue) -> Self:
         """The plan with one of its steps moved to another status, the plan's rules checked.
 
         Args:
-            step_id: The id of the step (the first step with it).
+            step_id: The id of the step.
             to: The step's new status, a member or its value.
 
         Returns:
@@ -113,12 +183,142 @@ class PlanBase(RuledModel, frozen=True):
             ValueError: If the step's lifecycle has no such move.
             ValidationError: If the plan would break a rule (a step started before its dependencies are done, say).
         """
-        position = next((index for index, step in enumerate(self.steps) if step.step_id == step_id), None)
+        position = self._position(step_id)
+        step = self.steps[position]
+        moved = step.transition(to)
+        steps = _replaced(self.steps, position, moved)
+        index = self._sound_index()
+        if index is not None and _status_move_holds(self.status, moved, steps, index):
+            return self._derived(index, steps=steps)
+        return self.model_copy(update={"steps": steps})
+
+    def add_step(self, step: PlanStep, *, before: str | None = None) -> Self:
+        """The plan with one more step, the plan's rules checked.
+
+        Args:
+            step: The new step; its dependencies name steps of the plan.
+            before: The id of the step to insert it before; at the end when None.
+
+        Returns:
+            A new plan; this one is unchanged.
+
+        Raises:
+            KeyError: If ``before`` names no step.
+            ValidationError: If the plan would break a rule (the id already taken, an unknown dependency,
+                a step started before its dependencies are done, say).
+        """
+        at = len(self.steps) if before is None else self._position(before)
+        steps = (*self.steps[:at], step, *self.steps[at:])  # the steps are shared, not copied
+        index = self._sound_index()
+        if (
+            index is not None
+            and type(step) is _step_class(type(self))
+            and _new_step_holds(self.status, step, self.steps, index)
+        ):
+            return self._derived(index.with_step(step, steps), steps=steps)
+        return self.model_copy(update={"steps": steps})
+
+    def update_step(self, step_id: str, **changes: Unpack[StepChanges]) -> Self:
+        """The plan with one step's fields changed, the step and the plan's rules checked.
+
+        ``plan.update_step(step_id, dependencies=[...], order_index=2)``. A ``None``
+        leaves an optional field out; a step's status moves with ``transition_step``.
+
+        Args:
+            step_id: The id of the step.
+            **changes: The new values: ``description``, ``dependencies``, ``agent_role``, ``order_index``.
+
+        Returns:
+            A new plan; this one is unchanged.
+
+        Raises:
+            KeyError: If no step has that id.
+            TypeError: For a field that ``update_step`` does not change (``status``, ``step_id``, a typo).
+            ValidationError: If the step is not valid, or the plan would break a rule (a dependency cycle, say).
+        """
+        unknown = sorted(changes.keys() - _CHANGEABLE)
+        if unknown:
+            raise TypeError(
+                f"update_step() changes {', '.join(sorted(_CHANGEABLE))}, not {', '.join(unknown)} "
+                "(a step's status moves with transition_step; its id stays)"
+            )
+        position = self._position(step_id)
+        old = self.steps[position]
+        new = old.model_copy(update=dict(changes))  # the step alone, validated
+        steps = _replaced(self.steps, position, new)
+        index = self._sound_index()
+        if index is not None and type(new) is _step_class(type(self)) and _changed_step_holds(old, new, steps, index):
+            return self._derived(index.with_dependencies(old, new), steps=steps)
+        return self.model_copy(update={"steps": steps})
+
+    def remove_step(self, step_id: str) -> Self:
+        """The plan without one step, refused while another step depends on it.
+
+        Args:
+            step_id: The id of the step.
+
+        Returns:
+            A new plan; this one is unchanged.
+
+        Raises:
+            KeyError: If no step has that id.
+            ValueError: If other steps depend on it (the message names them).
+            ValidationError: If it is the plan's only step (a plan has at least one).
+        """
+        position = self._position(step_id)
+        index = self._sound_index()
+        if index is not None:
+            waiting = sorted(index.dependents.get(step_id, ()), key=index.position.__getitem__)
+        else:
+            waiting = [step.step_id for step in self.steps if step_id in step.depends_on]
+        if waiting:
+            raise ValueError(
+                f"step {step_id} cannot be removed: step{'s' if len(waiting) > 1 else ''} "
+                f"{', '.join(waiting)} depend{'' if len(waiting) > 1 else 's'} on it; "
+                "remove them or their dependency on it first"
+            )
+        step = self.steps[position]
+        steps = (*self.steps[:position], *self.steps[position + 1 :])
+        # Proof: no step depends on the one removed, so every dependency still names a step; the ids
+        # stay distinct, a subgraph of a graph with no cycle has none, and every status rule reads
+        # a step's own status, its dependencies' (still there, unchanged) and the plan's.
+        if index is not None and steps:
+            return self._derived(index.without_step(step, steps), steps=steps)
+        return self.model_copy(update={"steps": steps})
+
+    # --- the edits' bookkeeping ---
+
+    def _position(self, step_id: str) -> int:
+        index = self._sound_index()
+        if index is not None:
+            position = index.position.get(step_id)
+        else:
+            position = next((i for i, step in enumerate(self.steps) if step.step_id == step_id), None)
         if position is None:
             raise KeyError(f"the plan has no step {step_id!r}")
-        moved = self.steps[position].transition(to)
-        steps = (*self.steps[:position], moved, *self.steps[position + 1 :])
-        return self.model_copy(update={"steps": steps})
+        return position
+
+    def _sound_index(self) -> _Index | None:
+        """The plan's index, if the fast paths may edit it: the plan is sound and its class generated.
+
+        A plan made by a fast edit has its index already; any other is checked once here, by
+        every rule, so that a plan read with ``semantic=False`` is never taken for sound (and
+        the verdict is kept: None, for a plan that breaks a rule).
+        """
+        if not (_fastpath.ENABLED and is_plain(type(self))):
+            return None
+        entry = _INDEXES.get(id(self))
+        if entry is not None and entry() is self:
+            return entry.index
+        index = None if self._violations() else _Index.of(self.steps)
+        _remember(self, index)
+        return index
+
+    def _derived(self, index: _Index, **changes: Any) -> Self:
+        """This plan with ``changes``, built without validation: each caller proves the result valid."""
+        plan = _constructed(self, **changes)
+        _remember(plan, index)
+        return plan
 
     def topological_order(self) -> list[PlanStep]:
         """The steps in an order that runs every dependency first.
@@ -202,6 +402,204 @@ _ABSENT = repeat(-1)  # the position of an unknown dependency, for map(first.get
 _DONE = frozenset(DONE)
 _STARTED = frozenset(STARTED)
 _UNFINISHED = frozenset(STEP_MOVES) - _DONE
+_RAN = frozenset(RAN)
+
+
+# --- the fast edits: what each change can break, checked for the changed step only ---
+#
+# Each edit of a sound plan (every rule holds, see PlanBase._sound_index) builds the new plan
+# without validation when the checks below find nothing; otherwise, and with the fast paths off,
+# the new plan is validated in full, which raises the rules' errors as any input would. The rules
+# (_violations) read, per step: its id and dependencies (integrity and cycles), its status, its
+# dependencies' statuses and the plan's status (the status rules). Each check below is every rule
+# that can read what the edit changed, over exactly the values it reads; the rest of the plan is
+# shared with the old one and held before. Ids are distinct in a sound plan, so the id -> position
+# index names each step once, and every dependency is in it.
+
+
+@dataclass(frozen=True)
+class _Index:
+    """Where each step is, and who waits for whom, of one sound plan (shared with plans of the same graph)."""
+
+    position: Mapping[str, int]  # step id -> its position
+    dependents: Mapping[str, tuple[str, ...]]  # step id -> the ids of the steps that list it (only ids listed)
+
+    @classmethod
+    def of(cls, steps: Sequence[PlanStep]) -> _Index:
+        ids, needs = _graph(steps)
+        dependents: dict[str, list[str]] = {}
+        for step_id, dependencies in zip(ids, needs):
+            for dependency in dependencies:
+                dependents.setdefault(dependency, []).append(step_id)
+        return cls(_positions(steps), {step_id: tuple(waiting) for step_id, waiting in dependents.items()})
+
+    def with_step(self, step: PlanStep, steps: Sequence[PlanStep]) -> _Index:
+        appended = steps[-1] is step
+        position = {**self.position, step.step_id: len(steps) - 1} if appended else _positions(steps)
+        return _Index(position, _linked(dict(self.dependents), step.step_id, step.depends_on, ()))
+
+    def without_step(self, step: PlanStep, steps: Sequence[PlanStep]) -> _Index:
+        return _Index(_positions(steps), _linked(dict(self.dependents), step.step_id, (), step.depends_on))
+
+    def with_dependencies(self, old: PlanStep, new: PlanStep) -> _Index:
+        if old.depends_on == new.depends_on:
+            return self
+        added = [dependency for dependency in new.depends_on if dependency not in old.depends_on]
+        dropped = [dependency for dependency in old.depends_on if dependency not in new.depends_on]
+        return _Index(self.position, _linked(dict(self.dependents), new.step_id, added, dropped))
+
+
+def _positions(steps: Sequence[PlanStep]) -> dict[str, int]:
+    return dict(zip(map(_STEP_ID, steps), range(len(steps))))
+
+
+def _linked(
+    dependents: dict[str, tuple[str, ...]], step_id: str, added: Sequence[str], dropped: Sequence[str]
+) -> dict[str, tuple[str, ...]]:
+    """``dependents`` with ``step_id`` now waiting for ``added`` and no longer for ``dropped``."""
+    for dependency in dropped:
+        waiting = tuple(other for other in dependents[dependency] if other != step_id)
+        if waiting:
+            dependents[dependency] = waiting
+        else:
+            del dependents[dependency]
+    for dependency in added:
+        dependents[dependency] = (*dependents.get(dependency, ()), step_id)
+    return dependents
+
+
+class _Entry(weakref.ref["PlanBase"]):
+    """A plan's index, kept while the plan lives; by ``id`` so that models need not hash."""
+
+    __slots__ = ("index", "key")
+    index: _Index | None  # None: the plan breaks a rule
+    key: int
+
+
+# id(plan) -> its entry. Outside the model, so that equality, copies and pickles never see it.
+_INDEXES: dict[int, _Entry] = {}
+
+
+def _forget(entry: _Entry) -> None:
+    if _INDEXES.get(entry.key) is entry:
+        del _INDEXES[entry.key]
+
+
+def _remember(plan: PlanBase, index: _Index | None) -> None:
+    entry = _Entry(plan, _forget)
+    entry.index, entry.key = index, id(plan)
+    _INDEXES[entry.key] = entry
+
+
+def _constructed(model: _M, **changes: Any) -> _M:
+    """``model`` with ``changes``, built without validation: for values the caller proves valid.
+
+    Every field keeps its value and its given-ness (a shallow copy: pydantic's ``__copy__``, as
+    ``model_copy()`` makes it, with its own ``__dict__`` and set of given fields), and the
+    changed fields are given. Faster than ``model_construct``, which walks every field's aliases.
+    """
+    copied = copy.copy(model)
+    vars(copied).update(changes)
+    copied.__pydantic_fields_set__.update(changes)
+    return copied
+
+
+def _replaced(steps: tuple[PlanStep, ...], position: int, step: PlanStep) -> tuple[PlanStep, ...]:
+    """``steps`` with the one at ``position`` replaced; the others shared."""
+    changed = list(steps)  # a copy of the references (the fastest of the ways measured)
+    changed[position] = step
+    return tuple(changed)
+
+
+_STEP_CLASSES: dict[type, type] = {}
+
+
+def _step_class(plan_class: type[PlanBase]) -> type:
+    """The class of the steps that the plan class's ``steps`` field holds."""
+    found = _STEP_CLASSES.get(plan_class)
+    if found is None:
+        (found, _) = get_args(plan_class.model_fields["steps"].annotation)
+        _STEP_CLASSES[plan_class] = found
+    return found
+
+
+def _status_move_holds(plan_status: PlanStatus, moved: PlanStep, steps: Sequence[PlanStep], index: _Index) -> bool:
+    """Whether the plan with one step's status changed (to ``moved``'s) keeps every rule.
+
+    The proof: ids and dependencies are unchanged, so are the integrity and cycle rules. The
+    status rules that read this step's status: its own "started => dependencies done", the same
+    rule of each step that depends on it, and the plan's two rules for this step.
+    """
+    status, position = moved.status, index.position
+    if status in _STARTED and not all(steps[position[dependency]].status in _DONE for dependency in moved.depends_on):
+        return False
+    if status not in _DONE and any(
+        steps[position[dependent]].status in _STARTED for dependent in index.dependents.get(moved.step_id, ())
+    ):
+        return False
+    return _plan_status_holds(plan_status, status)
+
+
+def _new_step_holds(plan_status: PlanStatus, step: PlanStep, steps: Sequence[PlanStep], index: _Index) -> bool:
+    """Whether the plan of ``steps`` (and ``index``) keeps every rule with ``step`` added.
+
+    The proof: the new step's id is new, and its dependencies are distinct, known and not
+    itself (the integrity rules, for the only new id and the only new slots). No other step
+    lists the new id (every dependency of the old plan names one of its steps), so no path of
+    dependencies enters the new step, and a cycle through it would need one. The status rules
+    of the other steps read values that did not change; the new step's: its dependencies done if
+    it started, and the plan's two rules.
+    """
+    position, dependencies = index.position, step.depends_on
+    if step.step_id in position or step.step_id in dependencies or len(set(dependencies)) < len(dependencies):
+        return False
+    if not all(map(position.__contains__, dependencies)):
+        return False
+    if step.status in _STARTED and not all(steps[position[dependency]].status in _DONE for dependency in dependencies):
+        return False
+    return _plan_status_holds(plan_status, step.status)
+
+
+def _changed_step_holds(old: PlanStep, new: PlanStep, steps: Sequence[PlanStep], index: _Index) -> bool:
+    """Whether the plan with one step's fields changed (not its id or status) keeps every rule.
+
+    The proof: ids and statuses are unchanged, and no rule reads a description, role or order
+    index. New dependencies may break the step's integrity rules (checked for its slots), make a
+    cycle (only through the step: one of its dependencies would depend on it, directly or not,
+    which the search of everything that waits for the step finds), or name a step not done while
+    the step has started.
+    """
+    position, dependencies = index.position, new.depends_on
+    if dependencies == old.depends_on:
+        return True
+    if new.step_id in dependencies or len(set(dependencies)) < len(dependencies):
+        return False
+    if not all(map(position.__contains__, dependencies)):
+        return False
+    if new.status in _STARTED and not all(steps[position[dependency]].status in _DONE for dependency in dependencies):
+        return False
+    return not _waits_for(new.step_id, set(dependencies), index)
+
+
+def _waits_for(step_id: str, targets: set[str], index: _Index) -> bool:
+    """Whether one of ``targets`` depends on ``step_id``, directly or through other steps."""
+    seen = {step_id}
+    pending = [step_id]
+    while pending:
+        for dependent in index.dependents.get(pending.pop(), ()):
+            if dependent in targets:
+                return True
+            if dependent not in seen:
+                seen.add(dependent)
+                pending.append(dependent)
+    return False
+
+
+def _plan_status_holds(plan_status: PlanStatus, status: PlanStepStatus) -> bool:
+    """The plan's two status rules, for one step."""
+    if plan_status == "completed" and status not in _DONE:
+        return False
+    return not (plan_status in NOT_YET_RUNNING and status in _RAN)
 
 
 def _graph(steps: Sequence[PlanStep]) -> tuple[list[str], list[Sequence[str]]]:

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import bench_edits
 import bench_lines
 import measure
 import memory
@@ -449,6 +450,14 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     target("to_json / naive model_dump_json(exclude_unset=True), the worst kind", x, "<= 0.5", x <= NAIVE_WRITE_GOAL)
     x = results["naive"]["first_plan"]["ratio"]
     target("fresh process, import and read a 200-step plan / the same with the naive models", x, "<= 1.3", x <= 1.3)
+    edits = results.get("plan_edits")
+    if edits is not None:
+        x = edits["move_1000_vs_100"]
+        goal = bench_edits.MOVE_GOAL_SIZE
+        target("transition_step, one step: 1,000-step plan / 100-step plan", x, f"<= {goal:g}", x <= goal)
+        x = edits["move_1000_vs_from_json"]
+        goal = bench_edits.MOVE_GOAL_READ
+        target("transition_step, one step of a 1,000-step plan / Plan.from_json of it", x, f"<= {goal:g}", x <= goal)
     target(
         "validate --ndjson: --jobs 2 speed-up over --jobs 1",
         speedup,
@@ -490,6 +499,7 @@ def run(settings: Settings) -> dict[str, Any]:
         results["imports"] = bench_imports(Path(tmp), settings)
         results["memory"] = bench_memory(plan_2000, settings)
         results["naive"] = bench_naive(Path(tmp), settings)
+    results["plan_edits"] = bench_edits.run(quick=settings.mode == "quick")
     results["strategies_ms_per_example"] = bench_strategies(settings)
     results["targets"] = targets(results)
     results["machine"]["load_average_at_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None

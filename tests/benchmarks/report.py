@@ -319,6 +319,7 @@ def markdown(results: dict[str, Any]) -> str:
             for found in mem["readers"].values()
         ],
     )
+    out += _plan_edits(results.get("plan_edits"))
     names = [n for n in READS if n != "orjson.loads"]
     out += [
         "",
@@ -340,6 +341,34 @@ def markdown(results: dict[str, Any]) -> str:
         rows.append(cells)
     out += _table(["probe", "schema / rules", *names], rows)
     return "\n".join(out) + "\n"
+
+
+def _plan_edits(edits: dict[str, Any] | None) -> list[str]:
+    """The plan edits' table (bench_edits.py), when the run measured them."""
+    if edits is None:
+        return []
+    out = [
+        "",
+        "### Plan edits: one step moved, and a plan driven to completion",
+        "",
+        "`transition_step` of one ready step (pending -> in_progress), median time per call, side by side "
+        "with `Plan.from_json` of the 1,000-step plan; each ratio is the median of the per-round ratios.",
+        "",
+    ]
+    out += _table(["case", "median"], [[name, seconds(case["median"])] for name, case in edits["cases"].items()])
+    drive, off = edits["drive_1000"], edits["drive_1000_fast_paths_off"]
+    out += [
+        "",
+        f"Moving one step: 1,000-step plan / 100-step plan {edits['move_1000_vs_100']:.2f}; "
+        f"1,000-step plan / `Plan.from_json` of it {edits['move_1000_vs_from_json']:.4f}; "
+        f"fast paths on / off {edits['move_1000_fast_vs_off']:.4f}.",
+        "",
+        f"Driving a 1,000-step plan to completion ({drive['moves']:,} moves, every step pending -> in_progress -> "
+        f"completed in dependency order, then the plan completed): {seconds(drive['median'])} (median of "
+        f"{drive['runs']} runs, {seconds(drive['median'] / drive['moves'])} a move); with the fast paths off, "
+        f"which validate the whole plan at every move: {seconds(off['seconds'])} (one run).",
+    ]
+    return out
 
 
 def _naive(naive: dict[str, Any]) -> list[str]:
