@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import json
@@ -179,3 +180,66 @@ def test_every_module_shares_the_governance_block_or_the_run_stops() -> None:
     dialog = json.loads((ROOT / "schemas" / "mplp" / "v1.0" / "mplp-dialog.schema.json").read_text())
     prepared = shared(dialog, "mplp/v1.0/mplp-dialog.schema.json")
     assert prepared["properties"]["governance"]["$ref"] == "common/common-types.schema.json#/definitions/Governance"
+
+
+# What a constructor takes for an annotation, written out from the issue (#20, item 1), not read from the code.
+INPUT_TYPES = [
+    ("PlanStatus", "PlanStatus | PlanStatusValue"),
+    (
+        "metadata_schema.CrossCuttingConcern",
+        "metadata_schema.CrossCuttingConcern | metadata_schema.CrossCuttingConcernValue",
+    ),
+    ("tuple[identifiers_schema.MplpId, ...] | None", "list[str] | tuple[str, ...] | None"),
+    (
+        "Annotated[Annotated[tuple[PlanStep, ...], Field(min_length=1)], Field(description='x')]",
+        "list[PlanStep] | tuple[PlanStep, ...]",
+    ),
+    (
+        "tuple[PlanStepStatus, ...]",
+        "list[PlanStepStatus | PlanStepStatusValue] | tuple[PlanStepStatus | PlanStepStatusValue, ...]",
+    ),
+    ("Timestamp | None", "str | None"),
+    ("Annotated[StrictStr, Field(min_length=1)]", "str"),
+    ("JsonObject | None", "JsonObjectInput | None"),
+    ("tuple[JsonObject, ...]", "list[JsonObjectInput] | tuple[JsonObjectInput, ...]"),
+    ("JsonIntMin0", "int"),
+    ("JsonNumberMin0Max5", "float"),
+    ("ConstOne", "Literal[1]"),
+    ("StrictBool", "bool"),
+    ("trace_base_schema.TraceBase | None", "trace_base_schema.TraceBase | None"),
+]
+
+
+@pytest.mark.parametrize(("annotation", "expected"), INPUT_TYPES)
+def test_the_constructors_input_types(annotation: str, expected: str) -> None:
+    generate = codegen_module()
+    inputs = {
+        "PlanStatus": "{0}PlanStatus | {0}PlanStatusValue",
+        "PlanStepStatus": "{0}PlanStepStatus | {0}PlanStepStatusValue",
+        "CrossCuttingConcern": "{0}CrossCuttingConcern | {0}CrossCuttingConcernValue",
+        "MplpId": "str",
+    }
+    node = ast.parse(annotation, mode="eval").body
+    assert generate.input_type(node, inputs) == expected
+
+
+def test_the_input_names_come_from_the_enums_and_text_aliases() -> None:
+    source = (
+        "class Kind(StatusEnum):\n    a = 'a'\n\n"
+        "Tag = TypeAliasType('Tag', Annotated[StrictStr, Field(min_length=1)])\n"
+        "Other = TypeAliasType('Other', Annotated[Any, Field(title='x')])\n"
+    )
+    assert codegen_module().input_names([source]) == {"Kind": "{0}Kind | {0}KindValue", "Tag": "str"}
+
+
+def test_an_enum_value_alias_follows_its_enum_in_order() -> None:
+    source = 'class Kind(StatusEnum):\n    """Doc."""\n\n    b = "b"\n    a = "a-1"\n\n\nx = 1\n'
+    written = codegen_module().value_aliases(source)
+    assert 'KindValue: TypeAlias = Literal["b", "a-1"]\n' in written
+    assert written.index("KindValue") < written.index("x = 1")
+
+
+def test_a_model_default_other_than_none_fails_the_constructor() -> None:
+    source = "class M(MplpModel, frozen=True):\n    a: JsonText = 'x'\n"
+    with pytest.raises(SystemExit, match="default other than None"):
+        codegen_module().constructors(source, {})
