@@ -206,6 +206,8 @@ def open_object_problem(value: Any) -> tuple[str, str] | float | None:
             if type(item) is float:
                 if not math.isfinite(item):
                     return item
+            elif type(item) is int and not _within_double(item):
+                return "json_invalid", "Integer is beyond a double's range, which a JSON reader refuses"
             elif isinstance(item, str):
                 bad_text = bad_text or (not item.isascii() and not encodable(item))
             elif isinstance(item, (dict, list)):
@@ -275,7 +277,19 @@ def _screen_number(value: Any) -> Any:
     """A NaN or an infinity as ``NonFinite`` text, which the number's own check then refuses; anything else as it is."""
     if type(value) is float and not math.isfinite(value):
         return NonFinite.of(value)
+    # A Decimal or Fraction would be rounded to a float (JSON text never reads as one), and an
+    # integer beyond a double's range is written as digits that no JSON reader here reads back.
+    if not isinstance(value, (int, float)) or (isinstance(value, int) and not _within_double(value)):
+        raise PydanticCustomError("json_number", "Input should be a finite JSON number")
     return value
+
+
+def _within_double(value: int) -> bool:
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
 
 
 if TYPE_CHECKING:  # mypy reads a recursive alias in this form, as pydantic's JsonValue does
