@@ -15,6 +15,7 @@ import contextlib
 import enum
 import functools
 import math
+import numbers
 import re
 from collections.abc import ItemsView, Iterable, KeysView, Sequence, ValuesView
 from collections.abc import Set as AbstractSet
@@ -279,9 +280,14 @@ def _screen_number(value: Any) -> Any:
         return NonFinite.of(value)
     # A Decimal or Fraction would be rounded to a float (JSON text never reads as one), and an
     # integer beyond a double's range is written as digits that no JSON reader here reads back.
-    if not isinstance(value, (int, float)) or (isinstance(value, int) and not _within_double(value)):
+    # Anything else (a str, a bool, None) goes on to the type's own check and its own error.
+    if (isinstance(value, int) and not _within_double(value)) or _not_a_json_number(value):
         raise PydanticCustomError("json_number", "Input should be a finite JSON number")
     return value
+
+
+def _not_a_json_number(value: object) -> bool:
+    return isinstance(value, numbers.Number) and not isinstance(value, (int, float))
 
 
 def _within_double(value: int) -> bool:
