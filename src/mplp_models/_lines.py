@@ -129,8 +129,8 @@ def line_blocks(
     """Whole lines of ``stream``, about ``block_bytes`` at a time, in memory bounded by the longest line kept.
 
     A line longer than ``max_line_bytes`` is cut to its first ``max_line_bytes + 1`` bytes
-    and the rest skipped up to its ``\\n``: ``check_lines`` then refuses it as too long, and
-    the lines after it keep their numbers. Lines end at ``\\n`` only. Each block but the last
+    and the rest skipped up to its ``\\n`` (never held): ``check_lines`` then refuses it as
+    too long, and the lines after it keep their numbers. Lines end at ``\\n`` only. Each block but the last
     ends with ``\\n``; split it with ``block.split(b"\\n")``.
     """
     # read1 returns what a pipe has so far instead of waiting for a whole block: `tail -f | validate` flows.
@@ -144,7 +144,10 @@ def line_blocks(
             continue
         first = chunk.find(b"\n")
         line += chunk[: max(0, min(first, keep - len(line)))]
-        line += chunk[first:last]  # the unfinished line's end, and whole lines: within one chunk
+        whole = chunk[first:last]  # the unfinished line's end, and whole lines
+        if keep < len(whole):  # a limit below the block size: one of them may be longer than kept
+            whole = b"\n".join(part[:keep] for part in whole.split(b"\n"))
+        line += whole
         yield bytes(line)
         line = bytearray(chunk[last:][:keep])
     if line:
