@@ -124,7 +124,7 @@ MB = 1024 * 1024
 # Each input: a Python expression (bytes) built in the child, its size class, and the error code the
 # strict readers (parse, from_json, the LLM reader, check_lines) give; None: the input is valid JSON
 # that the strict readers read (and the model then judges).
-INPUTS: dict[str, tuple[str, str]] = {
+INPUTS: dict[str, tuple[str, str | None]] = {
     "nesting 10^6 deep": ('b"[" * 10**6 + b"]" * 10**6', "json_invalid"),
     "objects nested 10^6 deep": ('b\'{"a":\' * 10**6 + b"1" + b"}" * 10**6', "json_invalid"),
     "a 10^6-digit number": ('b\'{"title": \' + b"9" * 10**6 + b"}"', "json_invalid"),
@@ -156,7 +156,7 @@ INPUTS: dict[str, tuple[str, str]] = {
     ),
 }
 
-BIG_INPUTS: dict[str, tuple[str, str]] = {
+BIG_INPUTS: dict[str, tuple[str, str | None]] = {
     "a 100 MB string, a duplicate key": (
         'b\'{"title": "\' + b"a" * (100 * 2**20) + b\'", "title": "x"}\'',
         "json_duplicate_key",
@@ -247,7 +247,8 @@ def expected_outcomes(door: str, code: str | None) -> set[str]:
     if door in STRICT_DOORS and code is not None:
         return {code}
     # pydantic's own doors word their errors their own way; valid JSON is judged by the model.
-    return {"ok"} | ({"json_invalid"} if code is not None else set()) | MODEL_CODES
+    refusals: set[str] = {"json_invalid"} if code is not None else set()
+    return {"ok"} | refusals | MODEL_CODES
 
 
 # What the model may say of JSON it read (a Plan missing its fields, a title of the wrong type, ...).
