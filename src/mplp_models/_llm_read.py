@@ -302,7 +302,9 @@ def _first_value(text: str, *, first_only: bool) -> str | None:
         other = _scan(plain, first_quote + 1, first_only=False)
         if other is not None and (found is None or other[0] < found[0]):
             found = other
-    return None if found is None else text[found[0] : found[1]]
+    if found is None:
+        return None
+    return text if found == (0, len(text)) else text[found[0] : found[1]]
 
 
 # What a container expects next.
@@ -348,9 +350,10 @@ def _step(stack: list[list[int]], token: re.Match[str], plain: str) -> tuple[int
     """Take ``token`` into the innermost container: None if it cannot, the (start, is object) of a container it closes, else ()."""
     top = stack[-1]
     state = top[0]
-    string, mark, scalar = token.group(1), token.group(2), token.group(3)
-    if string is not None:
-        if len(string) < 2 or not string.endswith('"') or _CONTROL.search(string):
+    mark, scalar = token.group(2), token.group(3)
+    if token.start(1) != -1:  # a string, looked at in place: it may be most of the answer
+        start, end = token.span(1)
+        if end - start < 2 or plain[end - 1] != '"' or _CONTROL.search(plain, start, end):
             return None
         if state in (_KEY, _KEY_OR_CLOSE):
             top[0] = _COLON_NEXT
