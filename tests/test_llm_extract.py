@@ -94,3 +94,11 @@ def test_the_object_found_is_the_one_raw_decode_finds_from_the_first_brace_that_
 def test_answers_written_out(text: str, found: str | None) -> None:
     assert reference(text) == found
     assert extract_json(text) == found
+
+
+@pytest.mark.parametrize("shift", range(-7, 2))
+@pytest.mark.parametrize("escape", ["\\u00e9", "\\n", "\\uzzzz", "\\q", '\\"', "\\\\"])
+def test_escapes_across_the_pieces_the_blanking_works_in(shift: int, escape: str) -> None:
+    # _plain blanks escapes in pieces of 2**16 characters: an escape on the cut is read whole.
+    text = 'x {"a": "' + "b" * (2**16 - 9 + shift) + escape + '"} {"c": 1}'
+    assert extract_json(text) == reference(text)

@@ -277,7 +277,16 @@ def _plain(text: str) -> str:
     if "\\" not in text:
         return text
     text = text.replace("\\\\", "__").replace('\\"', "__")
-    return _VALID_ESCAPE.sub("_", text).replace("\\", "\x01")
+    # In pieces: re.sub keeps a string per match until it joins them, dozens of bytes per escape.
+    # Each piece is read with the 5 characters after it, all that the look-ahead sees, and a
+    # substitution keeps the length, so its first `_PIECE` characters are the piece's own.
+    pieces = [
+        _VALID_ESCAPE.sub("_", text[start : start + _PIECE + 5])[:_PIECE] for start in range(0, len(text), _PIECE)
+    ]
+    return "".join(pieces).replace("\\", "\x01")
+
+
+_PIECE = 1 << 16
 
 
 def _first_value(text: str, *, first_only: bool) -> str | None:
