@@ -15,7 +15,13 @@ compact re-serialization of the parsed value has one structural ``:`` per key
 it kept, and the same ``:`` inside strings, unless the input spelled a colon as
 the escape ``\\u003a``. So, with no such escape, the input has a duplicate key
 exactly when it holds more colons than the re-serialization. With the escape,
-and to name the offending key, a tokenizer walks the input.
+and to name the offending key, a tokenizer walks the input (``find_duplicate_key``),
+in time and memory linear in it: once escapes are blanked (``_plain``), a string
+is one character class repeated, which the regex engine matches without keeping
+state per character, and only keys are copied out.
+
+Every refusal names where the text went wrong (``place``: line, column, byte)
+and, as its location, the value being read there (``pointer_at``).
 
 ``MplpModel.from_json`` first lets pydantic read the text itself (its JSON mode
 validates while it parses, which is faster than orjson followed by a
