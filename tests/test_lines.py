@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PAYLOAD_FILES, PAYLOADS, ROOT
+from conftest import PAYLOAD_FILES, PAYLOADS, ROOT, examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import mplp_models as mm
@@ -173,3 +175,79 @@ def test_the_command_reports_the_verdicts_of_check_lines(tmp_path: Path, options
     records = cli_records(*options, str(path))
     assert records == as_records(str(path), verdicts)
     assert sum(not record["valid"] for record in records) >= 9
+
+
+def test_a_line_over_the_limit_is_an_invalid_verdict_and_the_others_are_read() -> None:
+    plan = compact(PAYLOADS / "plan.json")
+    limit = len(plan)
+    verdicts = mm.check_lines([plan, plan + b" ", plan.decode() + " ", plan + b"\n"], max_line_bytes=limit)
+    assert verdicts[0] == verdicts[3] == mm.check_lines([plan])[0]
+    for verdict in verdicts[1:3]:
+        assert verdict is not None and not verdict.ok and verdict.kind is None
+        (entry,) = verdict.errors
+        assert entry["code"] == "line_too_long" and entry["pointer"] == ""
+        assert entry["message"].startswith(f"The line is longer than {limit} bytes")
+    # A str line is measured in UTF-8 bytes: three characters, six bytes.
+    (verdict,) = mm.check_lines(["ééé"], max_line_bytes=5)
+    assert verdict is not None and verdict.errors[0]["code"] == "line_too_long"
+    assert mm.check_lines([plan + b" " * 100], max_line_bytes=None) == mm.check_lines([plan])
+    with pytest.raises(ValueError, match="max_line_bytes"):
+        mm.check_lines([plan], max_line_bytes=-1)
+
+
+class Chunks:
+    """A stream that hands out what it is given, one piece per read, as a pipe does."""
+
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.pieces = pieces[::-1]
+
+    def read1(self, size: int = -1) -> bytes:
+        return self.pieces.pop() if self.pieces else b""
+
+    read = read1
+
+
+@settings(max_examples=examples(quick=300, deep=3000), deadline=None)
+@given(
+    st.lists(st.binary(max_size=12).map(lambda piece: piece.replace(b"\n", b"")), max_size=8),
+    st.lists(st.integers(min_value=1, max_value=9), min_size=1, max_size=5),
+    st.integers(min_value=0, max_value=10),
+)
+def test_line_blocks_cut_each_long_line_and_keep_the_line_numbers(
+    lines: list[bytes], sizes: list[int], limit: int
+) -> None:
+    from mplp_models._lines import line_blocks
+
+    data = b"\n".join(lines) + b"\n"
+    pieces: list[bytes] = []
+    start = 0
+    while start < len(data):  # cut into pieces of the drawn sizes in turn
+        size = sizes[len(pieces) % len(sizes)]
+        pieces.append(data[start : start + size])
+        start += size
+    blocks = list(line_blocks(Chunks(pieces), block_bytes=4, max_line_bytes=limit))  # type: ignore[arg-type]
+    assert all(block.endswith(b"\n") for block in blocks[:-1])
+    kept = b"".join(blocks).split(b"\n")
+    assert kept == [line[: limit + 1] for line in data.split(b"\n")]
+
+
+@pytest.mark.parametrize("separator", [b"\r", b"\n"])
+def test_a_stream_is_read_in_memory_bounded_by_the_longest_line_kept(separator: bytes) -> None:
+    from mplp_models._lines import line_blocks
+
+    document = b'{"title": "x"}' + separator
+    piece = document * 4096  # about 60 KB a read
+    limit = 1 << 20
+    reads = 2000 if separator == b"\r" else 10  # with \r alone, about 120 MB: one line
+    stream = Chunks([piece] * reads)
+    longest = 0
+    verdicts: list[mm.LineVerdict | None] = []
+    for block in line_blocks(stream, max_line_bytes=limit):  # type: ignore[arg-type]
+        longest = max(longest, len(block))
+        verdicts += mm.check_lines(block.split(b"\n"), max_line_bytes=limit)
+    assert longest <= limit + 1 + len(piece)
+    if separator == b"\r":
+        (verdict,) = verdicts  # no \n at all: one line
+        assert verdict is not None and verdict.errors[0]["code"] == "line_too_long"
+    else:
+        assert sum(verdict is not None for verdict in verdicts) == 4096 * reads

@@ -15,7 +15,13 @@ compact re-serialization of the parsed value has one structural ``:`` per key
 it kept, and the same ``:`` inside strings, unless the input spelled a colon as
 the escape ``\\u003a``. So, with no such escape, the input has a duplicate key
 exactly when it holds more colons than the re-serialization. With the escape,
-and to name the offending key, a tokenizer walks the input.
+and to name the offending key, a tokenizer walks the input (``find_duplicate_key``),
+in time and memory linear in it: once escapes are blanked (``_plain``), a string
+is one character class repeated, which the regex engine matches without keeping
+state per character, and only keys are copied out.
+
+Every refusal names where the text went wrong (``place``: line, column, byte)
+and, as its location, the value being read there (``pointer_at``).
 
 ``MplpModel.from_json`` first lets pydantic read the text itself (its JSON mode
 validates while it parses, which is faster than orjson followed by a
@@ -32,6 +38,7 @@ a second time for exact integers.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from operator import attrgetter
@@ -44,13 +51,13 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from mplp_models import _fastpath
 from mplp_models._errors import Quoted
 from mplp_models._shapes import shape_of
+from mplp_models._text import short_repr
 
-__all__ = ["MAX_DEPTH", "invalid", "json_bytes", "load_json", "read_as_strictly"]
+__all__ = ["MAX_DEPTH", "invalid", "json_bytes", "load_json", "place", "pointer_at", "read_as_strictly"]
 
 MAX_DEPTH = 254
 """Deepest nesting of arrays and objects that is read (what orjson can write back)."""
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]', re.DOTALL)
 _ESCAPED_COLON = re.compile(rb"\\u003[aA]")
 
 
@@ -67,7 +74,11 @@ def json_bytes(data: Any, title: str) -> bytes:
 
 
 def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> Any:
-    """The JSON value of ``data`` (bytes, bytearray, memoryview or str); a ``ValidationError`` if it is not strict JSON."""
+    """The JSON value of ``data`` (bytes, bytearray, memoryview or str); a ``ValidationError`` if it is not strict JSON.
+
+    Each refusal names where the text went wrong: line, column and byte offset in
+    its message, and the location of the value being read there.
+    """
     raw = json_bytes(data, title)
     try:
         value = orjson.loads(raw)
@@ -75,20 +86,90 @@ def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> A
         # writing, and no model takes anything nested that deep anyway.
         compact = orjson.dumps(value)
     except orjson.JSONDecodeError as error:
-        raise invalid(title, "json_invalid", f"Invalid JSON: {error}", (), raw) from None
+        raise _syntax_error(raw, error, title) from None
     except orjson.JSONEncodeError:
-        raise invalid(title, "json_invalid", f"Invalid JSON: nested deeper than {MAX_DEPTH} levels", (), raw) from None
+        offset = _too_deep(raw)
+        message = f"Invalid JSON: nested deeper than {MAX_DEPTH} levels at {place(raw, offset)}"
+        raise invalid(title, "json_invalid", message, pointer_at(raw, offset), raw) from None
     # Two short-cuts, each with its proof (in _exact_integers and the module
     # docstring); with the fast paths off, the second reading and the walk run always.
     fast = _fastpath.ENABLED
     if not fast or (b"+" in compact and b"e+" in compact):  # the lone byte first: it is found at memchr speed
         value = _exact_integers(raw, title)
-    if not allow_duplicate_keys and (not fast or _may_have_duplicate_keys(raw, compact)):
-        found = find_duplicate_key(raw.decode("utf-8"))
+    kept_colons = compact.count(b":")
+    del compact  # as large as the input: not kept while the tokenizer runs
+    if not allow_duplicate_keys and (not fast or _may_have_duplicate_keys(raw, kept_colons)):
+        found = find_duplicate_key(raw)
         if found is not None:
-            loc, key = found
-            raise invalid(title, "json_duplicate_key", f"Duplicate key {key!r} in one object", loc, raw)
+            loc, key, offset = found
+            message = f"Duplicate key {short_repr(key)} in one object, at {place(raw, offset)}"
+            raise invalid(title, "json_duplicate_key", message, loc, raw)
     return value
+
+
+def place(raw: bytes, offset: int) -> str:
+    """Where byte ``offset`` of ``raw`` is, for a message: ``line 2, column 7 (byte 12)``.
+
+    Lines end at ``\\n``; a column counts characters from 1 (what an editor shows),
+    each byte that is not UTF-8 as one; the byte offset counts from 0.
+    """
+    line = raw.count(b"\n", 0, offset) + 1
+    line_start = raw.rfind(b"\n", 0, offset) + 1
+    return f"line {line}, column {_characters(raw, line_start, offset) + 1} (byte {offset})"
+
+
+_CHUNK = 1 << 20
+
+
+def _characters(raw: bytes, start: int, end: int) -> int:
+    """How many characters ``raw[start:end]`` decodes to, in chunks: a line may be all of a 100 MB input."""
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    view = memoryview(raw)
+    count = 0
+    for chunk in range(start, end, _CHUNK):
+        count += len(decoder.decode(view[chunk : min(chunk + _CHUNK, end)]))
+    return count + len(decoder.decode(b"", final=True))
+
+
+def _syntax_error(raw: bytes, error: orjson.JSONDecodeError, title: str) -> ValidationError:
+    """orjson's refusal, worded and placed in ``raw``: orjson places a UTF-8 error at the start, and counts characters."""
+    if error.msg.startswith("str is not valid UTF-8"):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            offset, reason = bad.start, _utf8_reason(raw, bad)
+        else:  # not reached: orjson and Python agree on UTF-8; kept so that the error stays an error
+            offset, reason = 0, error.msg
+    else:
+        offset, reason = len(error.doc[: error.pos].encode("utf-8", "surrogatepass")), error.msg
+    message = f"Invalid JSON: {reason} at {place(raw, offset)}"
+    return invalid(title, "json_invalid", message, pointer_at(raw, offset), raw)
+
+
+def _utf8_reason(raw: bytes, bad: UnicodeDecodeError) -> str:
+    first = raw[bad.start]
+    if first == 0xED:  # a lone surrogate that a str carried (json_bytes keeps it) is ED A0..BF 80..BF
+        try:
+            surrogate = raw[bad.start : bad.start + 3].decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            pass
+        else:
+            return f"text is not UTF-8: a lone surrogate (U+{ord(surrogate):04X}) has no UTF-8 form"
+    return f"text is not UTF-8: byte 0x{first:02X} ({bad.reason})"
+
+
+def _too_deep(raw: bytes) -> int:
+    """The offset of the first ``[`` or ``{`` nested more than ``MAX_DEPTH`` deep in a valid text (one is)."""
+    depth = 0
+    for match in _STRUCTURE.finditer(_plain(raw)):
+        byte = raw[match.start()]
+        if byte in _OPENERS:
+            depth += 1
+            if depth > MAX_DEPTH:
+                return match.start()
+        elif byte in _CLOSERS:
+            depth -= 1
+    return 0  # not reached for a text orjson could not write back
 
 
 def _exact_integers(raw: bytes, title: str) -> Any:
@@ -105,8 +186,8 @@ def _exact_integers(raw: bytes, title: str) -> Any:
         raise invalid(title, "json_invalid", "Invalid JSON: nested too deeply to read exactly", (), raw) from None
 
 
-def _may_have_duplicate_keys(raw: bytes, compact: bytes) -> bool:
-    return _has_escaped_colon(raw) or raw.count(b":") != compact.count(b":")
+def _may_have_duplicate_keys(raw: bytes, kept_colons: int) -> bool:
+    return _has_escaped_colon(raw) or raw.count(b":") != kept_colons
 
 
 def _has_escaped_colon(raw: bytes) -> bool:
@@ -161,35 +242,111 @@ class _Open:
         self.index = 0  # of the current item, in an array
 
 
-def find_duplicate_key(text: str) -> tuple[tuple[str | int, ...], str] | None:
-    """The location of the first duplicated key of a valid JSON text and the key, or None.
+# Once escapes are blanked (``_plain``), a string is a quote, no quote, a quote: one character
+# class repeated, which the regex engine matches in constant memory. The optional closing quote
+# lets a prefix cut inside a string end on it (``pointer_at``).
+_STRUCTURE = re.compile(rb'"[^"]*"?|[{}\[\]:,]')
+_QUOTE, _COLON, _COMMA = ord('"'), ord(":"), ord(",")
+_OPENERS, _CLOSERS = frozenset(b"{["), frozenset(b"}]")
 
-    Iterative, so any depth that orjson reads is fine.
+
+def _plain(raw: bytes) -> bytes:
+    """``raw`` with every ``\\\\`` and ``\\"`` escape blanked to ``__``: the same length, and a ``"`` only where a string starts or ends.
+
+    In JSON text a backslash occurs only inside a string, where it starts a
+    two-character escape (``\\uXXXX`` has no quote or backslash after its
+    first two); so pairing backslashes from the left, as ``bytes.replace``
+    does, pairs them as the parser does, and what is left of ``\\"`` after
+    that is an escaped quote. No byte of a multi-byte UTF-8 sequence is ASCII.
+    Offsets in the result are offsets in ``raw``.
     """
+    if b"\\" not in raw:  # the common case: no copy
+        return raw
+    return raw.replace(b"\\\\", b"__").replace(b'\\"', b"__")
+
+
+def find_duplicate_key(raw: bytes) -> tuple[tuple[str | int, ...], str, int] | None:
+    """The location of the first duplicated key of a valid JSON text, the key, and its byte offset; or None.
+
+    Iterative, so any depth that orjson reads is fine; time and memory linear in
+    the input: the tokens are found in ``_plain(raw)`` and only keys are copied out.
+    """
+    plain = _plain(raw)
     stack: list[_Open] = []
     key: str = ""
-    previous = ""
-    for match in _TOKEN.finditer(text):
-        token = match.group()
-        if token == ":":
-            key = json.loads(previous)
+    string = (0, 0)  # the span of the last string, a key when a colon follows
+    for match in _STRUCTURE.finditer(plain):
+        start = match.start()
+        byte = plain[start]
+        if byte == _QUOTE:
+            string = (start, match.end())
+        elif byte == _COLON:
+            key = orjson.loads(raw[string[0] : string[1]])
             keys = stack[-1].keys
             if keys is not None and key in keys:
-                return (*stack[-1].path, key), key
+                return (*stack[-1].path, key), key, string[0]
             if keys is not None:
                 keys.add(key)
-        elif token in ("{", "["):
+        elif byte in _OPENERS:
             path: tuple[str | int, ...] = ()
             if stack:
                 parent = stack[-1]
                 path = (*parent.path, key if parent.keys is not None else parent.index)
-            stack.append(_Open(set() if token == "{" else None, path))
-        elif token in ("}", "]"):
+            stack.append(_Open(set() if byte == ord("{") else None, path))
+        elif byte in _CLOSERS:
             stack.pop()
-        elif token == "," and stack[-1].keys is None:
+        elif byte == _COMMA and stack[-1].keys is None:
             stack[-1].index += 1
-        previous = token
     return None
+
+
+def pointer_at(raw: bytes, offset: int) -> tuple[str | int, ...]:
+    """The location of the value that the text was reading at byte ``offset``, where it went wrong.
+
+    At the end of the text, the whole document: it is the document that was cut short.
+
+    ``raw[:offset]`` is valid as far as it goes (the parser read it), but where
+    the text is not UTF-8: then the walk is a best guess, which never fails. The value
+    is the member whose key came last, or the array's item being read; else the
+    innermost object or array; else the whole document.
+    """
+    if offset >= len(raw):
+        return ()
+    plain = _plain(raw[:offset])
+    path: list[str | int] = []  # of the innermost open container
+    kinds: list[bool] = []  # for each open container: is it an object
+    member: str | int | None = None  # the value begun last in it, if one is
+    string = (0, 0)
+    for match in _STRUCTURE.finditer(plain):
+        start = match.start()
+        byte = plain[start]
+        if byte == _QUOTE:
+            string = (start, match.end())
+        elif byte == _COLON:
+            member = _key(raw, string)
+        elif byte in _OPENERS:
+            if kinds:
+                path.append(member if member is not None else 0)
+            kinds.append(byte == ord("{"))
+            member = None if kinds[-1] else 0
+        elif not kinds:  # a stray closer or comma: only a text that is not UTF-8 gets this far (see above)
+            continue
+        elif byte in _CLOSERS:
+            kinds.pop()
+            member = path.pop() if path else None
+        elif byte == _COMMA:
+            member = None if kinds[-1] or not isinstance(member, int) else member + 1
+    if not kinds:
+        return ()
+    return (*path, member) if member is not None else tuple(path)
+
+
+def _key(raw: bytes, span: tuple[int, int]) -> str | None:
+    try:
+        key: str = orjson.loads(raw[span[0] : span[1]])
+    except orjson.JSONDecodeError:  # after bytes that are not UTF-8, the walk may take text for a key
+        return None
+    return key
 
 
 def invalid(title: str, kind: str, message: str, loc: tuple[str | int, ...], data: Any) -> ValidationError:

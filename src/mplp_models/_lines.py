@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import NamedTuple
+import sys
+from collections.abc import Iterable, Iterator
+from typing import IO, NamedTuple
 
 from pydantic import ValidationError
 
 from mplp_models._base import MplpModel
 from mplp_models._cli_input import model_names
+from mplp_models._decode import invalid
 from mplp_models._errors import ErrorEntry, errors_as_json
 from mplp_models._kinds import KINDS, PART_ID_FIELDS
 from mplp_models._parse import parse
 
-__all__ = ["LineVerdict", "check_document", "check_lines"]
+__all__ = ["MAX_LINE_BYTES", "LineVerdict", "check_document", "check_lines", "line_blocks"]
+
+MAX_LINE_BYTES = 16 * 1024 * 1024
+"""The longest line (in UTF-8 bytes, without its ``\\n``) that ``check_lines`` and ``validate --ndjson`` read.
+
+A longer line gets an invalid verdict (``line_too_long``) and is never held whole by
+``line_blocks``: memory stays bounded by this, whatever the stream (one with ``\\r`` alone
+between its documents is one long line). ``None`` where it is taken lifts the limit.
+"""
 
 # What bytes.strip() takes away (ASCII whitespace), for str lines too: a line of U+00A0 is a bad document,
 # not a blank line, whichever way it comes.
@@ -42,7 +52,11 @@ class LineVerdict(NamedTuple):
 
 
 def check_lines(
-    lines: Iterable[bytes | str], *, semantic: bool = True, kind: type[MplpModel] | None = None
+    lines: Iterable[bytes | str],
+    *,
+    semantic: bool = True,
+    kind: type[MplpModel] | None = None,
+    max_line_bytes: int | None = MAX_LINE_BYTES,
 ) -> list[LineVerdict | None]:
     """The verdict on each line of NDJSON, in order: what ``mplp-models validate --ndjson`` reports.
 
@@ -57,6 +71,8 @@ def check_lines(
             is ``False``).
         kind: Read every line as this model (``validate --kind``); by default each line is read
             as the kind its keys name, as ``parse`` does.
+        max_line_bytes: A line longer than this (UTF-8 bytes, its ``\\n`` off) is not read: its
+            verdict is invalid, code ``line_too_long``. ``None``: no limit.
 
     Returns:
         One item per line: its ``LineVerdict``, or ``None`` for a line of nothing but
@@ -67,6 +83,7 @@ def check_lines(
         TypeError: ``lines`` is one str or bytes (pass ``text.splitlines()``), a line is
             neither bytes nor str, or ``kind`` is not a model class. A bad document is never
             raised: it gets a verdict with its errors.
+        ValueError: ``max_line_bytes`` is negative.
     """
     if isinstance(lines, (str, bytes, bytearray)):
         # Iterating it would check each character as a line.
@@ -74,11 +91,67 @@ def check_lines(
             f"check_lines takes an iterable of lines, not one {type(lines).__name__}: pass text.splitlines()"
         )
     _check_kind(kind)
+    if max_line_bytes is not None and max_line_bytes < 0:
+        raise ValueError(f"max_line_bytes must be 0 or more, or None, not {max_line_bytes}")
     verdicts: list[LineVerdict | None] = []
     for line in lines:
         document = _document(line)
-        verdicts.append(None if document is None else check_document(document, semantic=semantic, kind=kind))
+        if document is None:
+            verdicts.append(None)
+        elif max_line_bytes is not None and _longer(document, max_line_bytes):
+            verdicts.append(_too_long(document, max_line_bytes))
+        else:
+            verdicts.append(check_document(document, semantic=semantic, kind=kind))
     return verdicts
+
+
+def _longer(document: bytes | str, limit: int) -> bool:
+    if isinstance(document, bytes):
+        return len(document) > limit
+    # A character is 1 to 4 bytes: the encoding is measured only when the count leaves it open.
+    return len(document) > limit or (
+        4 * len(document) > limit and len(document.encode("utf-8", "surrogatepass")) > limit
+    )
+
+
+def _too_long(document: bytes | str, limit: int) -> LineVerdict:
+    message = f"The line is longer than {limit} bytes, the most that is read (max_line_bytes)"
+    error = invalid("NDJSON line", "line_too_long", message, (), document[: limit + 1])
+    return LineVerdict(False, None, None, tuple(errors_as_json(error)))
+
+
+_BLOCK_BYTES = 1 << 18
+
+
+def line_blocks(
+    stream: IO[bytes], *, block_bytes: int = _BLOCK_BYTES, max_line_bytes: int | None = MAX_LINE_BYTES
+) -> Iterator[bytes]:
+    """Whole lines of ``stream``, about ``block_bytes`` at a time, in memory bounded by the longest line kept.
+
+    A line longer than ``max_line_bytes`` is cut to its first ``max_line_bytes + 1`` bytes
+    and the rest skipped up to its ``\\n`` (never held): ``check_lines`` then refuses it as
+    too long, and the lines after it keep their numbers. Lines end at ``\\n`` only. Each block but the last
+    ends with ``\\n``; split it with ``block.split(b"\\n")``.
+    """
+    # read1 returns what a pipe has so far instead of waiting for a whole block: `tail -f | validate` flows.
+    read = getattr(stream, "read1", stream.read)
+    keep = sys.maxsize if max_line_bytes is None else max_line_bytes + 1
+    line = bytearray()  # the unfinished line, its first `keep` bytes at most
+    while chunk := read(block_bytes):
+        last = chunk.rfind(b"\n") + 1
+        if not last:
+            line += chunk[: max(0, keep - len(line))]
+            continue
+        first = chunk.find(b"\n")
+        line += chunk[: max(0, min(first, keep - len(line)))]
+        whole = chunk[first:last]  # the unfinished line's end, and whole lines
+        if keep < len(whole):  # a limit below the block size: one of them may be longer than kept
+            whole = b"\n".join(part[:keep] for part in whole.split(b"\n"))
+        line += whole
+        yield bytes(line)
+        line = bytearray(chunk[last:][:keep])
+    if line:
+        yield bytes(line)
 
 
 def check_document(data: bytes | str, *, semantic: bool, kind: type[MplpModel] | None) -> LineVerdict:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, cast
 
@@ -60,14 +59,16 @@ def unencodable(value: Any, problems: Problems) -> None:
 
     JSON text cannot carry one, but an object an SDK parsed can; a model holding
     it could not be written as JSON. The walk keeps its own stack: an answer may
-    nest deeper than Python recurses, and visits each container once.
+    nest deeper than Python recurses, and visits each container once. A place is
+    kept as a link to its parent's (a location is spelled out only for a
+    problem), so the walk costs the size of the answer, not its depth squared.
     """
-    stack: list[tuple[Loc, Any]] = [((), value)]
+    stack: list[tuple[_Place, Any]] = [(None, value)]
     seen: set[int] = set()
     while stack:
-        loc, item = stack.pop()
+        place, item = stack.pop()
         if isinstance(item, str):
-            _check_encodable(loc, item, "a string", problems)
+            _check_encodable(place, item, "a string", problems)
             continue
         if not isinstance(item, (dict, list, tuple)):
             continue
@@ -75,22 +76,34 @@ def unencodable(value: Any, problems: Problems) -> None:
         if identity in seen:
             continue
         seen.add(identity)
-        inside: list[tuple[Loc, Any]] = []
+        inside: list[tuple[_Place, Any]] = []
         if isinstance(item, dict):
             members: dict[Any, Any] = item  # pyright: ignore[reportUnknownVariableType]  # JSON values
             for key, member in members.items():
                 if isinstance(key, str):
-                    _check_encodable(loc, key, "a key", problems)
-                inside.append(((*loc, key), member))
+                    _check_encodable(place, key, "a key", problems)
+                inside.append(((place, key), member))
         else:
-            inside.extend(((*loc, index), member) for index, member in enumerate(cast(list[Any], item)))
+            inside.extend(((place, index), member) for index, member in enumerate(cast(list[Any], item)))
         stack.extend(reversed(inside))  # popped in document order
 
 
-def _check_encodable(loc: Loc, text: str, what: str, problems: Problems) -> None:
+# A location as a chain of links, innermost first: (parent's place, key or index), None for the whole answer.
+_Place = tuple["_Place", Any] | None
+
+
+def _spelled(place: _Place) -> Loc:
+    parts: list[str | int] = []
+    while place is not None:
+        place, part = place
+        parts.append(part)
+    return tuple(reversed(parts))
+
+
+def _check_encodable(place: _Place, text: str, what: str, problems: Problems) -> None:
     problem = encoding_problem(text)
     if problem is not None:
-        problems.add(loc, "string_unicode", f"Input should be {what} UTF-8 can encode: {problem}", text)
+        problems.add(_spelled(place), "string_unicode", f"Input should be {what} UTF-8 can encode: {problem}", text)
 
 
 _ABSENT = object()
@@ -216,7 +229,9 @@ def relocated(error: ValidationError, slot: Slot) -> ValidationError:
     return ValidationError.from_exception_data(error.title, details)
 
 
-_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)```", re.DOTALL)
+# The opener alone: a lazy ``(.*?)```` after it would rescan the rest of the text from every
+# opener that has no closer, and two ``[ \t]*`` around an optional word backtrack over each other.
+_FENCE_OPEN = re.compile(r"```[ \t]*(?:(?:json|JSON)[ \t]*)?\r?\n")
 
 
 def extract_json(text: str) -> str | None:
@@ -226,37 +241,162 @@ def extract_json(text: str) -> str | None:
     first fenced block if there is one; else the first ``{`` that starts a
     whole JSON value, to where that value ends. A byte order mark is prose like
     any other. The strict reader then reads the text found, so what it refuses
-    is refused here too.
+    is refused here too. Time and memory are linear in the length of the answer.
     """
     stripped = text.strip()
     if stripped.startswith("{"):
         # Not a whole value: the strict reader says what is wrong with it, at its place.
-        return _value_at(stripped, 0) or stripped
-    fenced = _FENCE.search(text)
-    if fenced is not None:
-        return fenced.group(1).strip()
-    start = text.find("{")
-    while start != -1:
-        found = _value_at(text, start)
-        if found is not None:
-            return found
-        start = text.find("{", start + 1)
-    return None
+        return _first_value(stripped, first_only=True) or stripped
+    opener = _FENCE_OPEN.search(text)
+    if opener is not None:
+        # The first opener that has a closer after it is the first one, if any is.
+        closer = text.find("```", opener.end())
+        if closer != -1:
+            return text[opener.end() : closer].strip()
+    return _first_value(text, first_only=False)
 
 
-_DECODER = json.JSONDecoder()
+_VALID_ESCAPE = re.compile(r"\\(?=[/bfnrt]|u[0-9a-fA-F]{4})")
+_TOKEN = re.compile(
+    r'[ \t\n\r]*(?:("[^"]*"?)|([{}\[\],:])'
+    r"|(-Infinity|Infinity|NaN|true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)|([^ \t\n\r]))"
+)
+_NEXT = re.compile(r'[{"]')
+_CONTROL = re.compile(r"[\x00-\x1f]")
 
 
-def _value_at(text: str, start: int) -> str | None:
-    """The JSON value that starts at ``start`` of ``text``, to where it ends; None if none does.
+def _plain(text: str) -> str:
+    """``text`` with every escape blanked, as long as it: a ``"`` only where a string starts or ends.
 
-    Python's reader only finds where the value ends (it takes NaN, for one, and
-    keeps the last of duplicate keys); the strict reader reads what it finds.
+    Backslashes pair from the left (``\\\\``, then ``\\"``), as a parser pairs them
+    from any ``{`` on: no ``{`` is inside a run of them. A valid escape's
+    backslash becomes ``_``; an invalid one's a control character, which no
+    string may hold, so a string is valid exactly when its blanked form has no
+    control character. Outside strings, both are as wrong as the backslash.
     """
-    try:
-        _, end = _DECODER.raw_decode(text, start)
-    except RecursionError:  # too deep for Python's reader: the strict one refuses it, and says why
-        return text[start:]
-    except ValueError:
+    if "\\" not in text:
+        return text
+    text = text.replace("\\\\", "__").replace('\\"', "__")
+    # In pieces: re.sub keeps a string per match until it joins them, dozens of bytes per escape.
+    # Each piece is read with the 5 characters after it, all that the look-ahead sees, and a
+    # substitution keeps the length, so its first `_PIECE` characters are the piece's own.
+    pieces = [
+        _VALID_ESCAPE.sub("_", text[start : start + _PIECE + 5])[:_PIECE] for start in range(0, len(text), _PIECE)
+    ]
+    return "".join(pieces).replace("\\", "\x01")
+
+
+_PIECE = 1 << 16
+
+
+def _first_value(text: str, *, first_only: bool) -> str | None:
+    """The JSON value (as Python's reader takes it: NaN too) that starts at the first ``{`` that starts one.
+
+    Linear, where trying ``raw_decode`` at each ``{`` is not (each failure
+    counts the lines before it, and a long failure is read again from every
+    ``{`` inside it). The proof: once escapes are blanked (``_plain``), every
+    ``"`` of the text opens or closes a string, so a parse from a ``{`` pairs
+    the quotes after it from the first one on: the parses fall in two phases,
+    by the parity of that first quote, and each phase cuts the text into the
+    same tokens. Within a phase, one pass keeps the containers open at each
+    token: one that closes is a whole value from its ``{`` (a parse from there
+    reads the same tokens); a token that none may take ends every one that is
+    open (a parse from any of them fails there too). The answer is the
+    earliest ``{`` of either phase whose container closed.
+    """
+    plain = _plain(text)
+    first_quote = plain.find('"')
+    found = _scan(plain, 0, first_only=first_only)
+    if not first_only and first_quote != -1:
+        other = _scan(plain, first_quote + 1, first_only=False)
+        if other is not None and (found is None or other[0] < found[0]):
+            found = other
+    if found is None:
         return None
-    return text[start:end]
+    return text if found == (0, len(text)) else text[found[0] : found[1]]
+
+
+# What a container expects next.
+_KEY, _KEY_OR_CLOSE, _COLON_NEXT, _VALUE, _VALUE_OR_CLOSE, _COMMA_OR_CLOSE = range(6)
+
+
+def _scan(plain: str, position: int, *, first_only: bool) -> tuple[int, int] | None:
+    """The span of the earliest whole object of the phase whose parses start at ``position``, or None."""
+    stack: list[list[int]] = []  # per open container: [state, start, is_object]
+    best: tuple[int, int] | None = None
+    end = len(plain)
+    while position < end:
+        if not stack:
+            if best is not None or (first_only and position > 0):
+                break
+            found = _NEXT.search(plain, position)
+            if found is None:
+                break
+            if found.group() == '"':  # a string of this phase: skipped whole, to keep the pairing
+                closing = plain.find('"', found.end())
+                position = end if closing == -1 else closing + 1
+                continue
+            stack.append([_KEY_OR_CLOSE, found.start(), 1])
+            position = found.end()
+            continue
+        token = _TOKEN.match(plain, position)
+        if token is None:  # only white space is left
+            break
+        position = token.end()
+        closed = _step(stack, token, plain)
+        if closed is None:  # refused: every open container fails here
+            stack.clear()
+            if token.group(2) == "{" and not first_only:
+                stack.append([_KEY_OR_CLOSE, token.start(2), 1])
+        elif closed:
+            start, is_object = closed
+            if is_object and (best is None or start < best[0]) and not (first_only and stack):
+                best = (start, position)
+    return best
+
+
+def _step(stack: list[list[int]], token: re.Match[str], plain: str) -> tuple[int, int] | tuple[()] | None:
+    """Take ``token`` into the innermost container: None if it cannot, the (start, is object) of a container it closes, else ()."""
+    top = stack[-1]
+    state = top[0]
+    mark, scalar = token.group(2), token.group(3)
+    if token.start(1) != -1:  # a string, looked at in place: it may be most of the answer
+        start, end = token.span(1)
+        if end - start < 2 or plain[end - 1] != '"' or _CONTROL.search(plain, start, end):
+            return None
+        if state in (_KEY, _KEY_OR_CLOSE):
+            top[0] = _COLON_NEXT
+            return ()
+        return _value(top)
+    if scalar is not None:
+        return _value(top)
+    if mark is None:
+        return None
+    if mark == ":":
+        if state != _COLON_NEXT:
+            return None
+        top[0] = _VALUE
+        return ()
+    if mark == ",":
+        if state != _COMMA_OR_CLOSE:
+            return None
+        top[0] = _KEY if top[2] else _VALUE
+        return ()
+    if mark in "{[":
+        if state not in (_VALUE, _VALUE_OR_CLOSE):
+            return None
+        top[0] = _COMMA_OR_CLOSE  # once the child closes
+        stack.append([_KEY_OR_CLOSE if mark == "{" else _VALUE_OR_CLOSE, token.start(2), int(mark == "{")])
+        return ()
+    # A closer: of this container's kind, where it may close.
+    if (mark == "}") != bool(top[2]) or state not in (_KEY_OR_CLOSE, _VALUE_OR_CLOSE, _COMMA_OR_CLOSE):
+        return None
+    stack.pop()
+    return top[1], top[2]
+
+
+def _value(top: list[int]) -> tuple[()] | None:
+    if top[0] not in (_VALUE, _VALUE_OR_CLOSE):
+        return None
+    top[0] = _COMMA_OR_CLOSE
+    return ()

@@ -5,10 +5,17 @@ Run as a script (``memory.py READER FILE``), it reads FILE once to warm up
 keeps the result, collects garbage, and prints the bytes still traced (held)
 and the peak while reading, both counted from just before the read. The input
 bytes themselves are read before tracing starts and are not counted.
+
+``measure`` also prints the peak memory per input byte of the strict readers
+(``per_byte``): the growth of the resident set's high-water mark over one read,
+in a fresh process (``memory.py --per-byte READER INPUT FILE``), for a valid
+input, the same with a duplicate key, and one with an error at every step. The
+resident set, not tracemalloc: orjson asks for more than it touches.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import statistics
 import subprocess
@@ -25,7 +32,11 @@ READERS = {
 
 
 def measure(path: Path, runs: int) -> dict[str, dict[str, Any]]:
-    """Held and peak bytes for each reader: the median over ``runs`` fresh processes each, interleaved."""
+    """Held and peak bytes for each reader: the median over ``runs`` fresh processes each, interleaved.
+
+    Prints the peak per input byte of the strict readers too (``per_byte``).
+    """
+    print_per_byte(per_byte(path, runs))
     found: dict[str, dict[str, list[int]]] = {name: {"held": [], "peak": []} for name in READERS}
     for _ in range(runs):
         for name in READERS:
@@ -86,5 +97,74 @@ def _child(name: str, path: str) -> None:
     print(json.dumps({"held": held - before, "peak": peak - before}))
 
 
+# The strict readers, each as it reads one input (bytes) in the child.
+STRICT_READERS = {
+    "parse": "mm.parse(raw)",
+    "Plan.from_json": "mm.Plan.from_json(raw)",
+    "check_lines": "mm.check_lines([raw])",
+    "llm.from_llm_json": 'llm.from_llm_json(mm.Plan, raw, dialect="json-schema")',
+}
+
+
+def variant(raw: bytes, name: str) -> bytes:
+    """The input of each row: the payload, the same with a duplicate key, or with an error at every step."""
+    if name == "valid":
+        return raw
+    if name == "duplicate key":  # the last key of the document again: the whole text is walked
+        return raw[: raw.rindex(b"}")] + b', "title": "again"}'
+    if name == "error-heavy":  # every status out of its enum
+        return raw.replace(b'"status": "', b'"status": "not-')
+    raise ValueError(name)
+
+
+VARIANTS = ("valid", "duplicate key", "error-heavy")
+
+
+def per_byte(path: Path, runs: int) -> dict[str, dict[str, float]]:
+    """For each strict reader and input, the median over ``runs`` fresh processes of peak growth / input bytes."""
+    found: dict[str, dict[str, float]] = {}
+    for reader in STRICT_READERS:
+        for name in VARIANTS:
+            ratios = []
+            for _ in range(runs):
+                done = subprocess.run(
+                    [sys.executable, __file__, "--per-byte", reader, name, str(path)],
+                    capture_output=True,
+                    check=True,
+                    text=True,
+                )
+                result = json.loads(done.stdout)
+                ratios.append(result["growth"] / result["size"])
+            found.setdefault(reader, {})[name] = statistics.median(ratios)
+    return found
+
+
+def print_per_byte(found: dict[str, dict[str, float]]) -> None:
+    print("\npeak memory per input byte (resident set's growth over one read, a fresh process each)")
+    print(f"  {'reader':<20}" + "".join(f"{name:>16}" for name in VARIANTS))
+    for reader, row in found.items():
+        print(f"  {reader:<20}" + "".join(f"{row[name]:>15.2f}x" for name in VARIANTS))
+
+
+def _per_byte_child(reader: str, name: str, path: str) -> None:
+    import resource
+
+    from pydantic import ValidationError
+
+    import mplp_models as mm
+    from mplp_models import llm
+
+    raw = variant(Path(path).read_bytes(), name)
+    names = {"mm": mm, "llm": llm, "raw": raw}
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with contextlib.suppress(ValidationError):
+        eval(STRICT_READERS[reader], names)  # one of the expressions above
+    growth = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024  # KiB on Linux
+    print(json.dumps({"size": len(raw), "growth": growth}))
+
+
 if __name__ == "__main__":
-    _child(sys.argv[1], sys.argv[2])
+    if sys.argv[1] == "--per-byte":
+        _per_byte_child(sys.argv[2], sys.argv[3], sys.argv[4])
+    else:
+        _child(sys.argv[1], sys.argv[2])

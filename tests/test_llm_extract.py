@@ -1,0 +1,104 @@
+"""Where the LLM reader finds the JSON object in an answer: held to Python's own reader tried at each ``{``.
+
+The reader finds it in one linear pass (``_llm_read._first_value``); the reference below is the
+obvious way, ``raw_decode`` from each ``{`` in turn, which takes quadratic time on hostile answers
+but is the definition the docs give: "the first ``{`` that starts a whole JSON value".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from conftest import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mplp_models._llm_read import extract_json
+
+_DECODER = json.JSONDecoder()
+_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)```", re.DOTALL)
+
+
+def _value_at(text: str, start: int) -> str | None:
+    try:
+        _, end = _DECODER.raw_decode(text, start)
+    except RecursionError:
+        return text[start:]
+    except ValueError:
+        return None
+    return text[start:end]
+
+
+def reference(text: str) -> str | None:
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        return _value_at(stripped, 0) or stripped
+    fenced = _FENCE.search(text)
+    if fenced is not None:
+        return fenced.group(1).strip()
+    start = text.find("{")
+    while start != -1:
+        found = _value_at(text, start)
+        if found is not None:
+            return found
+        start = text.find("{", start + 1)
+    return None
+
+
+PIECES = [
+    *'{}[]":,0123456789.eE+-tfnrul \\aNIy\n\t\x01',
+    "true",
+    "null",
+    "NaN",
+    "-Infinity",
+    "Infinity",
+    '"a"',
+    '{"a":1}',
+    '{"a": [1, {"b": "}"}]}',
+    '\\"',
+    "\\\\",
+    "\\u00e9",
+    "\\uzz",
+    "```",
+    "```json\n",
+    "é",
+]
+
+
+@settings(max_examples=examples(quick=1000, deep=20000), deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30), st.sampled_from(["", "x", "Here: ", " "]))
+def test_the_object_found_is_the_one_raw_decode_finds_from_the_first_brace_that_starts_one(
+    pieces: list[str], prose: str
+) -> None:
+    text = prose + "".join(pieces)
+    assert extract_json(text) == reference(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ('He said "hi {" and then {"a": 1} done', '{"a": 1}'),  # a brace inside prose quotes
+        ('say "x" {"a": "{"} end', '{"a": "{"}'),
+        ('{"a": 1, oops {"b": 2}', '{"a": 1, oops {"b": 2}'),  # starts with {: the strict reader words it
+        ('x {"a": {"b": 1} oops {"c": [2]}', '{"b": 1}'),  # the outer fails after an inner closed
+        ('x "{"\\" {"k": "v"}', '{"k": "v"}'),
+        ("x {{{{", None),
+        ('x {"a": NaN}', '{"a": NaN}'),  # Python's reader takes NaN; the strict one refuses it after
+        ('x {"a": "\\q"} {"b": 1}', '{"b": 1}'),  # an invalid escape
+        ("```json\n{}\n```", "{}"),
+        ("```json\n{} ``` ```json\n[]\n```", "{}"),
+    ],
+)
+def test_answers_written_out(text: str, found: str | None) -> None:
+    assert reference(text) == found
+    assert extract_json(text) == found
+
+
+@pytest.mark.parametrize("shift", range(-7, 2))
+@pytest.mark.parametrize("escape", ["\\u00e9", "\\n", "\\uzzzz", "\\q", '\\"', "\\\\"])
+def test_escapes_across_the_pieces_the_blanking_works_in(shift: int, escape: str) -> None:
+    # _plain blanks escapes in pieces of 2**16 characters: an escape on the cut is read whole.
+    text = 'x {"a": "' + "b" * (2**16 - 9 + shift) + escape + '"} {"c": 1}'
+    assert extract_json(text) == reference(text)
