@@ -27,7 +27,7 @@ def request_body(dialog: mm.Dialog, model: str) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("dialog", nargs="?", type=Path, default=DIALOG, help="an MPLP dialog JSON file")
     parser.add_argument("--model", default="gpt-4o-mini", help="the model name to put in the request")
     args = parser.parse_args(argv)

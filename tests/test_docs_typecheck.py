@@ -1,4 +1,4 @@
-"""Every Python code block of README.md and docs/ passes mypy --strict and pyright strict.
+"""Every Python code block of README.md and docs/, and every example program, passes mypy --strict and pyright strict.
 
 A page is checked as one module: its ```python blocks in order, every other line blank, so that a
 checker's line numbers are the page's own. A block that is deliberately wrong (it shows what the
@@ -67,8 +67,10 @@ def page(path: Path) -> Page | None:
 
 
 def pages() -> list[Page]:
+    """The pages with Python blocks, and the programs under examples/ (as users' code: strict, no wrong blocks)."""
     paths = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-    return [found for found in map(page, paths) if found is not None]
+    programs = [Page(path, path.read_text(encoding="utf-8"), ()) for path in sorted((ROOT / "examples").glob("*.py"))]
+    return [*(found for found in map(page, paths) if found is not None), *programs]
 
 
 @dataclass(frozen=True)

@@ -197,3 +197,42 @@ def test_hash_payload_refuses_an_invalid_payload() -> None:
     assert result.returncode == 1
     assert result.stdout.endswith("  examples/payloads/event.json\n") and "invalid" not in result.stdout
     assert "examples/payloads/invalid/inbox.json: not hashed: /message_id: string_pattern_mismatch" in result.stderr
+
+
+def test_the_agent_example_builds_its_state_through_the_edit_operations() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "agent.py")], capture_output=True, text=True, check=True
+    )
+    kinds = [line.split(":")[0] for line in result.stdout.splitlines()]
+    assert kinds == ["plan", "trace", "dialog", "confirm", "sample"]
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        import agent  # type: ignore[import-not-found]  # examples/ is not a package
+    finally:
+        sys.path.remove(str(ROOT / "examples"))
+    state = agent.main()
+    plan, trace, dialog, confirm = state["plan"], state["trace"], state["dialog"], state["confirm"]
+    assert isinstance(plan, mm.Plan) and isinstance(trace, mm.Trace)
+    assert isinstance(dialog, mm.Dialog) and isinstance(confirm, mm.Confirm)
+    # The LLM's second answer was taken (the first named a step that does not exist), one step was
+    # added mid-way before publishing, and everything ran: five steps, five finished segments.
+    assert plan.status == "completed" and [step.status for step in plan.steps] == ["completed"] * 5
+    assert [step.description for step in plan.steps] == [
+        "Tag v2.0.0",
+        "Build the wheels",
+        "Test the wheels",
+        "Write the release notes",
+        "Publish the wheels",
+    ]
+    publish = plan.steps[4]
+    assert publish.dependencies == (plan.steps[2].step_id, plan.steps[3].step_id)
+    assert trace.status == "completed" and trace.finished_at is not None
+    segments = trace.segments or ()
+    assert len(segments) == 5
+    assert all(s.status == "completed" and s.started_at and s.finished_at for s in segments)
+    assert [m.content for m in dialog.messages][-1] == "Done: Publish the wheels."
+    assert (
+        confirm.status == "approved" and confirm.decisions and confirm.decisions[0].decided_by_role == "release-manager"
+    )
+    for document in state.values():
+        assert type(document).from_json(document.to_json()) == document
