@@ -7,6 +7,11 @@ checker must then report an error inside it, and nowhere else on the page. Block
 ``<!-- no-run -->`` (test_docs.py) are type-checked too: not running is not the same as not
 compiling.
 
+A block whose library ships no type information (Dask) or is no dependency of the project (Spark,
+Ray) is marked ``<!-- untyped-library -->``: such blocks of a page form a module of their own in
+which the checkers take what comes from an unknown library as ``Any`` (what a strict user's own
+settings must say for such a library) and check everything else, the SDK's calls included.
+
 Both checkers run once over all the pages (about half a minute each on a cold cache).
 """
 
@@ -23,10 +28,15 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from test_docs import FENCE, NO_RUN
+from test_docs import FENCE
 
 TYPE_ERROR = "<!-- type-error -->"
-MARKS = (NO_RUN, TYPE_ERROR)
+UNTYPED_LIBRARY = "<!-- untyped-library -->"
+# The first two lines of a page are its title and a blank line, never code: room for these.
+UNTYPED_HEADER = (
+    '# mypy: disable-error-code="no-untyped-call,import-not-found,import-untyped"',
+    "# pyright: basic, reportMissingImports=false, reportMissingModuleSource=false, reportAttributeAccessIssue=false",
+)
 PYRIGHT = ROOT / ".venv" / "bin" / "pyright"
 
 
@@ -37,40 +47,44 @@ class Page:
     path: Path
     source: str
     wrong: tuple[tuple[int, int], ...]
+    suffix: str = ""
 
     @property
     def module(self) -> str:
         relative = self.path.relative_to(ROOT).with_suffix("").as_posix()
-        return "page_" + re.sub(r"\W", "_", relative)
+        return "page_" + re.sub(r"\W", "_", relative) + self.suffix
 
     def in_wrong_block(self, line: int) -> bool:
         return any(first <= line <= last for first, last in self.wrong)
 
 
-def page(path: Path) -> Page | None:
-    """The page as a module, or None if it has no Python block."""
+def page(path: Path) -> list[Page]:
+    """The page as a module, and its untyped-library blocks as another; none without such blocks."""
     text = path.read_text(encoding="utf-8")
-    lines = [""] * (text.count("\n") + 1)
+    typed, untyped = [""] * (text.count("\n") + 1), [""] * (text.count("\n") + 1)
     wrong: list[tuple[int, int]] = []
-    found = False
     for match in FENCE.finditer(text):
         if match.group(1) != "python":
             continue
-        found = True
         first = text.count("\n", 0, match.start(2)) + 1
         code = match.group(2).rstrip("\n").split("\n")
-        lines[first - 1 : first - 1 + len(code)] = code
-        marks = text[: match.start()].rstrip("\n").rsplit("\n", 2)[-2:]
-        if TYPE_ERROR in (mark.strip() for mark in marks):
+        marks = [mark.strip() for mark in text[: match.start()].rstrip("\n").rsplit("\n", 2)[-2:]]
+        (untyped if UNTYPED_LIBRARY in marks else typed)[first - 1 : first - 1 + len(code)] = code
+        if TYPE_ERROR in marks:
             wrong.append((first, first + len(code) - 1))
-    return Page(path, "\n".join(lines) + "\n", tuple(wrong)) if found else None
+    found = [Page(path, "\n".join(typed) + "\n", tuple(wrong))] if any(typed) else []
+    if any(untyped):
+        assert not any(untyped[: len(UNTYPED_HEADER)]), f"{path}: code on the lines the header takes"
+        untyped[: len(UNTYPED_HEADER)] = UNTYPED_HEADER
+        found.append(Page(path, "\n".join(untyped) + "\n", (), "_untyped_library"))
+    return found
 
 
 def pages() -> list[Page]:
     """The pages with Python blocks, and the programs under examples/ (as users' code: strict, no wrong blocks)."""
     paths = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     programs = [Page(path, path.read_text(encoding="utf-8"), ()) for path in sorted((ROOT / "examples").glob("*.py"))]
-    return [*(found for found in map(page, paths) if found is not None), *programs]
+    return [*(found for path in paths for found in page(path)), *programs]
 
 
 @dataclass(frozen=True)
@@ -173,8 +187,7 @@ def test_the_page_module_keeps_line_numbers(tmp_path: Path) -> None:
         f"{TYPE_ERROR}\n```python\ny: str = x\n```\n\n```sh\nmake\n```\n",
         encoding="utf-8",
     )
-    found = page(markdown)
-    assert found is not None
+    (found,) = page(markdown)
     assert found.source.split("\n")[3] == "x: int = 1"
     assert found.source.split("\n")[10] == "y: str = x"
     assert found.wrong == ((11, 11),)
