@@ -402,6 +402,12 @@ def test_the_json_schema_describes_every_field(model: type[mm.MplpModel]) -> Non
             assert part.get("additionalProperties") is (part.get("title") == "ContextRoot"), part.get("title")
 
 
+@pytest.mark.parametrize("model", list(SCHEMA_OF), ids=lambda model: model.__name__)
+def test_the_json_schema_of_writing_is_that_of_reading(model: type[mm.MplpModel]) -> None:
+    # What is written is read back: one schema, so FastAPI publishes no Plan-Input / Plan-Output pair.
+    assert model.model_json_schema(mode="serialization") == model.model_json_schema(mode="validation")
+
+
 def test_the_json_schema_says_unique_items_and_no_null_where_the_schema_says_so() -> None:
     text = json.dumps(mm.InboxMessage.model_json_schema())
     assert text.count('"uniqueItems": true') == 4  # recipient_ids and the three related_*_ids

@@ -332,3 +332,25 @@ def test_a_plain_app_refuses_a_non_finite_number_field_with_a_422() -> None:
     assert response.status_code == 422, response.text
     [entry] = response.json()["detail"]
     assert entry["loc"] == ["body", "impact_score"] and entry["input"] == "NaN"
+
+
+def test_the_openapi_document_has_one_schema_per_model_the_models_own() -> None:
+    # Without separate_input_output_schemas=False: what a model reads and writes is one JSON Schema.
+    app = FastAPI()
+    for model in FIXTURE_OF:
+
+        def echo(payload: mm.MplpModel) -> mm.MplpModel:
+            return payload
+
+        echo.__annotations__ = {"payload": model, "return": model}
+        app.post(PATH_OF[model])(echo)
+    components = TestClient(app).get("/openapi.json").json()["components"]["schemas"]
+    assert not [name for name in components if name.endswith(("-Input", "-Output"))]
+    for model in FIXTURE_OF:
+        own = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        for name, schema in {model.__name__: own, **own.pop("$defs", {})}.items():
+            assert components[name] == schema, name
+    attributes = components["TraceBase"]["properties"]["attributes"]
+    assert attributes["type"] == "object" and attributes["additionalProperties"] == {
+        "$ref": "#/components/schemas/JsonValue"
+    }

@@ -36,6 +36,30 @@ def _model_schema(schema: Any) -> Any:
     return schema if schema["type"] == "model" else None
 
 
+def _drop_any_return_schemas(schema: Any) -> None:
+    """Takes the ``return_schema`` out of every function serializer that says it returns ``Any``.
+
+    A ``WrapSerializer`` takes its return schema from the function's annotation;
+    an open object's is ``Any``, so its JSON Schema of serialization would be
+    ``{}`` where validation's is ``{"type": "object", ...}``, and FastAPI would
+    publish every model holding one twice (``Plan-Input``, ``Plan-Output``).
+    Without it, the JSON Schema is validation's, and the serializer writes the
+    function's result as before (pydantic-core's default is its any-serializer).
+    """
+    stack: list[Any] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            members = cast("dict[str, Any]", node)
+            if members.get("type") in ("function-wrap", "function-plain") and members.get("return_schema") == {
+                "type": "any"
+            }:
+                del members["return_schema"]
+            stack.extend(members.values())
+        elif isinstance(node, list):
+            stack.extend(cast("list[Any]", node))
+
+
 class MplpModel(BaseModel, frozen=True):
     """Base of every MPLP and Cortex model.
 
@@ -241,6 +265,7 @@ class MplpModel(BaseModel, frozen=True):
             # what pydantic writes, pydantic reads back. No return schema, so
             # the JSON Schema of serialization stays the model's own.
             model["serialization"] = core_schema.wrap_serializer_function_ser_schema(given_members)
+        _drop_any_return_schemas(schema)
         return schema
 
     @classmethod
