@@ -57,7 +57,7 @@ def _drop_any_return_schemas(schema: Any) -> None:
                 del members["return_schema"]
             stack.extend(members.values())
         elif isinstance(node, list):
-            stack.extend(cast("list[Any]", node))
+            stack.extend(cast("list[Any]", node))  # type: ignore[redundant-cast]  # pyright sees list[Unknown]
 
 
 class MplpModel(BaseModel, frozen=True):
