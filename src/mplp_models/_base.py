@@ -15,6 +15,7 @@ from typing_extensions import Self, deprecated
 from mplp_models import _fastpath
 from mplp_models._canonical import CanonicalJSONError, dumps
 from mplp_models._decode import json_bytes, load_json, read_as_strictly
+from mplp_models._errors import json_worded
 from mplp_models._members import given_members, model_members, not_null_fields
 from mplp_models._shapes import is_plain
 
@@ -112,7 +113,10 @@ class MplpModel(BaseModel, frozen=True):
                 a broken rule, each located by its path.
         """
         context = None if semantic else SCHEMA_ONLY
-        return cls._read_json(data, context=context, allow_duplicate_keys=allow_duplicate_keys)
+        try:
+            return cls._read_json(data, context=context, allow_duplicate_keys=allow_duplicate_keys)
+        except ValidationError as error:
+            raise json_worded(error) from None
 
     @classmethod
     def model_validate_json(
@@ -145,7 +149,10 @@ class MplpModel(BaseModel, frozen=True):
         """
         _check_extra(extra)
         options = _options(by_alias=by_alias, by_name=by_name)
-        return cls._read_json(json_data, context=context, **options)
+        try:
+            return cls._read_json(json_data, context=context, **options)
+        except ValidationError as error:
+            raise json_worded(error) from None
 
     @classmethod
     def model_validate(
@@ -179,7 +186,10 @@ class MplpModel(BaseModel, frozen=True):
         """
         _check_extra(extra)
         options = _options(from_attributes=from_attributes, by_alias=by_alias, by_name=by_name)
-        return super().model_validate(obj, context=context, **options)
+        try:
+            return super().model_validate(obj, context=context, **options)
+        except ValidationError as error:
+            raise json_worded(error) from None
 
     @classmethod
     def _read_json(cls, data: Any, *, context: Any, allow_duplicate_keys: bool = False, **options: Any) -> Self:
