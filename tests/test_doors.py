@@ -342,6 +342,13 @@ def test_open_objects_hash_and_compare_as_json() -> None:
     plan = mm.Plan.model_validate(fixture(mm.Plan))
     assert plan.trace is not None and plan.trace.attributes is not None
     assert len({plan, mm.Plan.model_validate(fixture(mm.Plan)), plan.without("trace")}) == 2
+    # An open model's own keys (ContextRoot's) compare as a JSON object's: in any order.
+    context = fixture(mm.Context)
+    first, second, other = (
+        mm.Context.model_validate({**context, "root": {**context["root"], **keys}})
+        for keys in ({"x": [1], "y": [True]}, {"y": [True], "x": [1]}, {"x": [1], "y": [1]})
+    )
+    assert first == second and hash(first) == hash(second) and first != other
 
 
 def only_nested_lists(attributes: dict[str, Any], levels: int) -> None:

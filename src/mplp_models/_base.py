@@ -420,10 +420,13 @@ class MplpModel(BaseModel, frozen=True):
         """
         return hash((type(self), _json_key(tuple(self.__dict__.values())), _json_key(self.__pydantic_extra__ or {})))
 
-    def _open_values(self) -> tuple[Any, ...]:
-        """The values that may hold open JSON (dicts, tuples of dicts), which ``==`` of dicts compares as Python does."""
-        values: list[Any] = [*self.__dict__.values(), *(self.__pydantic_extra__ or {}).values()]
-        return tuple(value for value in values if _may_hold_dicts(value))
+    def _open_values(self) -> dict[str, Any]:
+        """The values that may hold open JSON (dicts, tuples of dicts), which ``==`` of dicts compares as Python does.
+
+        By name: an open model's own keys (ContextRoot's) come in the order they were given.
+        """
+        held: dict[str, Any] = {**self.__dict__, **(self.__pydantic_extra__ or {})}
+        return {name: value for name, value in held.items() if _may_hold_dicts(value)}
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         given = self.__pydantic_fields_set__
