@@ -34,10 +34,13 @@ its declared type; a form body is FastAPI's own.
 Every refusal is FastAPI's usual 422 answer, `{"detail": [...]}`, whose entries
 keep FastAPI's keys (`type`, `loc`, `msg`, `input`, and `ctx` where pydantic
 gives one) and add `pointer`: the RFC 6901 JSON Pointer of the value in the
-body, as `errors_as_json` writes it. A text that is not strict JSON is refused
-as a whole (`"pointer": ""`, `"loc": ["body"]`, and as `input` its first 40
-characters), but for a duplicate key, which is located. For
-`{"event_id": "a", "event_id": "b"}` sent to a route that takes an `Event`:
+body, as `errors_as_json` writes it, and `msg` in JSON's words ("array",
+"object"). A text that is not strict JSON is located at the value where the
+reading stopped (a duplicate key, a `NaN` at `/steps/0/order_index`), with its
+first 40 characters as `input`; what orjson reads but the reader refuses (too
+deep), and bytes that are not UTF-8, are the whole text's (`"pointer": ""`,
+`"loc": ["body"]`). For `{"event_id": "a", "event_id": "b"}` sent to a route
+that takes an `Event`:
 
 ```json
 {"detail": [{"type": "json_duplicate_key", "loc": ["body", "event_id"],
