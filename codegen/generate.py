@@ -45,6 +45,7 @@ name chosen in ``codegen/names.json``; any other name fails the run.
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import filecmp
 import functools
@@ -56,7 +57,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +97,8 @@ GENERATOR_FLAGS = [
     "--use-double-quotes",
     "--keep-model-order",
     "--additional-imports",
-    f"typing.Annotated,typing.ClassVar,pydantic.Field,{TYPES}.NotNull,{TYPES}.StatusEnum,{TYPES}.UniqueItems",
+    f"typing.TYPE_CHECKING,typing.Annotated,typing.ClassVar,typing.Literal,typing.TypeAlias,pydantic.Field,"
+    f"{TYPES}.JsonInputValue,{TYPES}.JsonObjectInput,{TYPES}.NotNull,{TYPES}.Ordered,{TYPES}.StatusEnum,{TYPES}.UniqueItems",
     "--custom-template-dir",
     str(CODEGEN / "templates"),
     "--model-name-map",
@@ -141,9 +143,14 @@ def generate(prepared: Path, out: Path) -> None:
     result = subprocess.run(command + GENERATOR_FLAGS, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         raise SystemExit(f"datamodel-codegen failed:\n{result.stderr}")
-    for path in sorted(out.rglob("*.py")):
-        source = with_header(path.read_text(encoding="utf-8"), path.relative_to(out), digests)
-        path.write_text(built_now(arrays_as_tuples(status_enums(source))), encoding="utf-8")
+    sources = {
+        path: status_enums(with_header(path.read_text(encoding="utf-8"), path.relative_to(out), digests))
+        for path in sorted(out.rglob("*.py"))
+    }
+    inputs = input_names(sources.values())
+    for path, text in sources.items():
+        typed = arrays_as_tuples(value_aliases(text))
+        path.write_text(built_now(constructors(typed, inputs)), encoding="utf-8")
     check_names(out)
 
 
@@ -408,6 +415,37 @@ def status_enums(source: str) -> str:
     return source
 
 
+def value_aliases(source: str) -> str:
+    """After each ``X(StatusEnum)`` class, ``XValue``: a ``Literal`` of its values in their declared order.
+
+    Python callers may pass an enum field, or a transition, the member or its
+    value; the alias lets the type checkers take the value and refuse a typo.
+    """
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    for node in reversed(tree.body):  # from the end, so earlier line numbers stay true
+        if not (isinstance(node, ast.ClassDef) and [ast.unparse(base) for base in node.bases] == ["StatusEnum"]):
+            continue
+        values = [
+            statement.value.value
+            for statement in node.body
+            if isinstance(statement, ast.Assign)
+            and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str)
+        ]
+        if not values or len(values) != len([s for s in node.body if isinstance(s, ast.Assign)]):
+            raise SystemExit(f"enum {node.name}: every member must be a string value")
+        literal = ", ".join(json.dumps(value) for value in values)
+        alias = (
+            f"\n\n{node.name}Value: TypeAlias = Literal[{literal}]\n"
+            f'"""The values of ``{node.name}``, which a constructor or a transition takes as well as its members."""\n'
+        )
+        end = node.end_lineno
+        assert end is not None
+        lines.insert(end, alias)
+    return "".join(lines)
+
+
 def arrays_as_tuples(source: str) -> str:
     """Every ``list[X]`` written as ``tuple[X, ...]``: a model is frozen, and so are the arrays it holds.
 
@@ -437,6 +475,116 @@ def closing_bracket(source: str, opening: int) -> int:
     raise SystemExit("unbalanced brackets in the generated code")
 
 
+# What a constructor takes for a leaf type, where it is not the type itself (see ``constructors``).
+TEXT_INPUTS = {"Timestamp": "str", "JsonText": "str", "StrictStr": "str", "StrictBool": "bool", "MplpIdText": "str"}
+NUMBER_INPUTS = {"JsonInt": "int", "JsonNumber": "float"}
+
+
+def input_names(sources: Iterable[str]) -> dict[str, str]:
+    """The input type of every generated enum (``X | XValue``) and text alias (``str``), by bare name."""
+    inputs: dict[str, str] = {}
+    for source in sources:
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.ClassDef) and [ast.unparse(base) for base in node.bases] == ["StatusEnum"]:
+                inputs[node.name] = "{0}" + node.name + " | {0}" + node.name + "Value"
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                # name = TypeAliasType("name", Annotated[<text type>, ...]) or TypeAliasType("name", other_alias)
+                value = node.value.args[1]
+                inner = value.slice.elts[0] if isinstance(value, ast.Subscript) else value  # type: ignore[attr-defined]
+                name = ast.unparse(inner).rsplit(".", 1)[-1]
+                if name in TEXT_INPUTS or name in ("MplpId", "CommonMplpId"):
+                    inputs[node.targets[0].id] = "str"  # type: ignore[attr-defined]
+    return inputs
+
+
+def input_type(node: ast.expr, inputs: dict[str, str]) -> str:
+    """What a constructor takes for a field annotated ``node``: what the run time reads from Python, typed.
+
+    An enum: the member or its value. An array (a ``tuple[X, ...]`` attribute):
+    a list or a tuple of X's input (not ``Sequence``: a str is a sequence of str,
+    and the run time refuses one). Text types, timestamps and ids: ``str``.
+    Numbers: ``int`` or ``float``. An open object: ``JsonObjectInput`` (its arrays
+    may be lists or tuples). A model: the model.
+    """
+    if isinstance(node, ast.Subscript) and ast.unparse(node.value) == "Annotated":
+        return input_type(node.slice.elts[0], inputs)  # type: ignore[attr-defined]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return f"{input_type(node.left, inputs)} | {input_type(node.right, inputs)}"
+    if isinstance(node, ast.Subscript) and ast.unparse(node.value) == "tuple":
+        item = input_type(node.slice.elts[0], inputs)  # type: ignore[attr-defined]
+        return f"list[{item}] | tuple[{item}, ...]"
+    name = ast.unparse(node)
+    prefix, _, bare = name.rpartition(".")
+    if bare in inputs:
+        return inputs[bare].format(prefix + "." if prefix else "")
+    if bare in TEXT_INPUTS:
+        return TEXT_INPUTS[bare]
+    if bare == "JsonObject":
+        return "JsonObjectInput"
+    if bare == "ConstOne":
+        return "Literal[1]"
+    for base, python in NUMBER_INPUTS.items():
+        if bare.startswith(base):
+            return python
+    return name
+
+
+def constructors(source: str, inputs: dict[str, str]) -> str:
+    """In each model class, an ``__init__`` for the type checkers that takes what the run time reads from Python.
+
+    The one that ``dataclass_transform`` makes from the annotations would ask for
+    the attributes' types: an enum member where its value is read as well, a
+    tuple where a list is. Keyword-only, named as the fields; an optional field
+    defaults to ``None`` (not given). Under ``TYPE_CHECKING`` only: at run time
+    ``MplpModel.__init__`` validates as before.
+    """
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    for node in reversed(tree.body):
+        if not (isinstance(node, ast.ClassDef) and any(keyword.arg == "frozen" for keyword in node.keywords)):
+            continue
+        required: list[str] = []
+        optional: list[str] = []
+        for statement in node.body:
+            if not isinstance(statement, ast.AnnAssign) or not isinstance(statement.target, ast.Name):
+                continue
+            name = statement.target.id
+            if name == "model_config":
+                continue
+            if statement.value is None:
+                required.append(f"{name}: {input_type(statement.annotation, inputs)}")
+            else:
+                if ast.unparse(statement.value) != "None":
+                    raise SystemExit(f"{node.name}.{name}: a default other than None")
+                optional.append(f"{name}: {input_type(statement.annotation, inputs)} = None")
+        if open_config(node):
+            optional.append("**extra: JsonInputValue")  # extra="allow": each other key an open JSON value
+        parameters = "".join(f"            {parameter},\n" for parameter in ["self", "*", *required, *optional])
+        init = (
+            "\n    if TYPE_CHECKING:\n\n"
+            "        def __init__(\n"
+            f"{parameters}"
+            "        ) -> None:\n"
+            '            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""\n'
+        )
+        end = node.end_lineno
+        assert end is not None
+        lines.insert(end, init)
+    return "".join(lines)
+
+
+def open_config(node: ast.ClassDef) -> bool:
+    """Whether the class's ``model_config`` takes keys that are no field (``extra="allow"``)."""
+    for statement in node.body:
+        if isinstance(statement, ast.AnnAssign) and ast.unparse(statement.target) == "model_config":
+            call = statement.value
+            if isinstance(call, ast.Call):
+                return any(
+                    keyword.arg == "extra" and ast.literal_eval(keyword.value) == "allow" for keyword in call.keywords
+                )
+    return False
+
+
 def check_names(out: Path) -> None:
     """Fail on any class or alias that codegen/names.json did not name."""
     chosen = set(json.loads((CODEGEN / "names.json").read_text(encoding="utf-8")).values())
@@ -445,7 +593,8 @@ def check_names(out: Path) -> None:
         text = path.read_text(encoding="utf-8")
         written |= set(re.findall(r"^class (\w+)\b", text, re.MULTILINE))
         written |= set(re.findall(r"^(\w+)(?:: TypeAlias)? = ", text, re.MULTILINE))
-    unchosen = sorted(written - chosen)
+    # Each enum's XValue alias is named after the enum (value_aliases).
+    unchosen = sorted(name for name in written - chosen if not (name.endswith("Value") and name[:-5] in chosen))
     if unchosen:
         raise SystemExit(f"names nobody chose in the generated code: {', '.join(unchosen)} (see codegen/names.json)")
 

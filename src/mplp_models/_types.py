@@ -16,9 +16,10 @@ import enum
 import functools
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import ItemsView, Iterable, KeysView, Sequence, ValuesView
+from collections.abc import Set as AbstractSet
 from datetime import date, datetime, timedelta, timezone
-from typing import Annotated, Any, Literal, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
 
 import orjson
 from pydantic import (
@@ -31,6 +32,7 @@ from pydantic import (
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, PydanticKnownError, core_schema
+from typing_extensions import TypeAliasType
 
 from mplp_models import _fastpath
 from mplp_models._text import encodable, short_repr
@@ -39,6 +41,7 @@ __all__ = [
     "CORE_FUNCTIONS",
     "MAX_OPEN_DEPTH",
     "ConstOne",
+    "JsonInputValue",
     "JsonInt",
     "JsonIntMin0",
     "JsonNumber",
@@ -46,9 +49,11 @@ __all__ = [
     "JsonNumberMin0Max1",
     "JsonNumberMin0Max5",
     "JsonObject",
+    "JsonObjectInput",
     "JsonText",
     "MplpIdText",
     "NotNull",
+    "Ordered",
     "StatusEnum",
     "Timestamp",
     "UniqueItems",
@@ -63,6 +68,90 @@ MAX_OPEN_DEPTH = 128
 pydantic-core stops at a fixed recursion depth with a ``TypeError``; this limit
 keeps every schema's open objects well inside it and gives a ``ValidationError``.
 """
+
+
+_UNORDERED = (AbstractSet, KeysView, ValuesView, ItemsView)
+"""What an array is refused as: a set, a frozenset, a dict view, any other ``collections.abc.Set``.
+
+Their iteration order is the hash order (which ``PYTHONHASHSEED`` changes
+for text), so the written bytes would vary from run to run.
+"""
+
+
+def _unordered_error(value: object, pointer: str = "") -> PydanticCustomError:
+    where = f" at {pointer} inside the object" if pointer else ""
+    return PydanticCustomError(
+        "unordered_array",
+        "Input should be a list or a tuple, not a {kind}{where}: an array keeps its order"
+        " (pass sorted(...) if the order does not matter)",
+        {"kind": type(value).__name__, "where": where, "pointer": pointer},
+    )
+
+
+def _refuse_unordered(value: Any) -> Any:
+    """An array field's Python input as it is, unless it has no order (``_UNORDERED``)."""
+    if isinstance(value, _UNORDERED):
+        raise _unordered_error(cast(object, value))
+    return value
+
+
+def _open_object_from_python(value: Any) -> Any:
+    """An open object given from Python, with its tuples made lists: the JSON value that it stands for.
+
+    A tuple is read as the JSON array it writes as (the models hand out
+    tuples), and stored as a list, as ``from_json`` stores an array, so that
+    equality, ``to_json`` and ``model_dump`` agree with a reading of the written
+    bytes. What JSON cannot hold is refused here, with the JSON Pointer of the
+    value inside the object in the error's message and its context
+    (``pointer``): pydantic's ``JsonValue`` would locate it with its union's
+    tags (``/a/dict/b``). Plain JSON (most input) is let through at C speed first.
+    """
+    if not isinstance(value, dict) or (_fastpath.ENABLED and _plainly_json(value)):
+        return cast(object, value)  # not a dict: the dict schema refuses it
+    return _json_from_python(value, "", 1)
+
+
+def _json_from_python(node: Any, pointer: str, depth: int) -> Any:
+    if depth > MAX_OPEN_DEPTH:
+        return node  # open_object_problem refuses it, for every mode alike
+    if isinstance(node, (str, int, float)) or node is None:  # bool is an int
+        return node
+    if isinstance(node, dict):
+        members = cast(dict[Any, Any], node)  # type: ignore[redundant-cast]  # pyright sees dict[Unknown, Unknown]
+        for key in members:
+            if not isinstance(key, str):
+                raise PydanticCustomError(
+                    "invalid_key",
+                    "Keys should be strings, not {kind}{where}",
+                    {
+                        "kind": type(key).__name__,
+                        "where": f" (at {pointer} inside the object)" if pointer else "",
+                        "pointer": pointer,
+                    },
+                )
+        copied = {key: _json_from_python(item, f"{pointer}/{_escape(key)}", depth + 1) for key, item in members.items()}
+        return members if all(copied[key] is item for key, item in members.items()) else copied
+    if isinstance(node, (list, tuple)):
+        items = cast(Sequence[Any], node)
+        copied_items = [_json_from_python(item, f"{pointer}/{index}", depth + 1) for index, item in enumerate(items)]
+        unchanged = isinstance(node, list) and all(new is old for new, old in zip(copied_items, items))
+        return items if unchanged else copied_items
+    if isinstance(node, _UNORDERED):
+        raise _unordered_error(cast(object, node), pointer or "/")
+    raise PydanticCustomError(
+        "invalid-json-value",
+        "Input should be a JSON value (a dict, list, tuple, str, int, float, bool or None), not {kind}{where}",
+        {
+            "kind": type(node).__name__,
+            "where": f" (at {pointer} inside the object)" if pointer else "",
+            "pointer": pointer,
+        },
+    )
+
+
+def _escape(key: str) -> str:
+    """A JSON Pointer reference token (RFC 6901)."""
+    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _check_open_object(value: Any) -> Any:
@@ -185,11 +274,44 @@ def _screen_number(value: Any) -> Any:
     return value
 
 
+if TYPE_CHECKING:  # mypy reads a recursive alias in this form, as pydantic's JsonValue does
+    JsonInputValue: TypeAlias = "list[JsonInputValue] | tuple[JsonInputValue, ...] | dict[str, JsonInputValue] | str | bool | int | float | None"
+else:
+    JsonInputValue = TypeAliasType(
+        "JsonInputValue",
+        list["JsonInputValue"]
+        | tuple["JsonInputValue", ...]
+        | dict[str, "JsonInputValue"]
+        | str
+        | bool
+        | int
+        | float
+        | None,
+    )
+"""A JSON value as a constructor takes it from Python: arrays as lists or tuples (``JsonObject`` holds lists)."""
+
+JsonObjectInput: TypeAlias = "dict[str, JsonInputValue]"
+"""What a constructor takes for an open object (``JsonObject``)."""
+
+
+class _FromPython:
+    """Marks an open object: Python input is first made the JSON value it stands for (``_open_object_from_python``).
+
+    Only in Python mode: JSON text holds no tuple and nothing that is not JSON.
+    """
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        schema = handler(source)
+        python = core_schema.no_info_before_validator_function(_open_object_from_python, schema)
+        return core_schema.json_or_python_schema(json_schema=schema, python_schema=python)
+
+
 # Before-validators run last-listed first: the check, then the refusal of what it marked.
 JsonObject = Annotated[
     dict[str, JsonValue],
     BeforeValidator(_refuse_non_finite),
     BeforeValidator(_check_open_object),
+    _FromPython(),
     WrapSerializer(_write_open_object),
 ]
 """An open JSON object: every key and nested value is kept as given (nesting up to ``MAX_OPEN_DEPTH``)."""
@@ -371,6 +493,27 @@ class StatusEnum(str, enum.Enum):
 
     __str__ = str.__str__
     __format__ = str.__format__  # type: ignore[assignment]  # the same call, typed by str rather than Enum
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        # Python input may be another enum's member, a str whose value may be one of ours
+        # (PlanStatus.in_progress on a step): refused, in Python mode only (JSON text holds no member).
+        # The enum's definition reference moves to the outer schema: the inner one appears twice.
+        schema: dict[str, Any] = dict(handler(source))
+        reference: str | None = schema.pop("ref", None)
+        inner = cast(core_schema.CoreSchema, schema)
+        python = core_schema.no_info_before_validator_function(cls._own_member_or_value, inner)
+        return core_schema.json_or_python_schema(json_schema=inner, python_schema=python, ref=reference)
+
+    @classmethod
+    def _own_member_or_value(cls, value: Any) -> Any:
+        if isinstance(value, enum.Enum) and type(value) is not cls:
+            raise PydanticCustomError(
+                "enum_member",
+                "Input should be a {expected} member or one of its values, not {given}",
+                {"expected": cls.__name__, "given": f"{type(value).__name__}.{value.name}"},
+            )
+        return value
 
 
 def is_before(first: Timestamp, second: Timestamp) -> bool:
@@ -614,8 +757,25 @@ def _check_unique(items: list[Any]) -> list[Any]:
     return items
 
 
+class _Ordered:
+    """Marks an array field: from Python, a set, a frozenset or a dict view is refused (``_refuse_unordered``).
+
+    Only in Python mode, where such input can come from: JSON text pays nothing.
+    A generator or another iterator stays accepted (read in its order).
+    """
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        schema = handler(source)
+        python = core_schema.no_info_before_validator_function(_refuse_unordered, schema)
+        return core_schema.json_or_python_schema(json_schema=schema, python_schema=python)
+
+    def __repr__(self) -> str:
+        return "Ordered"
+
+
 NotNull = _NotNull()
 UniqueItems = _UniqueItems()
+Ordered = _Ordered()
 
 
 CORE_FUNCTIONS: tuple[object, ...] = (
@@ -624,8 +784,11 @@ CORE_FUNCTIONS: tuple[object, ...] = (
     _write_open_object,  # JsonObject's WrapSerializer: model_members does its checks (and prepare writes floats)
     _as_timestamp,  # Timestamp: the matched text as a str subclass, unchanged
     _check_unique,  # UniqueItems: refuses, never changes
+    _refuse_unordered,  # Ordered: Python mode only, refuses, never changes
+    _open_object_from_python,  # JsonObject's Python-mode step: tuples as lists, what JSON cannot hold refused
     _screen_number,  # the numbers' Python-mode screen: NaN and infinities as text, then refused
     _integral,  # JsonInt: an integral float as the int of the same value
+    StatusEnum._own_member_or_value.__func__,  # type: ignore[attr-defined]  # Python mode only: refuses, never changes
 )
 """The functions the types here put in core schemas: the validators and serializers of the SDK's own
 that a model taking the fast paths may hold (with the rules' and ``given_members``: see

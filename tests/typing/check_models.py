@@ -22,6 +22,7 @@ from typing_extensions import assert_never, assert_type
 
 import mplp_models as mm
 from mplp_models import testing
+from mplp_models._generated.mplp.v1_0.mplp_plan_schema import PlanStepStatusValue  # not yet re-exported by mplp_models
 
 
 def plan_fields(plan: mm.Plan) -> None:
@@ -199,6 +200,53 @@ def accepted(plan: mm.Plan) -> None:
     assert_type(plan.without("trace"), mm.Plan)
     assert_type(plan.transition_step(plan.steps[0].step_id, mm.PlanStepStatus.in_progress), mm.Plan)
     assert_type(mm.new_id(), str)
+
+
+def constructors(plan: mm.Plan, deps: list[str], statuses: tuple[mm.PlanStepStatus, ...]) -> None:
+    # The constructors take what the run time reads from Python: an enum's member or its value, a list
+    # or a tuple for an array, text for a timestamp or an id, lists and tuples inside an open object.
+    step = mm.PlanStep(step_id=mm.new_id(), description="Tag", status="pending", dependencies=deps)
+    mm.PlanStep(step_id=mm.new_id(), description="Tag", status=mm.PlanStepStatus.blocked, dependencies=("x",))
+    assert_type(step.status, mm.PlanStepStatus)  # read back: the member, whatever was given
+    assert_type(step.dependencies, tuple[str, ...] | None)
+    meta = mm.Metadata(
+        protocol_version="1.0.0",
+        schema_version="1.0.0",
+        created_at="2026-01-02T03:04:05Z",
+        tags=["a", "b"],
+        cross_cutting=["security", mm.CrossCuttingConcern.observability],
+    )
+    assert_type(meta.created_at, mm.Timestamp | None)
+    mm.Plan(
+        meta=meta,
+        plan_id=mm.new_id(),
+        context_id=mm.new_id(),
+        title="T",
+        objective="O",
+        status="draft",
+        steps=[step, *plan.steps],
+        trace=mm.TraceBase(trace_id=mm.new_id(), span_id=mm.new_id(), attributes={"tags": meta.tags, "n": [1, (2, 3)]}),
+    )
+    values: list[PlanStepStatusValue] = ["pending", "blocked"]
+    assert_type(values[0], Literal["pending", "in_progress", "completed", "blocked", "skipped", "failed"])
+    mm.ContextRoot(domain="d", environment="e", region="eu", limits={"cpu": [1, 2]})  # extra="allow": JSON values
+
+
+def constructors_flagged(deps: set[str], step_id: str) -> None:
+    # An enum field: a value that is no member's.
+    mm.PlanStep(step_id=step_id, description="Tag", status="bogus")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    # An array: a set or a frozenset (unordered: the run time refuses them), or a str (a sequence of str).
+    mm.PlanStep(step_id=step_id, description="Tag", status="pending", dependencies=deps)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    mm.Metadata(protocol_version="1", schema_version="1", tags=frozenset({"a"}))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    mm.PlanStep(step_id=step_id, description="Tag", status="pending", dependencies=step_id)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    # An array's items: an enum value that is no member's.
+    mm.Metadata(protocol_version="1", schema_version="1", cross_cutting=["securty"])  # type: ignore[list-item]  # pyright: ignore[reportArgumentType]
+    # An open object: a set inside it.
+    mm.TraceBase(trace_id=step_id, span_id=step_id, attributes={"a": {"b"}})  # type: ignore[dict-item]  # pyright: ignore[reportArgumentType]
+    # A required field left out.
+    mm.PlanStep(step_id=step_id, description="Tag")  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    # Positional arguments: the constructors take keywords only.
+    mm.Ref(step_id, "plan")  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
 
 
 def flagged(plan: mm.Plan) -> None:

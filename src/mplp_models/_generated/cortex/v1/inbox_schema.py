@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._inbox import InboxMessageBase
 from mplp_models._types import (
     ConstOne,
+    JsonInputValue,
+    JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -73,6 +76,7 @@ class InboxMessage(InboxMessageBase, frozen=True):
     recipient_ids: Annotated[
         Annotated[tuple[RecipientId, ...], Field(min_length=1)],
         UniqueItems,
+        Ordered,
         Field(
             description="Direct recipients. Use wildcard \u0027broadcast\u0027 for fan-out."
         ),
@@ -112,6 +116,7 @@ class InboxMessage(InboxMessageBase, frozen=True):
         tuple[DecisionId, ...] | None,
         NotNull,
         UniqueItems,
+        Ordered,
         Field(
             description="Decision records this message relates to (ids prefixed D-); none twice."
         ),
@@ -123,6 +128,7 @@ class InboxMessage(InboxMessageBase, frozen=True):
         tuple[WaitpointId, ...] | None,
         NotNull,
         UniqueItems,
+        Ordered,
         Field(
             description="Waitpoints this message relates to (ids prefixed WP-); none twice."
         ),
@@ -134,6 +140,7 @@ class InboxMessage(InboxMessageBase, frozen=True):
         tuple[HandoffId, ...] | None,
         NotNull,
         UniqueItems,
+        Ordered,
         Field(description="Handoff records this message relates to; none twice."),
     ] = None
     """
@@ -175,6 +182,32 @@ class InboxMessage(InboxMessageBase, frozen=True):
     When the recipient archived the message, or null.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            schema_version: Literal[1],
+            message_id: str,
+            type: InboxMessageType | InboxMessageTypeValue,
+            status: InboxMessageStatus | InboxMessageStatusValue,
+            sender_id: str,
+            recipient_ids: list[str] | tuple[str, ...],
+            subject: str,
+            body: str,
+            created_at: str,
+            updated_at: str,
+            task_id: str | None = None,
+            mission_id: str | None = None,
+            related_decision_ids: list[str] | tuple[str, ...] | None = None,
+            related_waitpoint_ids: list[str] | tuple[str, ...] | None = None,
+            related_handoff_ids: list[str] | tuple[str, ...] | None = None,
+            read_at: str | None = None,
+            acknowledged_at: str | None = None,
+            archived_at: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class InboxMessageStatus(StatusEnum):
     """
@@ -187,6 +220,10 @@ class InboxMessageStatus(StatusEnum):
     archived = "archived"
 
 
+InboxMessageStatusValue: TypeAlias = Literal["unread", "read", "acknowledged", "archived"]
+"""The values of ``InboxMessageStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class InboxMessageType(StatusEnum):
     """
     Message semantic type. decision_request requires a downstream decision record; handoff requires a handoff record.
@@ -197,6 +234,10 @@ class InboxMessageType(StatusEnum):
     handoff = "handoff"
     decision_request = "decision_request"
     alert = "alert"
+
+
+InboxMessageTypeValue: TypeAlias = Literal["information", "request", "handoff", "decision_request", "alert"]
+"""The values of ``InboxMessageType``, which a constructor or a transition takes as well as its members."""
 
 
 RecipientId = TypeAliasType("RecipientId", Annotated[StrictStr, Field(min_length=1)])

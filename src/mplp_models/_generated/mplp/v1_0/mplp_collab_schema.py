@@ -3,11 +3,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import CollabModuleBase
-from mplp_models._types import JsonText, NotNull, StatusEnum, Timestamp, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonObjectInput,
+    JsonText,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    Timestamp,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictStr
 
 from .common import (
@@ -96,6 +105,7 @@ class Collab(CollabModuleBase, frozen=True):
     """
     participants: Annotated[
         Annotated[tuple[CollabParticipant, ...], Field(min_length=1)],
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of roles/Agents participating in the collaboration."
         ),
@@ -130,6 +140,7 @@ class Collab(CollabModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly related to this collaboration."
         ),
@@ -137,6 +148,27 @@ class Collab(CollabModuleBase, frozen=True):
     """
     [PROTOCOL-CORE] List of key events directly related to this collaboration.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            meta: metadata_schema.Metadata,
+            collab_id: str,
+            context_id: str,
+            title: str,
+            purpose: str,
+            mode: CollabMode | CollabModeValue,
+            status: CollabStatus | CollabStatusValue,
+            participants: list[CollabParticipant] | tuple[CollabParticipant, ...],
+            created_at: str,
+            governance: common_types_schema.Governance | None = None,
+            updated_at: str | None = None,
+            trace: trace_base_schema.TraceBase | None = None,
+            events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class CollabMode(StatusEnum):
@@ -149,6 +181,10 @@ class CollabMode(StatusEnum):
     orchestrated = "orchestrated"
     swarm = "swarm"
     pair = "pair"
+
+
+CollabModeValue: TypeAlias = Literal["broadcast", "round_robin", "orchestrated", "swarm", "pair"]
+"""The values of ``CollabMode``, which a constructor or a transition takes as well as its members."""
 
 
 class CollabParticipant(MplpModel, frozen=True):
@@ -194,6 +230,18 @@ class CollabParticipant(MplpModel, frozen=True):
     [PROTOCOL-CORE] Display name (for human identification).
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            participant_id: str,
+            kind: CollabParticipantKind | CollabParticipantKindValue,
+            role_id: str | None = None,
+            display_name: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class CollabParticipantKind(StatusEnum):
     """
@@ -206,6 +254,10 @@ class CollabParticipantKind(StatusEnum):
     external = "external"
 
 
+CollabParticipantKindValue: TypeAlias = Literal["agent", "human", "system", "external"]
+"""The values of ``CollabParticipantKind``, which a constructor or a transition takes as well as its members."""
+
+
 class CollabStatus(StatusEnum):
     """
     [PROTOCOL-CORE] Collaboration session status.
@@ -216,6 +268,10 @@ class CollabStatus(StatusEnum):
     suspended = "suspended"
     completed = "completed"
     cancelled = "cancelled"
+
+
+CollabStatusValue: TypeAlias = Literal["draft", "active", "suspended", "completed", "cancelled"]
+"""The values of ``CollabStatus``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Collab.model_rebuild()

@@ -3,11 +3,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import ConfirmModuleBase
-from mplp_models._types import JsonText, NotNull, StatusEnum, Timestamp, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonObjectInput,
+    JsonText,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    Timestamp,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field
 
 from .common import (
@@ -110,6 +119,7 @@ class Confirm(ConfirmModuleBase, frozen=True):
     decisions: Annotated[
         tuple[ConfirmDecision, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of decision records related to this Confirm request."
         ),
@@ -130,6 +140,7 @@ class Confirm(ConfirmModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly related to this Confirm request (creation, decision, cancellation, etc.)."
         ),
@@ -137,6 +148,26 @@ class Confirm(ConfirmModuleBase, frozen=True):
     """
     [PROTOCOL-CORE] List of key events directly related to this Confirm request (creation, decision, cancellation, etc.).
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            meta: metadata_schema.Metadata,
+            confirm_id: str,
+            target_type: ConfirmTargetType | ConfirmTargetTypeValue,
+            target_id: str,
+            status: ConfirmStatus | ConfirmStatusValue,
+            requested_by_role: str,
+            requested_at: str,
+            governance: common_types_schema.Governance | None = None,
+            reason: str | None = None,
+            decisions: list[ConfirmDecision] | tuple[ConfirmDecision, ...] | None = None,
+            trace: trace_base_schema.TraceBase | None = None,
+            events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class ConfirmDecision(MplpModel, frozen=True):
@@ -188,6 +219,19 @@ class ConfirmDecision(MplpModel, frozen=True):
     [PROTOCOL-CORE] Summary of the decision reason (optional).
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            decision_id: str,
+            status: ConfirmDecisionStatus | ConfirmDecisionStatusValue,
+            decided_by_role: str,
+            decided_at: str,
+            reason: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class ConfirmDecisionStatus(StatusEnum):
     """
@@ -197,6 +241,10 @@ class ConfirmDecisionStatus(StatusEnum):
     approved = "approved"
     rejected = "rejected"
     cancelled = "cancelled"
+
+
+ConfirmDecisionStatusValue: TypeAlias = Literal["approved", "rejected", "cancelled"]
+"""The values of ``ConfirmDecisionStatus``, which a constructor or a transition takes as well as its members."""
 
 
 class ConfirmStatus(StatusEnum):
@@ -210,6 +258,10 @@ class ConfirmStatus(StatusEnum):
     cancelled = "cancelled"
 
 
+ConfirmStatusValue: TypeAlias = Literal["pending", "approved", "rejected", "cancelled"]
+"""The values of ``ConfirmStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class ConfirmTargetType(StatusEnum):
     """
     [PROTOCOL-CORE] Approval target type (type of the resource being approved).
@@ -220,6 +272,10 @@ class ConfirmTargetType(StatusEnum):
     trace = "trace"
     extension = "extension"
     other = "other"
+
+
+ConfirmTargetTypeValue: TypeAlias = Literal["context", "plan", "trace", "extension", "other"]
+"""The values of ``ConfirmTargetType``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Confirm.model_rebuild()

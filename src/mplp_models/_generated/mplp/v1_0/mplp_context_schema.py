@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._context import ContextBase, ContextRootBase
 from mplp_models._types import (
+    JsonInputValue,
     JsonObject,
+    JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -100,6 +103,7 @@ class Context(ContextBase, frozen=True):
     tags: Annotated[
         tuple[ContextTag, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of tags for classification and retrieval."
         ),
@@ -166,6 +170,7 @@ class Context(ContextBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly related to this Context (creation, status change, archiving, etc.)."
         ),
@@ -173,6 +178,29 @@ class Context(ContextBase, frozen=True):
     """
     [PROTOCOL-CORE] List of key events directly related to this Context (creation, status change, archiving, etc.).
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            meta: metadata_schema.Metadata,
+            context_id: str,
+            root: ContextRoot,
+            title: str,
+            status: ContextStatus | ContextStatusValue,
+            governance: common_types_schema.Governance | None = None,
+            summary: str | None = None,
+            tags: list[str] | tuple[str, ...] | None = None,
+            language: str | None = None,
+            owner_role: str | None = None,
+            constraints: JsonObjectInput | None = None,
+            created_at: str | None = None,
+            updated_at: str | None = None,
+            trace: trace_base_schema.TraceBase | None = None,
+            events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class ContextRoot(ContextRootBase, frozen=True):
@@ -208,6 +236,18 @@ class ContextRoot(ContextRootBase, frozen=True):
     [PROTOCOL-CORE] Entry point resource identifier.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            domain: str,
+            environment: str,
+            entry_point: str | None = None,
+            **extra: JsonInputValue,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class ContextStatus(StatusEnum):
     """
@@ -219,6 +259,10 @@ class ContextStatus(StatusEnum):
     suspended = "suspended"
     archived = "archived"
     closed = "closed"
+
+
+ContextStatusValue: TypeAlias = Literal["draft", "active", "suspended", "archived", "closed"]
+"""The values of ``ContextStatus``, which a constructor or a transition takes as well as its members."""
 
 
 ContextTag = TypeAliasType("ContextTag", Annotated[StrictStr, Field(min_length=1)])

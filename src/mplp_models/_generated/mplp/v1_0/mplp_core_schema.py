@@ -3,11 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import CoreModuleBase
-from mplp_models._types import JsonText, NotNull, StatusEnum, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonObjectInput,
+    JsonText,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictBool, StrictStr
 
 from .common import (
@@ -73,6 +81,7 @@ class Core(CoreModuleBase, frozen=True):
     """
     modules: Annotated[
         Annotated[tuple[ModuleDescriptor, ...], Field(min_length=1)],
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of L2 modules enabled in the current protocol instance."
         ),
@@ -93,6 +102,7 @@ class Core(CoreModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events related to this Core instance (version upgrades, module enable/disable, etc.)."
         ),
@@ -100,6 +110,22 @@ class Core(CoreModuleBase, frozen=True):
     """
     [PROTOCOL-CORE] List of key events related to this Core instance (version upgrades, module enable/disable, etc.).
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            meta: metadata_schema.Metadata,
+            core_id: str,
+            protocol_version: str,
+            status: CoreStatus | CoreStatusValue,
+            modules: list[ModuleDescriptor] | tuple[ModuleDescriptor, ...],
+            governance: common_types_schema.Governance | None = None,
+            trace: trace_base_schema.TraceBase | None = None,
+            events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class CoreStatus(StatusEnum):
@@ -111,6 +137,10 @@ class CoreStatus(StatusEnum):
     active = "active"
     deprecated = "deprecated"
     archived = "archived"
+
+
+CoreStatusValue: TypeAlias = Literal["draft", "active", "deprecated", "archived"]
+"""The values of ``CoreStatus``, which a constructor or a transition takes as well as its members."""
 
 
 class ModuleDescriptor(MplpModel, frozen=True):
@@ -167,6 +197,19 @@ class ModuleDescriptor(MplpModel, frozen=True):
     [PROTOCOL-CORE] Brief description of the module, for humans and Agents.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            module_id: ModuleId | ModuleIdValue,
+            version: str,
+            status: ModuleDescriptorStatus | ModuleDescriptorStatusValue,
+            required: bool | None = None,
+            description: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class ModuleDescriptorStatus(StatusEnum):
     """
@@ -177,6 +220,10 @@ class ModuleDescriptorStatus(StatusEnum):
     disabled = "disabled"
     experimental = "experimental"
     deprecated = "deprecated"
+
+
+ModuleDescriptorStatusValue: TypeAlias = Literal["enabled", "disabled", "experimental", "deprecated"]
+"""The values of ``ModuleDescriptorStatus``, which a constructor or a transition takes as well as its members."""
 
 
 class ModuleId(StatusEnum):
@@ -194,6 +241,10 @@ class ModuleId(StatusEnum):
     collab = "collab"
     core = "core"
     network = "network"
+
+
+ModuleIdValue: TypeAlias = Literal["context", "plan", "confirm", "trace", "role", "extension", "dialog", "collab", "core", "network"]
+"""The values of ``ModuleId``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Core.model_rebuild()

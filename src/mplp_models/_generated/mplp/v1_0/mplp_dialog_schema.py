@@ -3,11 +3,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._dialog import DialogBase
-from mplp_models._types import JsonText, NotNull, StatusEnum, Timestamp, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonObjectInput,
+    JsonText,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    Timestamp,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field
 
 from .common import (
@@ -75,6 +84,7 @@ class Dialog(DialogBase, frozen=True):
     """
     messages: Annotated[
         tuple[DialogMessage, ...],
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] Dialog message list (Minimal Protocol Format)."
         ),
@@ -111,6 +121,7 @@ class Dialog(DialogBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly related to this dialog."
         ),
@@ -118,6 +129,25 @@ class Dialog(DialogBase, frozen=True):
     """
     [PROTOCOL-CORE] List of key events directly related to this dialog.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            meta: metadata_schema.Metadata,
+            dialog_id: str,
+            context_id: str,
+            status: DialogStatus | DialogStatusValue,
+            messages: list[DialogMessage] | tuple[DialogMessage, ...],
+            governance: common_types_schema.Governance | None = None,
+            thread_id: str | None = None,
+            started_at: str | None = None,
+            ended_at: str | None = None,
+            trace: trace_base_schema.TraceBase | None = None,
+            events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class DialogMessage(MplpModel, frozen=True):
@@ -152,6 +182,18 @@ class DialogMessage(MplpModel, frozen=True):
     Optional L1 Event reference (for deep integration with Trace module).
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            role: DialogMessageRole | DialogMessageRoleValue,
+            content: str,
+            timestamp: str,
+            event: events_schema.Event | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class DialogMessageRole(StatusEnum):
     """
@@ -164,6 +206,10 @@ class DialogMessageRole(StatusEnum):
     agent = "agent"
 
 
+DialogMessageRoleValue: TypeAlias = Literal["user", "assistant", "system", "agent"]
+"""The values of ``DialogMessageRole``, which a constructor or a transition takes as well as its members."""
+
+
 class DialogStatus(StatusEnum):
     """
     [PROTOCOL-CORE] Dialog status.
@@ -173,6 +219,10 @@ class DialogStatus(StatusEnum):
     paused = "paused"
     completed = "completed"
     cancelled = "cancelled"
+
+
+DialogStatusValue: TypeAlias = Literal["active", "paused", "completed", "cancelled"]
+"""The values of ``DialogStatus``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Dialog.model_rebuild()

@@ -3,10 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._modules import ExtensionModuleBase
-from mplp_models._types import JsonObject, NotNull, StatusEnum, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonObject,
+    JsonObjectInput,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictStr
 
 from .common import (
@@ -110,6 +118,7 @@ class Extension(ExtensionModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly related to this Extension."
         ),
@@ -117,6 +126,25 @@ class Extension(ExtensionModuleBase, frozen=True):
     """
     [PROTOCOL-CORE] List of key events directly related to this Extension.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            meta: metadata_schema.Metadata,
+            extension_id: str,
+            context_id: str,
+            name: str,
+            extension_type: ExtensionType | ExtensionTypeValue,
+            version: str,
+            status: ExtensionStatus | ExtensionStatusValue,
+            governance: common_types_schema.Governance | None = None,
+            config: JsonObjectInput | None = None,
+            trace: trace_base_schema.TraceBase | None = None,
+            events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class ExtensionStatus(StatusEnum):
@@ -130,6 +158,10 @@ class ExtensionStatus(StatusEnum):
     deprecated = "deprecated"
 
 
+ExtensionStatusValue: TypeAlias = Literal["registered", "active", "inactive", "deprecated"]
+"""The values of ``ExtensionStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class ExtensionType(StatusEnum):
     """
     [PROTOCOL-CORE] Extension type classification.
@@ -141,6 +173,10 @@ class ExtensionType(StatusEnum):
     transformation = "transformation"
     validation = "validation"
     other = "other"
+
+
+ExtensionTypeValue: TypeAlias = Literal["capability", "policy", "integration", "transformation", "validation", "other"]
+"""The values of ``ExtensionType``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Extension.model_rebuild()

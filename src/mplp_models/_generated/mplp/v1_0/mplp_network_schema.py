@@ -3,11 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._modules import NetworkModuleBase
-from mplp_models._types import JsonText, NotNull, StatusEnum, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonObjectInput,
+    JsonText,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictStr
 
 from .common import (
@@ -91,6 +99,7 @@ class Network(NetworkModuleBase, frozen=True):
     nodes: Annotated[
         tuple[NetworkNode, ...] | None,
         NotNull,
+        Ordered,
         Field(description="[PROTOCOL-CORE] Collection of core nodes in the network."),
     ] = None
     """
@@ -109,6 +118,7 @@ class Network(NetworkModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events related to this network."
         ),
@@ -116,6 +126,25 @@ class Network(NetworkModuleBase, frozen=True):
     """
     [PROTOCOL-CORE] List of key events related to this network.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            meta: metadata_schema.Metadata,
+            network_id: str,
+            context_id: str,
+            name: str,
+            topology_type: NetworkTopologyType | NetworkTopologyTypeValue,
+            status: NetworkStatus | NetworkStatusValue,
+            governance: common_types_schema.Governance | None = None,
+            description: str | None = None,
+            nodes: list[NetworkNode] | tuple[NetworkNode, ...] | None = None,
+            trace: trace_base_schema.TraceBase | None = None,
+            events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class NetworkNode(MplpModel, frozen=True):
@@ -161,6 +190,19 @@ class NetworkNode(MplpModel, frozen=True):
     [PROTOCOL-CORE] Current status of the node.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            node_id: str,
+            kind: NetworkNodeKind | NetworkNodeKindValue,
+            status: NetworkNodeStatus | NetworkNodeStatusValue,
+            name: str | None = None,
+            role_id: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class NetworkNodeKind(StatusEnum):
     """
@@ -175,6 +217,10 @@ class NetworkNodeKind(StatusEnum):
     other = "other"
 
 
+NetworkNodeKindValue: TypeAlias = Literal["agent", "service", "database", "queue", "external", "other"]
+"""The values of ``NetworkNodeKind``, which a constructor or a transition takes as well as its members."""
+
+
 class NetworkNodeStatus(StatusEnum):
     """
     [PROTOCOL-CORE] Current status of the node.
@@ -185,6 +231,10 @@ class NetworkNodeStatus(StatusEnum):
     degraded = "degraded"
     unreachable = "unreachable"
     retired = "retired"
+
+
+NetworkNodeStatusValue: TypeAlias = Literal["active", "inactive", "degraded", "unreachable", "retired"]
+"""The values of ``NetworkNodeStatus``, which a constructor or a transition takes as well as its members."""
 
 
 class NetworkStatus(StatusEnum):
@@ -200,6 +250,10 @@ class NetworkStatus(StatusEnum):
     retired = "retired"
 
 
+NetworkStatusValue: TypeAlias = Literal["draft", "provisioning", "active", "degraded", "maintenance", "retired"]
+"""The values of ``NetworkStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class NetworkTopologyType(StatusEnum):
     """
     [PROTOCOL-CORE] Network topology type.
@@ -211,6 +265,10 @@ class NetworkTopologyType(StatusEnum):
     hierarchical = "hierarchical"
     hybrid = "hybrid"
     other = "other"
+
+
+NetworkTopologyTypeValue: TypeAlias = Literal["single_node", "hub_spoke", "mesh", "hierarchical", "hybrid", "other"]
+"""The values of ``NetworkTopologyType``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Network.model_rebuild()

@@ -3,10 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._plan import PlanBase, PlanStepBase
-from mplp_models._types import JsonIntMin0, JsonText, NotNull, StatusEnum, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonIntMin0,
+    JsonObjectInput,
+    JsonText,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictStr
 
 from .common import (
@@ -77,6 +86,7 @@ class Plan(PlanBase, frozen=True):
     """
     steps: Annotated[
         Annotated[tuple[PlanStep, ...], Field(min_length=1)],
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of core steps decomposed from the Plan."
         ),
@@ -97,6 +107,7 @@ class Plan(PlanBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly associated with this Plan (changes, approvals, status transitions, etc.)."
         ),
@@ -104,6 +115,23 @@ class Plan(PlanBase, frozen=True):
     """
     [PROTOCOL-CORE] List of key events directly associated with this Plan (changes, approvals, status transitions, etc.).
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            meta: metadata_schema.Metadata,
+            plan_id: str,
+            context_id: str,
+            title: str,
+            objective: str,
+            status: PlanStatus | PlanStatusValue,
+            steps: list[PlanStep] | tuple[PlanStep, ...],
+            trace: trace_base_schema.TraceBase | None = None,
+            events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class PlanStatus(StatusEnum):
@@ -118,6 +146,10 @@ class PlanStatus(StatusEnum):
     completed = "completed"
     cancelled = "cancelled"
     failed = "failed"
+
+
+PlanStatusValue: TypeAlias = Literal["draft", "proposed", "approved", "in_progress", "completed", "cancelled", "failed"]
+"""The values of ``PlanStatus``, which a constructor or a transition takes as well as its members."""
 
 
 class PlanStep(PlanStepBase, frozen=True):
@@ -154,6 +186,7 @@ class PlanStep(PlanStepBase, frozen=True):
     dependencies: Annotated[
         tuple[identifiers_schema.MplpId, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of other step IDs that this step depends on."
         ),
@@ -182,6 +215,20 @@ class PlanStep(PlanStepBase, frozen=True):
     [PROTOCOL-CORE] Sort index in the current Plan, used for defining execution order or display order.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            step_id: str,
+            description: str,
+            status: PlanStepStatus | PlanStepStatusValue,
+            dependencies: list[str] | tuple[str, ...] | None = None,
+            agent_role: str | None = None,
+            order_index: int | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class PlanStepStatus(StatusEnum):
     """
@@ -194,6 +241,10 @@ class PlanStepStatus(StatusEnum):
     blocked = "blocked"
     skipped = "skipped"
     failed = "failed"
+
+
+PlanStepStatusValue: TypeAlias = Literal["pending", "in_progress", "completed", "blocked", "skipped", "failed"]
+"""The values of ``PlanStepStatus``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Plan.model_rebuild()

@@ -3,10 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._types import JsonText, NotNull, StatusEnum, Timestamp, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonObjectInput,
+    JsonText,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    Timestamp,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field
 
 from .common import (
@@ -75,6 +84,7 @@ class Role(MplpModel, frozen=True):
     capabilities: Annotated[
         tuple[JsonText, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of capability/permission tags possessed by the role (e.g., \u0027plan.create\u0027, \u0027confirm.approve\u0027)."
         ),
@@ -111,6 +121,7 @@ class Role(MplpModel, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of key events directly related to this role (creation, permission changes, deactivation, etc.)."
         ),
@@ -118,6 +129,24 @@ class Role(MplpModel, frozen=True):
     """
     [PROTOCOL-CORE] List of key events directly related to this role (creation, permission changes, deactivation, etc.).
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            meta: metadata_schema.Metadata,
+            role_id: str,
+            name: str,
+            governance: common_types_schema.Governance | None = None,
+            description: str | None = None,
+            capabilities: list[str] | tuple[str, ...] | None = None,
+            created_at: str | None = None,
+            updated_at: str | None = None,
+            trace: trace_base_schema.TraceBase | None = None,
+            events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Role.model_rebuild()

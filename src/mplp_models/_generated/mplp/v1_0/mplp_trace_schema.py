@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._trace import TraceModuleBase
 from mplp_models._types import (
+    JsonInputValue,
     JsonObject,
+    JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -114,6 +117,7 @@ class Trace(TraceModuleBase, frozen=True):
     segments: Annotated[
         tuple[TraceSegment, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] Key execution segments in the Trace (can correspond to multiple spans or phased aggregations)."
         ),
@@ -124,6 +128,7 @@ class Trace(TraceModuleBase, frozen=True):
     events: Annotated[
         tuple[events_schema.Event, ...] | None,
         NotNull,
+        Ordered,
         Field(
             description="[PROTOCOL-CORE] List of events directly related to this Trace (errors, retries, status changes, etc.)."
         ),
@@ -131,6 +136,25 @@ class Trace(TraceModuleBase, frozen=True):
     """
     [PROTOCOL-CORE] List of events directly related to this Trace (errors, retries, status changes, etc.).
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            meta: metadata_schema.Metadata,
+            trace_id: str,
+            context_id: str,
+            root_span: trace_base_schema.TraceBase,
+            status: TraceStatus | TraceStatusValue,
+            governance: common_types_schema.Governance | None = None,
+            plan_id: str | None = None,
+            started_at: str | None = None,
+            finished_at: str | None = None,
+            segments: list[TraceSegment] | tuple[TraceSegment, ...] | None = None,
+            events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class TraceSegment(MplpModel, frozen=True):
@@ -203,6 +227,21 @@ class TraceSegment(MplpModel, frozen=True):
     [PROTOCOL-CORE] Key context attributes related to this segment (key-value form, for tracing and audit).
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            segment_id: str,
+            label: str,
+            status: TraceSegmentStatus | TraceSegmentStatusValue,
+            parent_segment_id: str | None = None,
+            started_at: str | None = None,
+            finished_at: str | None = None,
+            attributes: JsonObjectInput | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class TraceSegmentStatus(StatusEnum):
     """
@@ -217,6 +256,10 @@ class TraceSegmentStatus(StatusEnum):
     skipped = "skipped"
 
 
+TraceSegmentStatusValue: TypeAlias = Literal["pending", "running", "completed", "failed", "cancelled", "skipped"]
+"""The values of ``TraceSegmentStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class TraceStatus(StatusEnum):
     """
     [PROTOCOL-CORE] Current status of the Trace.
@@ -227,6 +270,10 @@ class TraceStatus(StatusEnum):
     completed = "completed"
     failed = "failed"
     cancelled = "cancelled"
+
+
+TraceStatusValue: TypeAlias = Literal["pending", "running", "completed", "failed", "cancelled"]
+"""The values of ``TraceStatus``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Trace.model_rebuild()

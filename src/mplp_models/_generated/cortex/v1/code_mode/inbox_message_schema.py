@@ -3,11 +3,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._inbox import CodeInboxMessageBase
-from mplp_models._types import ConstOne, NotNull, StatusEnum, Timestamp, UniqueItems
+from mplp_models._types import (
+    ConstOne,
+    JsonInputValue,
+    JsonObjectInput,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    Timestamp,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictStr
 from typing_extensions import TypeAliasType
 
@@ -68,6 +77,7 @@ class CodeInboxMessage(CodeInboxMessageBase, frozen=True):
     recipient_ids: Annotated[
         Annotated[tuple[CodeRecipientId, ...], Field(min_length=1)],
         UniqueItems,
+        Ordered,
         Field(
             description="Agents or roles the message is for; at least one, none twice."
         ),
@@ -94,6 +104,7 @@ class CodeInboxMessage(CodeInboxMessageBase, frozen=True):
     artifact_refs: Annotated[
         tuple[CodeArtifactRef, ...],
         UniqueItems,
+        Ordered,
         Field(
             description="Artifacts that hold the message\u0027s larger content; none twice."
         ),
@@ -146,6 +157,29 @@ class CodeInboxMessage(CodeInboxMessageBase, frozen=True):
     When the recipient archived the message, or null.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            schema_version: Literal[1],
+            message_id: str,
+            type: CodeInboxMessageType | CodeInboxMessageTypeValue,
+            status: CodeInboxMessageStatus | CodeInboxMessageStatusValue,
+            sender_id: str,
+            recipient_ids: list[str] | tuple[str, ...],
+            subject: str,
+            body: str,
+            artifact_refs: list[str] | tuple[str, ...],
+            relations: CodeInboxMessageRelations,
+            created_at: str,
+            updated_at: str,
+            read_at: str | None = None,
+            acknowledged_at: str | None = None,
+            archived_at: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class CodeInboxMessageRelations(MplpModel, frozen=True):
     """
@@ -158,6 +192,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     task_ids: Annotated[
         tuple[RelatedTaskId, ...],
         UniqueItems,
+        Ordered,
         Field(description="Tasks the message relates to; none twice."),
     ]
     """
@@ -166,6 +201,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     mission_ids: Annotated[
         tuple[RelatedMissionId, ...],
         UniqueItems,
+        Ordered,
         Field(description="Missions the message relates to; none twice."),
     ]
     """
@@ -174,6 +210,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     run_ids: Annotated[
         tuple[RelatedRunId, ...],
         UniqueItems,
+        Ordered,
         Field(description="Runs the message relates to; none twice."),
     ]
     """
@@ -182,6 +219,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     queue_ids: Annotated[
         tuple[RelatedQueueId, ...],
         UniqueItems,
+        Ordered,
         Field(description="Queues the message relates to; none twice."),
     ]
     """
@@ -190,6 +228,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     session_ids: Annotated[
         tuple[RelatedSessionId, ...],
         UniqueItems,
+        Ordered,
         Field(description="Sessions the message relates to; none twice."),
     ]
     """
@@ -198,6 +237,7 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     artifact_refs: Annotated[
         tuple[RelatedArtifactRef, ...],
         UniqueItems,
+        Ordered,
         Field(description="Artifacts the message relates to; none twice."),
     ]
     """
@@ -206,11 +246,27 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
     worktree_paths: Annotated[
         tuple[RelatedWorktreePath, ...],
         UniqueItems,
+        Ordered,
         Field(description="Worktrees the message relates to; none twice."),
     ]
     """
     Worktrees the message relates to; none twice.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            task_ids: list[str] | tuple[str, ...],
+            mission_ids: list[str] | tuple[str, ...],
+            run_ids: list[str] | tuple[str, ...],
+            queue_ids: list[str] | tuple[str, ...],
+            session_ids: list[str] | tuple[str, ...],
+            artifact_refs: list[str] | tuple[str, ...],
+            worktree_paths: list[str] | tuple[str, ...],
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class CodeInboxMessageStatus(StatusEnum):
@@ -224,6 +280,10 @@ class CodeInboxMessageStatus(StatusEnum):
     archived = "archived"
 
 
+CodeInboxMessageStatusValue: TypeAlias = Literal["unread", "read", "acknowledged", "archived"]
+"""The values of ``CodeInboxMessageStatus``, which a constructor or a transition takes as well as its members."""
+
+
 class CodeInboxMessageType(StatusEnum):
     """
     Kind of message: information, request, handoff, decision_request or alert.
@@ -234,6 +294,10 @@ class CodeInboxMessageType(StatusEnum):
     handoff = "handoff"
     decision_request = "decision_request"
     alert = "alert"
+
+
+CodeInboxMessageTypeValue: TypeAlias = Literal["information", "request", "handoff", "decision_request", "alert"]
+"""The values of ``CodeInboxMessageType``, which a constructor or a transition takes as well as its members."""
 
 
 CodeRecipientId = TypeAliasType(

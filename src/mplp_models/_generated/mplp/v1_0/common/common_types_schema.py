@@ -3,10 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._types import JsonText, NotNull, StatusEnum, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonObjectInput,
+    JsonText,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictBool
 from typing_extensions import TypeAliasType
 
@@ -76,6 +84,18 @@ class Governance(MplpModel, frozen=True):
     Reference to the last Confirm decision that validated this state.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            lifecyclePhase: str | None = None,
+            truthDomain: str | None = None,
+            locked: bool | None = None,
+            lastConfirmRef: Ref | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class Ref(MplpModel, frozen=True):
     """
@@ -103,6 +123,17 @@ class Ref(MplpModel, frozen=True):
     What the reference stands for, in words.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: str,
+            module: RefModule | RefModuleValue,
+            description: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class RefModule(StatusEnum):
     """
@@ -119,6 +150,10 @@ class RefModule(StatusEnum):
     collab = "collab"
     core = "core"
     network = "network"
+
+
+RefModuleValue: TypeAlias = Literal["context", "plan", "confirm", "trace", "role", "extension", "dialog", "collab", "core", "network"]
+"""The values of ``RefModule``, which a constructor or a transition takes as well as its members."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Governance.model_rebuild()

@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._event import EventBase
 from mplp_models._types import (
+    JsonInputValue,
     JsonObject,
+    JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -70,6 +73,20 @@ class Event(EventBase, frozen=True):
     """
     Event payload: any JSON object, or null.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            event_id: str,
+            event_type: str,
+            source: str,
+            timestamp: str,
+            trace_id: str | None = None,
+            data: JsonObjectInput | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Event.model_rebuild()

@@ -3,16 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._types import (
+    JsonInputValue,
     JsonNumberMin0,
     JsonNumberMin0Max1,
     JsonNumberMin0Max5,
     JsonObject,
+    JsonObjectInput,
     JsonText,
     NotNull,
+    Ordered,
     StatusEnum,
     Timestamp,
     UniqueItems,
@@ -46,6 +49,17 @@ class AgentTokenUsage(MplpModel, frozen=True):
     Tokens it consumed.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            agent_id: str,
+            tokens: float,
+            role: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class ErrorInfo(MplpModel, frozen=True):
     """
@@ -75,6 +89,17 @@ class ErrorInfo(MplpModel, frozen=True):
     Stack trace, if any.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            error_code: str | None = None,
+            error_message: str | None = None,
+            stack_trace: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class FeedbackDecision(StatusEnum):
     """
@@ -85,6 +110,10 @@ class FeedbackDecision(StatusEnum):
     reject = "reject"
     override = "override"
     unknown = "unknown"
+
+
+FeedbackDecisionValue: TypeAlias = Literal["approve", "reject", "override", "unknown"]
+"""The values of ``FeedbackDecision``, which a constructor or a transition takes as well as its members."""
 
 
 class LearningSample(MplpModel, frozen=True):
@@ -123,6 +152,7 @@ class LearningSample(MplpModel, frozen=True):
     delta_intents: Annotated[
         tuple[JsonObject, ...] | None,
         NotNull,
+        Ordered,
         Field(description="Intent changes proposed or applied."),
     ] = None
     """
@@ -147,6 +177,7 @@ class LearningSample(MplpModel, frozen=True):
     pipeline_path: Annotated[
         tuple[JsonText, ...] | None,
         NotNull,
+        Ordered,
         Field(description="Pipeline stages passed through, in order."),
     ] = None
     """
@@ -199,6 +230,7 @@ class LearningSample(MplpModel, frozen=True):
     governance_decisions: Annotated[
         tuple[JsonObject, ...] | None,
         NotNull,
+        Ordered,
         Field(description="Governance rules evaluated during the action."),
     ] = None
     """
@@ -228,6 +260,32 @@ class LearningSample(MplpModel, frozen=True):
     Vendor-specific extensions; they must not clash with the protocol's own fields.
     """
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            sample_id: str,
+            project_id: str,
+            success_flag: bool,
+            timestamps: LearningSampleTimestamps,
+            intent_before: JsonObjectInput | None = None,
+            plan: JsonObjectInput | None = None,
+            delta_intents: list[JsonObjectInput] | tuple[JsonObjectInput, ...] | None = None,
+            graph_before: JsonObjectInput | None = None,
+            graph_after: JsonObjectInput | None = None,
+            pipeline_path: list[str] | tuple[str, ...] | None = None,
+            error_info: ErrorInfo | None = None,
+            token_usage: TokenUsage | None = None,
+            execution_time_ms: float | None = None,
+            impact_score: float | None = None,
+            user_feedback: UserFeedback | None = None,
+            governance_decisions: list[JsonObjectInput] | tuple[JsonObjectInput, ...] | None = None,
+            metadata: JsonObjectInput | None = None,
+            vendor_extensions: JsonObjectInput | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
 
 class LearningSampleTimestamps(MplpModel, frozen=True):
     """
@@ -252,6 +310,16 @@ class LearningSampleTimestamps(MplpModel, frozen=True):
     """
     When the action completed (RFC 3339 date-time).
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            started_at: str,
+            completed_at: str | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class TokenUsage(MplpModel, frozen=True):
@@ -282,11 +350,26 @@ class TokenUsage(MplpModel, frozen=True):
     Tokens in completions.
     """
     by_agent: Annotated[
-        tuple[AgentTokenUsage, ...] | None, NotNull, Field(description="Tokens per agent.")
+        tuple[AgentTokenUsage, ...] | None,
+        NotNull,
+        Ordered,
+        Field(description="Tokens per agent."),
     ] = None
     """
     Tokens per agent.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            total_tokens: float | None = None,
+            prompt_tokens: float | None = None,
+            completion_tokens: float | None = None,
+            by_agent: list[AgentTokenUsage] | tuple[AgentTokenUsage, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
 class UserFeedback(MplpModel, frozen=True):
@@ -316,6 +399,17 @@ class UserFeedback(MplpModel, frozen=True):
     """
     Rating from 0 to 5.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            decision: FeedbackDecision | FeedbackDecisionValue | None = None,
+            comment: str | None = None,
+            rating: float | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 # Built now rather than at first use: a class may name one defined after it.
 AgentTokenUsage.model_rebuild()

@@ -3,10 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._types import JsonText, NotNull, StatusEnum, Timestamp, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonObjectInput,
+    JsonText,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    Timestamp,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field, StrictStr
 
 
@@ -22,6 +31,10 @@ class CrossCuttingConcern(StatusEnum):
     security = "security"
     state_sync = "state-sync"
     transaction = "transaction"
+
+
+CrossCuttingConcernValue: TypeAlias = Literal["coordination", "error-handling", "event-bus", "learning-feedback", "observability", "orchestration", "performance", "protocol-versioning", "security", "state-sync", "transaction"]
+"""The values of ``CrossCuttingConcern``, which a constructor or a transition takes as well as its members."""
 
 
 class Metadata(MplpModel, frozen=True):
@@ -83,6 +96,7 @@ class Metadata(MplpModel, frozen=True):
         tuple[JsonText, ...] | None,
         NotNull,
         UniqueItems,
+        Ordered,
         Field(description="Free-form labels for search and grouping; no label twice."),
     ] = None
     """
@@ -92,6 +106,7 @@ class Metadata(MplpModel, frozen=True):
         tuple[CrossCuttingConcern, ...] | None,
         NotNull,
         UniqueItems,
+        Ordered,
         Field(
             description="Cross-cutting concerns of the governance plane that apply to the object; none twice."
         ),
@@ -99,6 +114,22 @@ class Metadata(MplpModel, frozen=True):
     """
     Cross-cutting concerns of the governance plane that apply to the object; none twice.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            protocol_version: str,
+            schema_version: str,
+            created_at: str | None = None,
+            created_by: str | None = None,
+            updated_at: str | None = None,
+            updated_by: str | None = None,
+            tags: list[str] | tuple[str, ...] | None = None,
+            cross_cutting: list[CrossCuttingConcern | CrossCuttingConcernValue] | tuple[CrossCuttingConcern | CrossCuttingConcernValue, ...] | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 # Built now rather than at first use: a class may name one defined after it.
 Metadata.model_rebuild()

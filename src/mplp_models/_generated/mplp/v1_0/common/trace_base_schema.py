@@ -3,10 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._types import JsonObject, NotNull, StatusEnum, UniqueItems
+from mplp_models._types import (
+    JsonInputValue,
+    JsonObject,
+    JsonObjectInput,
+    NotNull,
+    Ordered,
+    StatusEnum,
+    UniqueItems,
+)
 from pydantic import ConfigDict, Field
 
 from . import identifiers_schema
@@ -61,6 +69,19 @@ class TraceBase(MplpModel, frozen=True):
     """
     Free-form key-value attributes of the span.
     """
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            trace_id: str,
+            span_id: str,
+            parent_span_id: str | None = None,
+            context_id: str | None = None,
+            attributes: JsonObjectInput | None = None,
+        ) -> None:
+            """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 # Built now rather than at first use: a class may name one defined after it.
 TraceBase.model_rebuild()
