@@ -12,6 +12,7 @@ import copy
 import datetime
 import inspect
 import json
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -25,14 +26,17 @@ from conftest import (
     PAYLOAD_FILES,
     PAYLOADS,
     SCHEMA_OF,
+    examples,
     fixture,
     published_schema_validator,
     reference_accepts,
 )
+from hypothesis import HealthCheck, given, settings
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from test_differential import mutation_disagreements, verdict_word
 
 import mplp_models as mm
+from mplp_models import testing
 
 ON_PATH = [str(Path(__file__).resolve().parent.parent / "src")]
 
@@ -182,6 +186,54 @@ def test_json_null_is_refused_where_the_schema_refuses_it_and_none_in_python_mea
     assert nulled.to_dict()["data"] is None
 
 
+def verdict(read: Any) -> list[tuple[str, tuple[Any, ...]]] | str:
+    """The error types and locations of a reading, or "accepted"."""
+    try:
+        read()
+    except ValidationError as error:
+        return [(entry["type"], tuple(entry["loc"])) for entry in error.errors()]
+    return "accepted"
+
+
+@pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
+def test_strict_reads_json_shaped_input_as_without_it_on_both_doors(model: type[mm.MplpModel]) -> None:
+    # pydantic's strict=True would refuse a list for an array and a string for an enum; strict=False
+    # would lax the types' own strictness. Neither may change a verdict or an error.
+    def judge(mutated: Any) -> str | None:
+        text = json.dumps(mutated)
+        for door, read in (
+            ("model_validate", lambda **options: model.model_validate(mutated, **options)),
+            ("model_validate_json", lambda **options: model.model_validate_json(text, **options)),
+        ):
+            plain = verdict(read)
+            for strict in (True, False):
+                if verdict(lambda: read(strict=strict)) != plain:
+                    return f"{door}(strict={strict}) differs from {plain}"
+        return None
+
+    disagreements = mutation_disagreements(model, judge)
+    assert not disagreements, "\n".join(disagreements[:20])
+
+
+def test_strict_shows_a_dangling_dependency_as_the_only_error() -> None:
+    document = fixture(mm.Plan)
+    document["steps"][0]["dependencies"] = ["3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11"]  # no such step
+    expected = [("unknown_dependency", ("steps", 0, "dependencies", 0))]
+    for strict in (None, True, False):
+        assert verdict(lambda: mm.Plan.model_validate(document, strict=strict)) == expected
+        assert verdict(lambda: mm.Plan.model_validate_json(json.dumps(document), strict=strict)) == expected
+
+
+def test_strict_false_does_not_lax_the_types() -> None:
+    document = fixture(mm.Plan)
+    document["steps"][0]["order_index"] = "1"
+    for read in (
+        mm.Plan.model_validate,
+        lambda data, **options: mm.Plan.model_validate_json(json.dumps(data), **options),
+    ):
+        assert verdict(lambda: read(document, strict=False)) == [("json_integer", ("steps", 0, "order_index"))]
+
+
 # --- change: frozen models, validated copies --------------------------------------------
 
 
@@ -210,6 +262,93 @@ def test_nothing_changes_a_model_in_place() -> None:
         plan.steps.append(plan.steps[0])  # type: ignore[attr-defined]
     assert isinstance(plan.steps, tuple) and all(isinstance(step.dependencies or (), tuple) for step in plan.steps)
     assert hash(plan.steps[0]) == hash(mm.PlanStep.model_validate(fixture(mm.Plan)["steps"][0]))
+
+
+@pytest.mark.filterwarnings("ignore:The `copy` method is deprecated")
+def test_the_deprecated_copy_validates_what_it_changes() -> None:
+    plan = mm.Plan.model_validate(fixture(mm.Plan))
+    with pytest.raises(ValidationError) as caught:
+        plan.copy(update={"status": "bogus"})
+    assert [(entry["type"], entry["loc"]) for entry in caught.value.errors()] == [("enum", ("status",))]
+    for left_out in ({"exclude": {"title"}}, {"include": {"plan_id", "meta"}}):
+        with pytest.raises(ValidationError, match="missing"):
+            plan.copy(**left_out)  # type: ignore[arg-type]
+    assert plan.copy() == plan
+    assert plan.copy(exclude={"trace"}) == plan.without("trace")
+    assert "trace" not in plan.copy(exclude={"trace"}).to_dict()
+    renamed = plan.copy(update={"title": "Renamed"})
+    assert renamed == plan.model_copy(update={"title": "Renamed"}) and renamed.to_dict()["title"] == "Renamed"
+    with pytest.warns(DeprecationWarning, match="model_copy"):
+        plan.copy()
+
+
+def test_model_construct_validates_like_construction() -> None:
+    document = fixture(mm.Plan)
+    given = mm.Plan.model_validate(document)
+    assert mm.Plan.model_construct(**document) == given
+    assert mm.Plan.model_construct(set(document), **document) == given
+    with pytest.raises(ValidationError) as caught:
+        mm.Plan.model_construct(**{**document, "status": "bogus"})
+    assert [(entry["type"], entry["loc"]) for entry in caught.value.errors()] == [("enum", ("status",))]
+    with pytest.raises(ValidationError, match="missing"):
+        mm.Plan.model_construct(**{key: value for key, value in document.items() if key != "title"})
+    with pytest.raises(ValueError, match="_fields_set"):
+        mm.Plan.model_construct({"title"}, **document)
+
+
+def test_the_given_fields_cannot_be_changed_through_model_fields_set() -> None:
+    plan = mm.Plan.model_validate(fixture(mm.Plan))
+    plan.model_fields_set.discard("title")
+    plan.model_fields_set.add("nothing")
+    assert plan.model_fields_set == set(fixture(mm.Plan))
+    assert plan.to_dict() == fixture(mm.Plan)
+
+
+PROPERTY = settings(
+    max_examples=examples(quick=40, deep=400), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+@PROPERTY
+@given(testing.payloads())
+def test_copies_and_pickles_are_equal_and_write_the_same_bytes(model: mm.MplpModel) -> None:
+    for made in (copy.copy(model), copy.deepcopy(model), pickle.loads(pickle.dumps(model))):
+        assert type(made) is type(model) and made == model
+        assert made.model_fields_set == model.model_fields_set and made.to_json() == model.to_json()
+
+
+@PROPERTY
+@given(testing.payloads())
+def test_every_model_hashes_and_equal_models_hash_equal(model: mm.MplpModel) -> None:
+    # Read back, open objects hold 1 for 1.0 (the canonical number): equal, so equal hashes.
+    again = type(model).from_json(model.to_json())
+    assert again == model and hash(again) == hash(model)
+    assert hash(copy.deepcopy(model)) == hash(model)
+    assert {model: 1}[again] == 1
+
+
+def test_open_objects_hash_and_compare_as_json() -> None:
+    document = fixture(mm.Event)
+
+    def event(data: Any) -> mm.Event:
+        return mm.Event.model_validate({**document, "data": data})
+
+    assert hash(event({"x": [1, {"y": None}]})) == hash(event({"x": [1.0, {"y": None}]}))
+    assert event({"x": 1}) == event({"x": 1.0})
+    assert event({"x": True}) != event({"x": 1})  # Python's True == 1 is not JSON's
+    assert event({"x": [True]}) != event({"x": [1]})
+    assert event({"x": {"a": 1}}) != event({"x": [["a", 1]]})
+    assert event({"x": 1}) != event({"x": 2}) and event({}) != event(None)
+    plan = mm.Plan.model_validate(fixture(mm.Plan))
+    assert plan.trace is not None and plan.trace.attributes is not None
+    assert len({plan, mm.Plan.model_validate(fixture(mm.Plan)), plan.without("trace")}) == 2
+    # An open model's own keys (ContextRoot's) compare as a JSON object's: in any order.
+    context = fixture(mm.Context)
+    first, second, other = (
+        mm.Context.model_validate({**context, "root": {**context["root"], **keys}})
+        for keys in ({"x": [1], "y": [True]}, {"y": [True], "x": [1]}, {"x": [1], "y": [1]})
+    )
+    assert first == second and hash(first) == hash(second) and first != other
 
 
 def only_nested_lists(attributes: dict[str, Any], levels: int) -> None:
@@ -268,6 +407,12 @@ def test_the_json_schema_describes_every_field(model: type[mm.MplpModel]) -> Non
         if part.get("type") == "object" and "properties" in part:
             # ContextRoot is the one object whose schema declares properties and admits others.
             assert part.get("additionalProperties") is (part.get("title") == "ContextRoot"), part.get("title")
+
+
+@pytest.mark.parametrize("model", list(SCHEMA_OF), ids=lambda model: model.__name__)
+def test_the_json_schema_of_writing_is_that_of_reading(model: type[mm.MplpModel]) -> None:
+    # What is written is read back: one schema, so FastAPI publishes no Plan-Input / Plan-Output pair.
+    assert model.model_json_schema(mode="serialization") == model.model_json_schema(mode="validation")
 
 
 def test_the_json_schema_says_unique_items_and_no_null_where_the_schema_says_so() -> None:

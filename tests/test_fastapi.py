@@ -130,9 +130,19 @@ REFUSALS = {
         ["json_duplicate_key"],
         ["/steps/1/agent_role"],
     ),
-    "NaN in trace.attributes": Refusal(edit(PLAN, b'"ratio": 0.5', b'"ratio": NaN'), ["json_invalid"], [""]),
+    "NaN in trace.attributes": Refusal(
+        edit(PLAN, b'"ratio": 0.5', b'"ratio": NaN'), ["json_invalid"], ["/trace/attributes/ratio"]
+    ),
     "Infinity in an event's data": Refusal(
-        edit(PLAN, b'"to": "in_progress"}', b'"to": "in_progress", "weight": -Infinity}'), ["json_invalid"], [""]
+        edit(PLAN, b'"to": "in_progress"}', b'"to": "in_progress", "weight": -Infinity}'),
+        ["json_invalid"],
+        ["/events/0/data/weight"],
+    ),
+    "NaN for a number": Refusal(
+        edit(PLAN, b'"order_index": 0', b'"order_index": NaN'), ["json_invalid"], ["/steps/0/order_index"]
+    ),
+    "a trailing comma": Refusal(
+        edit(PLAN, b'"owner": null}', b'"owner": null,}'), ["json_invalid"], ["/trace/attributes/owner"]
     ),
     "invalid UTF-8": Refusal(edit(PLAN, b"Ship the 2.0", b"Ship the \xff 2.0"), ["json_invalid"], [""]),
     "schema": Refusal(
@@ -152,6 +162,10 @@ REFUSALS = {
 }
 
 
+def pointer_of(loc: list[Any]) -> str:
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in loc)
+
+
 def assert_refused_as_from_json_refuses(response: Any, refusal: Refusal, prefix: tuple[str, ...] = ()) -> None:
     """A 422 in FastAPI's shape whose entries are from_json's errors, each with its pointer into the body."""
     assert response.status_code == 422, response.text
@@ -163,7 +177,11 @@ def assert_refused_as_from_json_refuses(response: Any, refusal: Refusal, prefix:
     assert [entry["pointer"] for entry in detail] == [
         "".join(f"/{part}" for part in prefix) + pointer for pointer in refusal.pointers
     ]
-    assert [entry["loc"] for entry in detail] == [["body", *prefix, *entry["loc"]] for entry in expected]
+    for got, want in zip(detail, expected):
+        # from_json's location where it gives one; else the route's own, which its pointer names
+        assert got["loc"][0] == "body" and pointer_of(got["loc"][1:]) == got["pointer"]
+        if want["loc"]:
+            assert got["loc"] == ["body", *prefix, *want["loc"]]
     assert [entry["msg"] for entry in detail] == [entry["msg"] for entry in expected]
     assert all({"type", "loc", "msg", "input", "pointer"} <= entry.keys() for entry in detail)
 
@@ -332,3 +350,45 @@ def test_a_plain_app_refuses_a_non_finite_number_field_with_a_422() -> None:
     assert response.status_code == 422, response.text
     [entry] = response.json()["detail"]
     assert entry["loc"] == ["body", "impact_score"] and entry["input"] == "NaN"
+
+
+def test_the_openapi_document_has_one_schema_per_model_the_models_own() -> None:
+    # Without separate_input_output_schemas=False: what a model reads and writes is one JSON Schema.
+    app = FastAPI()
+    for model in FIXTURE_OF:
+
+        def echo(payload: mm.MplpModel) -> mm.MplpModel:
+            return payload
+
+        echo.__annotations__ = {"payload": model, "return": model}
+        app.post(PATH_OF[model])(echo)
+    components = TestClient(app).get("/openapi.json").json()["components"]["schemas"]
+    assert not [name for name in components if name.endswith(("-Input", "-Output"))]
+    for model in FIXTURE_OF:
+        own = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        for name, schema in {model.__name__: own, **own.pop("$defs", {})}.items():
+            assert components[name] == schema, name
+    attributes = components["TraceBase"]["properties"]["attributes"]
+    assert attributes["type"] == "object" and attributes["additionalProperties"] == {
+        "$ref": "#/components/schemas/JsonValue"
+    }
+
+
+def test_the_strict_route_names_a_nan_where_the_plain_route_does() -> None:
+    body = REFUSALS["NaN for a number"].body
+    strict = TestClient(make_app()[0]).post("/plan", content=body, headers=JSON).json()["detail"]
+    plain = TestClient(make_app(APIRoute)[0]).post("/plan", content=body, headers=JSON).json()["detail"]
+    assert (
+        [entry["loc"] for entry in strict] == [entry["loc"] for entry in plain] == [["body", "steps", 0, "order_index"]]
+    )
+    [entry] = strict
+    assert entry["pointer"] == "/steps/0/order_index" and entry["type"] == "json_invalid"
+    line = body[: body.index(b"NaN")].count(b"\n") + 1
+    assert f"line {line} " in entry["msg"]  # and the reader's line and column
+
+
+def test_the_strict_routes_errors_say_array_and_object(app: tuple[TestClient, list[Any]]) -> None:
+    client, _ = app
+    body = edit(PLAN, b'"tags": ["release", "high-priority"]', b'"tags": "release"')
+    [entry] = client.post("/plan", content=body, headers=JSON).json()["detail"]
+    assert entry == {**entry, "type": "tuple_type", "msg": "Input should be a JSON array", "pointer": "/meta/tags"}

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Mapping
-from typing import Any, ClassVar
+from collections.abc import Iterator, Mapping, Sequence, Set
+from typing import Any, ClassVar, cast
 
 import orjson
 from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, GetJsonSchemaHandler, ValidationError
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticSerializationError, core_schema
-from typing_extensions import Self
+from typing_extensions import Self, deprecated
 
 from mplp_models import _fastpath
 from mplp_models._canonical import CanonicalJSONError, dumps, relocated
 from mplp_models._decode import json_bytes, load_json, read_as_strictly
+from mplp_models._errors import json_worded
 from mplp_models._members import given_members, model_members, not_null_fields
 from mplp_models._shapes import is_plain
 
@@ -22,6 +23,9 @@ __all__ = ["SCHEMA_ONLY", "MplpModel"]
 
 SCHEMA_ONLY: Mapping[str, Any] = {"mplp_models.semantic": False}
 """Validation context that skips the rules beyond the schemas: ``Plan.model_validate(data, context=SCHEMA_ONLY)``."""
+
+# pydantic's types of `copy`'s include and exclude (pydantic._internal._utils).
+_IncEx = Set[int] | Set[str] | Mapping[int, Any] | Mapping[str, Any]
 
 _FAST_PATH = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 
@@ -31,6 +35,30 @@ def _model_schema(schema: Any) -> Any:
     while schema["type"] in ("function-after", "function-before", "function-wrap", "definitions"):
         schema = schema["schema"]
     return schema if schema["type"] == "model" else None
+
+
+def _drop_any_return_schemas(schema: Any) -> None:
+    """Takes the ``return_schema`` out of every function serializer that says it returns ``Any``.
+
+    A ``WrapSerializer`` takes its return schema from the function's annotation;
+    an open object's is ``Any``, so its JSON Schema of serialization would be
+    ``{}`` where validation's is ``{"type": "object", ...}``, and FastAPI would
+    publish every model holding one twice (``Plan-Input``, ``Plan-Output``).
+    Without it, the JSON Schema is validation's, and the serializer writes the
+    function's result as before (pydantic-core's default is its any-serializer).
+    """
+    stack: list[Any] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            members = cast("dict[str, Any]", node)
+            if members.get("type") in ("function-wrap", "function-plain") and members.get("return_schema") == {
+                "type": "any"
+            }:
+                del members["return_schema"]
+            stack.extend(members.values())
+        elif isinstance(node, list):
+            stack.extend(cast("list[Any]", node))  # type: ignore[redundant-cast]  # pyright sees list[Unknown]
 
 
 class MplpModel(BaseModel, frozen=True):
@@ -85,7 +113,10 @@ class MplpModel(BaseModel, frozen=True):
                 a broken rule, each located by its path.
         """
         context = None if semantic else SCHEMA_ONLY
-        return cls._read_json(data, context=context, allow_duplicate_keys=allow_duplicate_keys)
+        try:
+            return cls._read_json(data, context=context, allow_duplicate_keys=allow_duplicate_keys)
+        except ValidationError as error:
+            raise json_worded(error) from None
 
     @classmethod
     def model_validate_json(
@@ -102,7 +133,8 @@ class MplpModel(BaseModel, frozen=True):
 
         Args:
             json_data: The JSON text.
-            strict: pydantic's option (the models' types are strict anyway).
+            strict: Taken for pydantic's signature and ignored: the models read
+                exactly what the schemas allow whatever it says (docs/pydantic.md).
             extra: Only None or ``"forbid"``: the models take only the keys their schema allows.
             context: ``SCHEMA_ONLY`` skips the rules beyond the schema.
             by_alias: pydantic's option (the models have no aliases).
@@ -116,8 +148,11 @@ class MplpModel(BaseModel, frozen=True):
             ValueError: For an ``extra`` that would let unknown keys in.
         """
         _check_extra(extra)
-        options = _options(strict=strict, by_alias=by_alias, by_name=by_name)
-        return cls._read_json(json_data, context=context, **options)
+        options = _options(by_alias=by_alias, by_name=by_name)
+        try:
+            return cls._read_json(json_data, context=context, **options)
+        except ValidationError as error:
+            raise json_worded(error) from None
 
     @classmethod
     def model_validate(
@@ -135,7 +170,7 @@ class MplpModel(BaseModel, frozen=True):
 
         Args:
             obj: The data: dicts, lists, str, int, float, bool, None, or models.
-            strict: pydantic's option (the models' types are strict anyway).
+            strict: Taken for pydantic's signature and ignored, as in ``model_validate_json``.
             extra: Only None or ``"forbid"``: the models take only the keys their schema allows.
             from_attributes: pydantic's option: read fields from an object's attributes.
             context: ``SCHEMA_ONLY`` skips the rules beyond the schema.
@@ -150,8 +185,11 @@ class MplpModel(BaseModel, frozen=True):
             ValueError: For an ``extra`` that would let unknown keys in.
         """
         _check_extra(extra)
-        options = _options(strict=strict, from_attributes=from_attributes, by_alias=by_alias, by_name=by_name)
-        return super().model_validate(obj, context=context, **options)
+        options = _options(from_attributes=from_attributes, by_alias=by_alias, by_name=by_name)
+        try:
+            return super().model_validate(obj, context=context, **options)
+        except ValidationError as error:
+            raise json_worded(error) from None
 
     @classmethod
     def _read_json(cls, data: Any, *, context: Any, allow_duplicate_keys: bool = False, **options: Any) -> Self:
@@ -243,6 +281,7 @@ class MplpModel(BaseModel, frozen=True):
             # what pydantic writes, pydantic reads back. No return schema, so
             # the JSON Schema of serialization stays the model's own.
             model["serialization"] = core_schema.wrap_serializer_function_ser_schema(given_members)
+        _drop_any_return_schemas(schema)
         return schema
 
     @classmethod
@@ -279,6 +318,71 @@ class MplpModel(BaseModel, frozen=True):
             values = copy.deepcopy(values)
         return type(self)(**{**values, **update})
 
+    @deprecated(
+        "The `copy` method is deprecated; use `model_copy` instead. "
+        "See the docstring of `BaseModel.copy` for details about how to handle `include` and `exclude`.",
+        category=None,
+    )
+    def copy(
+        self,
+        *,
+        include: _IncEx | None = None,
+        exclude: _IncEx | None = None,
+        update: dict[str, Any] | None = None,
+        deep: bool = False,
+    ) -> Self:
+        """pydantic's deprecated ``copy``: what it makes, validated like construction when anything changes.
+
+        Args:
+            include: pydantic's option: the fields to keep.
+            exclude: pydantic's option: the fields to leave out.
+            update: Field values to change, as in ``model_copy``.
+            deep: Copy the values too.
+
+        Returns:
+            The new model; with nothing changed, a copy of this one.
+
+        Raises:
+            ValidationError: If the changed model breaks the schema or a rule
+                (a required field left out, ``status="bogus"``).
+        """
+        # pydantic's copy sets the values unchecked (its warning is kept): the result is read back
+        # like construction from its given fields, as model_copy(update=...) does.
+        made = super().copy(include=include, exclude=exclude, update=update, deep=deep)  # pyright: ignore[reportDeprecated]
+        if include is None and exclude is None and not update:
+            return made
+        return type(self)(**made._given_values())
+
+    @classmethod
+    def model_construct(cls, _fields_set: set[str] | None = None, **values: Any) -> Self:
+        """Validated like construction: pydantic's unchecked construction would make what the schemas refuse.
+
+        Args:
+            _fields_set: pydantic's option; only the names of ``values`` (or
+                None): a field is given exactly when it has a value.
+            **values: The field values, as keyword arguments to the class.
+
+        Returns:
+            The model, validated (rules included).
+
+        Raises:
+            ValidationError: For any problem, as construction.
+            ValueError: For a ``_fields_set`` other than the names of ``values``.
+        """
+        if _fields_set is not None and set(_fields_set) != values.keys():
+            raise ValueError("_fields_set must name exactly the given values: a field is given when it has a value")
+        return cls(**values)
+
+    @classmethod
+    def _construct_unchecked(cls, _fields_set: set[str], /, **values: Any) -> Self:
+        """pydantic's unchecked ``model_construct``: only for the SDK's own code that proves the values valid next to the call."""
+        return super().model_construct(_fields_set, **values)
+
+    @property
+    def model_fields_set(self) -> set[str]:
+        """The names of the fields that were given (a copy: changing it changes nothing)."""
+        return set(self.__pydantic_fields_set__)
+
     def without(self, *fields: str) -> Self:
         """A copy with the named optional fields not given (absent from the JSON), validated like construction.
 
@@ -301,20 +405,67 @@ class MplpModel(BaseModel, frozen=True):
     def _given_values(self) -> dict[str, Any]:
         """The fields that were given, and the keys of their own that an open model holds (ContextRoot)."""
         held = {**self.__dict__, **(self.__pydantic_extra__ or {})}
-        return {name: held[name] for name in self.__pydantic_fields_set__}
+        # `in held`: pydantic's deprecated copy(include=...) leaves given fields out of __dict__.
+        return {name: held[name] for name in self.__pydantic_fields_set__ if name in held}
 
     # --- Python conveniences that agree with the JSON ---
 
     def __eq__(self, other: object) -> bool:
-        """Equal when the JSON is: the same values and the same fields given (absent is not ``null``)."""
+        """Equal when the JSON is: the same values and the same fields given (absent is not ``null``).
+
+        Inside open objects too, where Python's ``True == 1`` would not do:
+        ``{"a": true}`` and ``{"a": 1}`` differ (``1`` and ``1.0`` are one JSON number).
+        """
         equal = super().__eq__(other)
-        if equal is True and isinstance(other, BaseModel):
-            return self.__pydantic_fields_set__ == other.__pydantic_fields_set__
+        if equal is True and isinstance(other, MplpModel):
+            return self.__pydantic_fields_set__ == other.__pydantic_fields_set__ and _json_key(
+                self._open_values()
+            ) == _json_key(other._open_values())
         return equal
+
+    def __hash__(self) -> int:
+        """Every model hashes, open objects and all; equal models hash equal (by the JSON equality of ``==``).
+
+        An open object is a dict, which may be changed in place: the hash is
+        then that of the changed model, as its ``to_json`` is.
+        """
+        return hash((type(self), _json_key(tuple(self.__dict__.values())), _json_key(self.__pydantic_extra__ or {})))
+
+    def _open_values(self) -> dict[str, Any]:
+        """The values that may hold open JSON (dicts, tuples of dicts), which ``==`` of dicts compares as Python does.
+
+        By name: an open model's own keys (ContextRoot's) come in the order they were given.
+        """
+        held: dict[str, Any] = {**self.__dict__, **(self.__pydantic_extra__ or {})}
+        return {name: value for name, value in held.items() if _may_hold_dicts(value)}
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         given = self.__pydantic_fields_set__
         return ((name, value) for name, value in super().__repr_args__() if name in given)
+
+
+def _may_hold_dicts(value: Any) -> bool:
+    # An array of open objects is a tuple of dicts: its first item tells (arrays of models are left to the models).
+    if isinstance(value, tuple):
+        items = cast("tuple[Any, ...]", value)  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
+        return bool(items) and isinstance(items[0], dict)
+    return isinstance(value, (dict, list))
+
+
+def _json_key(value: Any) -> Any:
+    """A hashable value equal for equal JSON values and unequal for unequal ones (models are left to their own ``==``).
+
+    Tagged, so that ``true`` is not ``1`` nor an object its list of pairs;
+    ``1`` and ``1.0`` stay equal and hash equal, as Python's numbers do.
+    """
+    if isinstance(value, dict):
+        members = cast("dict[str, Any]", value)
+        return ("object", frozenset((key, _json_key(item)) for key, item in members.items()))
+    if isinstance(value, (list, tuple)):
+        return ("array", tuple(_json_key(item) for item in cast("Sequence[Any]", value)))
+    if isinstance(value, bool):
+        return ("bool", value)
+    return value
 
 
 def _check_extra(extra: Any) -> None:
@@ -323,5 +474,12 @@ def _check_extra(extra: Any) -> None:
 
 
 def _options(**options: Any) -> dict[str, Any]:
-    """The validation options that were given (pydantic 2.11 does not know every keyword)."""
+    """The validation options that were given (pydantic 2.11 does not know every keyword).
+
+    Never ``strict``: the types take exactly what JSON Schema allows in either
+    mode, and pydantic's flag overrides them. ``strict=True`` makes the Python
+    mode refuse what JSON-shaped data is (a list for an array, a string for an
+    enum), burying the real errors; ``strict=False`` turns off the ``strict``
+    of the types' own core schemas (``"1"`` would pass as an integer).
+    """
     return {name: value for name, value in options.items() if value is not None}

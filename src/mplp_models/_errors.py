@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from mplp_models._text import PREFIX, pointer, quoted
 
-__all__ = ["ErrorEntry", "Quoted", "errors_as_json"]
+__all__ = ["ErrorEntry", "Quoted", "errors_as_json", "json_message", "json_worded"]
 
 
 class ErrorEntry(TypedDict):
@@ -38,11 +39,67 @@ def errors_as_json(error: ValidationError) -> list[ErrorEntry]:
     ]
 
 
-def _message(entry: Any) -> str:
-    message: str = entry["msg"]
+def _message(entry: ErrorDetails) -> str:
+    message = json_message(entry)
     if entry["type"] in ("missing", "extra_forbidden"):
         return message
     return f"{message}; found {_found(entry.get('input'))}"
+
+
+# The models hold JSON arrays as tuples and JSON objects as dicts or models; pydantic names those.
+_ARRAY = "Input should be a JSON array"
+_OBJECT = "Input should be a JSON object"
+_JSON_WORDS = {
+    "tuple_type": _ARRAY,
+    "list_type": _ARRAY,
+    "dict_type": _OBJECT,
+    "model_type": _OBJECT,
+    "model_attributes_type": _OBJECT,
+}
+_CONTAINERS = {"Tuple": "Array", "List": "Array", "Dictionary": "Object"}  # too_short's and too_long's field_type
+# Whose messages end in advice for a Python value JSON cannot hold: " (for a uuid.UUID, pass str(value); ...)".
+_PYTHON_ADVICE = ("mplp_id", "date_time")
+_JSON_VALUES = (str, int, float, bool, type(None), dict, list)
+
+
+def json_message(entry: ErrorDetails) -> str:
+    """The message of a pydantic error entry in JSON's words, with the same meaning.
+
+    "array" and "object" where pydantic says tuple, list, dictionary or model;
+    and the advice meant for a Python value (a ``uuid.UUID``, a ``datetime``)
+    only where the value was one: for a JSON value (an LLM's answer, a request
+    body, a file), calling ``str(value)`` or ``Timestamp.from_datetime`` is
+    no help. The error ``type`` is not this function's: it stays pydantic's.
+    """
+    kind, message = entry["type"], entry["msg"]
+    if kind in _JSON_WORDS:
+        return _JSON_WORDS[kind]
+    if kind in ("too_short", "too_long"):
+        found = str(entry.get("ctx", {}).get("field_type"))
+        if found in _CONTAINERS:
+            return message.replace(f"{found} should", f"{_CONTAINERS[found]} should", 1).replace(
+                " after validation", ""
+            )
+    if kind in _PYTHON_ADVICE and isinstance(entry["input"], _JSON_VALUES):
+        return message.partition(" (for a ")[0]
+    return message
+
+
+def json_worded(error: ValidationError) -> ValidationError:
+    """``error`` with each message in JSON's words (``json_message``); the same error if none changes.
+
+    Types, locations, inputs and contexts stay; pydantic's documentation links go with the changed words.
+    """
+    entries = error.errors(include_url=False)
+    messages = [json_message(entry) for entry in entries]
+    if all(message == entry["msg"] for message, entry in zip(messages, entries)):
+        return error
+    details: list[InitErrorDetails] = []
+    for message, entry in zip(messages, entries):
+        # The message is final text: no context is given to fill it in again.
+        kind = PydanticCustomError(entry["type"], message)  # pyright: ignore[reportArgumentType]  # built at run time
+        details.append({"type": kind, "loc": entry["loc"], "input": entry["input"]})
+    return ValidationError.from_exception_data(error.title, details)
 
 
 class Quoted(str):

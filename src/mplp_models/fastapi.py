@@ -34,10 +34,13 @@ its declared type; a form body is FastAPI's own.
 Every refusal is FastAPI's usual 422 answer, `{"detail": [...]}`, whose entries
 keep FastAPI's keys (`type`, `loc`, `msg`, `input`, and `ctx` where pydantic
 gives one) and add `pointer`: the RFC 6901 JSON Pointer of the value in the
-body, as `errors_as_json` writes it. A text that is not strict JSON is refused
-as a whole (`"pointer": ""`, `"loc": ["body"]`, and as `input` its first 40
-characters), but for a duplicate key, which is located. For
-`{"event_id": "a", "event_id": "b"}` sent to a route that takes an `Event`:
+body, as `errors_as_json` writes it, and `msg` in JSON's words ("array",
+"object"). A text that is not strict JSON is located at the value where the
+reading stopped (a duplicate key, a `NaN` at `/steps/0/order_index`), with its
+first 40 characters as `input`; what orjson reads but the reader refuses (too
+deep), and bytes that are not UTF-8, are the whole text's (`"pointer": ""`,
+`"loc": ["body"]`). For `{"event_id": "a", "event_id": "b"}` sent to a route
+that takes an `Event`:
 
 ```json
 {"detail": [{"type": "json_duplicate_key", "loc": ["body", "event_id"],
@@ -53,8 +56,11 @@ body is read, not what it is declared to be.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Coroutine
 from typing import Any, cast
+
+import orjson
 
 try:
     from fastapi import Request, Response
@@ -66,9 +72,10 @@ except ImportError:  # pragma: no cover - depends on the environment
         name="fastapi",
     )
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from mplp_models._decode import load_json
-from mplp_models._errors import Quoted
+from mplp_models._errors import Quoted, json_message
 from mplp_models._text import pointer
 
 __all__ = ["StrictJSONRoute"]
@@ -132,11 +139,76 @@ class _StrictRequest(Request):
 
 def _refused(error: ValidationError, body: bytes) -> RequestValidationError:
     """FastAPI's error for a body that is not strict JSON: the entries of `error`, located in the body."""
-    entries = [
-        {**entry, "loc": ("body", *entry["loc"]), "input": _shown(entry["input"]), "pointer": pointer(entry["loc"])}
-        for entry in error.errors(include_url=False)
-    ]
+    entries: list[dict[str, Any]] = []
+    for entry in error.errors(include_url=False):
+        # The reader locates a duplicate key itself; any other refusal, where orjson stopped.
+        loc = tuple(entry["loc"]) or _stopped_at(body)
+        entries.append({**entry, "loc": ("body", *loc), "input": _shown(entry["input"]), "pointer": pointer(loc)})
     return RequestValidationError(entries, body=body)
+
+
+def _stopped_at(body: bytes) -> tuple[str | int, ...]:
+    """The path of the value where orjson stops reading ``body`` (a ``NaN``, say), or ``()``: the whole text.
+
+    orjson is the strict reader's parser (``_decode.load_json``), so where it
+    stops is where the reading went wrong; a refusal of a text orjson reads
+    (a nesting too deep) stays the whole text's.
+    """
+    try:
+        orjson.loads(body)
+    except orjson.JSONDecodeError as error:
+        return _path_at(error.doc, error.pos)
+    return ()
+
+
+def _path_at(text: str, end: int) -> tuple[str | int, ...]:
+    """The path of the value that ``text[end]`` is in or starts, read from the JSON text before it.
+
+    Each open object or array of the text so far is one step: an array's
+    index counts its commas; an object's key is its last string before a
+    colon, and an object whose next key is not read yet is the place itself.
+    Strings are skipped whole, so their brackets, commas and colons count for nothing.
+    """
+    steps: list[list[Any]] = []  # [index] of an array; [key, at_value] of an object
+    last = ""
+    at = 0
+    while at < end:
+        char = text[at]
+        if char == '"':
+            close = _string_end(text, at)
+            last, at = text[at : close + 1], close + 1
+            continue
+        if char in "{[":
+            steps.append([0] if char == "[" else [None, False])
+        elif char in "}]" and steps:
+            steps.pop()
+        elif char == ":" and steps and len(steps[-1]) == 2:
+            steps[-1] = [_key(last), True]
+        elif char == "," and steps:
+            steps[-1] = [steps[-1][0] + 1] if len(steps[-1]) == 1 else [None, False]
+        at += 1
+    return tuple(step[0] for step in steps if len(step) == 1 or step[1])
+
+
+def _string_end(text: str, start: int) -> int:
+    """The index of the quote that closes the string opening at ``start`` (the text's end if none does)."""
+    at = start + 1
+    while at < len(text):
+        if text[at] == "\\":
+            at += 2
+            continue
+        if text[at] == '"':
+            return at
+        at += 1
+    return len(text)
+
+
+def _key(literal: str) -> str:
+    try:
+        key: str = json.loads(literal)
+    except ValueError:  # a key orjson would refuse is refused before its colon: not reached
+        return literal
+    return key
 
 
 def _shown(value: Any) -> Any:
@@ -145,10 +217,13 @@ def _shown(value: Any) -> Any:
 
 
 def _point_into_body(error: RequestValidationError) -> None:
-    """Adds the JSON Pointer of each entry located in the body (FastAPI's `loc` is `("body", *path)`)."""
+    """Adds the JSON Pointer of each entry located in the body (FastAPI's `loc` is `("body", *path)`), in JSON's words."""
     # In place: the exception keeps what FastAPI gave it (the body, the endpoint's context).
     for entry in error.errors():
         if isinstance(entry, dict):  # an error raised by the app's own code may hold anything
-            loc = tuple(cast("dict[str, Any]", entry).get("loc", ()))
+            found = cast("dict[str, Any]", entry)
+            loc = tuple(found.get("loc", ()))
             if loc[:1] == ("body",):
                 entry["pointer"] = pointer(loc[1:])
+                if isinstance(found.get("msg"), str) and "type" in found and "input" in found:
+                    entry["msg"] = json_message(cast("ErrorDetails", found))

@@ -39,10 +39,22 @@ from pydantic import ValidationError
 from mplp_models._base import MplpModel
 from mplp_models._decode import invalid, load_json
 from mplp_models._errors import errors_as_json
+from mplp_models._llm_formats import AnthropicTool, OpenAIJsonSchema, OpenAIResponseFormat
 from mplp_models._llm_read import Problems, decode, encode, extract_json, relocated, unencodable
 from mplp_models._llm_schema import ANTHROPIC_STRICT_LIMITS, Dialect, dialect_schema, slots, strict_load
 
-__all__ = ["Dialect", "answer", "anthropic_tool", "feedback", "from_llm_json", "json_schema", "openai_format"]
+__all__ = [
+    "AnthropicTool",
+    "Dialect",
+    "OpenAIJsonSchema",
+    "OpenAIResponseFormat",
+    "answer",
+    "anthropic_tool",
+    "feedback",
+    "from_llm_json",
+    "json_schema",
+    "openai_format",
+]
 
 M = TypeVar("M", bound=MplpModel)
 
@@ -71,20 +83,21 @@ def json_schema(model: type[MplpModel], *, dialect: Dialect = "openai") -> dict[
     return copy.deepcopy(dialect_schema(model, dialect))
 
 
-def openai_format(model: type[MplpModel]) -> dict[str, Any]:
+def openai_format(model: type[MplpModel]) -> OpenAIResponseFormat:
     """The ``response_format`` of a Chat Completions request for ``model``: its strict ``openai`` schema.
 
     Args:
         model: A model class.
 
     Returns:
-        ``{"type": "json_schema", "json_schema": {"name", "schema", "strict": True}}``.
+        ``{"type": "json_schema", "json_schema": {"name", "schema", "strict": True}}``, typed so
+        that the openai SDK's ``chat.completions.create(response_format=...)`` takes it.
     """
-    schema = json_schema(model, dialect="openai")
+    schema: dict[str, object] = json_schema(model, dialect="openai")
     return {"type": "json_schema", "json_schema": {"name": model.__name__, "schema": schema, "strict": True}}
 
 
-def anthropic_tool(model: type[MplpModel], *, strict: bool = True) -> dict[str, Any]:
+def anthropic_tool(model: type[MplpModel], *, strict: bool = True) -> AnthropicTool:
     """A Messages API tool whose input is ``model`` in the ``anthropic`` dialect; force it with ``tool_choice``.
 
     Anthropic limits the strict schemas of one request to 24 optional parameters and 16 parameters
@@ -99,6 +112,7 @@ def anthropic_tool(model: type[MplpModel], *, strict: bool = True) -> dict[str, 
 
     Returns:
         ``{"name", "description", "input_schema", "strict"}``; the tool is named after the model.
+        Typed so that the anthropic SDK's ``messages.create(tools=[...])`` takes it.
 
     Raises:
         ValueError: With ``strict=True``, for a model whose schema alone is over one of Anthropic's

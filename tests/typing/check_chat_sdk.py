@@ -18,6 +18,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionMessage, ChatComplet
 from typing_extensions import assert_type
 
 import mplp_models as mm
+from mplp_models import llm
 
 
 def openai_chat(client: openai.OpenAI, dialog: mm.Dialog) -> mm.Dialog:
@@ -79,3 +80,20 @@ def the_written_content_type(dialog: mm.Dialog) -> None:
         assert_type(text, str)
     message = dialog.to_anthropic_messages()["messages"][0]
     assert_type(message["content"], str | Iterable[Any])
+
+
+def structured_outputs(openai_client: openai.OpenAI, anthropic_client: anthropic.Anthropic, dialog: mm.Dialog) -> None:
+    # llm's request parts go into the SDKs' create as they are, like the chat conversions.
+    openai_client.chat.completions.create(
+        model="gpt-4o-mini", messages=dialog.to_openai_messages(), response_format=llm.openai_format(mm.Plan)
+    )
+    tool = llm.anthropic_tool(mm.Plan)
+    anthropic_client.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        tools=[tool, llm.anthropic_tool(mm.Trace, strict=False)],
+        tool_choice={"type": "tool", "name": tool["name"]},
+        **dialog.to_anthropic_messages(),
+    )
+    assert_type(llm.openai_format(mm.Plan)["json_schema"]["name"], str)
+    assert_type(tool["input_schema"], Any)
