@@ -173,7 +173,7 @@ def test_ndjson_names_bad_lines_and_ends_with_a_summary(ndjson: Path) -> None:
     errors = lines(result.stderr)
     assert errors[0].startswith(f"{ndjson}:7: invalid: Invalid JSON")
     # Line 101 is blank, so the 150th document is on line 151.
-    assert errors[1].startswith(f"{ndjson}:151: invalid Plan: /steps: Tuple should have at least 1 item")
+    assert errors[1].startswith(f"{ndjson}:151: invalid Plan: /steps: Array should have at least 1 item, not 0")
     assert errors[2].startswith("200 documents in ")
     assert errors[2].endswith(": 198 valid, 2 invalid (lines 7, 151)")
     assert "\x1b[" not in result.stderr.decode()  # no progress bar when piped

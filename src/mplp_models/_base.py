@@ -216,6 +216,7 @@ class MplpModel(BaseModel, frozen=True):
             else:
                 if read_as_strictly(raw, fast):
                     return fast
+                del fast  # freed before the strict reading, which may need as much memory again
         value = load_json(raw, cls.__name__, allow_duplicate_keys=allow_duplicate_keys)
         strict: Self = super().model_validate(value, context=context, **options)
         return strict

@@ -100,6 +100,13 @@ def _add_validate(add: _AddParser) -> None:
     command.add_argument(
         "--jobs", type=_jobs, default=1, metavar="N", help="worker processes (default 1; 0: one per CPU)"
     )
+    command.add_argument(
+        "--max-line-bytes",
+        type=_line_limit,
+        default=None,
+        metavar="N",
+        help="with --ndjson, a longer line is not read but refused (default 16 MiB)",
+    )
     command.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
     command.set_defaults(run=_validate)
 
@@ -162,6 +169,16 @@ def _jobs(text: str) -> int:
     return jobs or _cpus()
 
 
+def _line_limit(text: str) -> int:
+    try:
+        limit = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if limit < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return limit
+
+
 def _cpus() -> int:
     # The CPUs this process may run on (affinity, containers), where the system says.
     if hasattr(os, "sched_getaffinity"):
@@ -183,6 +200,7 @@ def _validate(args: argparse.Namespace) -> int:
         json_output=args.format == "json",
         jobs=args.jobs,
         progress=not args.no_progress,
+        **({} if args.max_line_bytes is None else {"max_line_bytes": args.max_line_bytes}),
     )
     return run_validate(options)
 

@@ -16,12 +16,12 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mplp_models._base import MplpModel
 from mplp_models._cli_input import open_input
 from mplp_models._errors import ErrorEntry
-from mplp_models._lines import LineVerdict, check_document, check_lines
+from mplp_models._lines import MAX_LINE_BYTES, LineVerdict, check_document, check_lines, line_blocks
 
 if TYPE_CHECKING:
     from multiprocessing.pool import AsyncResult, Pool
@@ -40,6 +40,7 @@ class ValidateOptions(NamedTuple):
     json_output: bool
     jobs: int
     progress: bool
+    max_line_bytes: int = MAX_LINE_BYTES  # NDJSON: a longer line is not read (line_too_long)
 
 
 class _Settings(NamedTuple):
@@ -49,6 +50,7 @@ class _Settings(NamedTuple):
     semantic: bool
     json_output: bool
     qualify: bool  # name the source on each summary entry (more than one input)
+    max_line_bytes: int
 
 
 class _Block(NamedTuple):
@@ -78,7 +80,9 @@ class _Report(NamedTuple):
 
 def run_validate(options: ValidateOptions) -> int:
     """Validate every document of ``options.paths``; the exit code (0 valid, 1 invalid, 2 unreadable)."""
-    settings = _Settings(options.model, options.semantic, options.json_output, len(options.paths) > 1)
+    settings = _Settings(
+        options.model, options.semantic, options.json_output, len(options.paths) > 1, options.max_line_bytes
+    )
     tally = _Tally()
     started = time.perf_counter()
     with _pool(options.jobs, settings) as pool, _progress_bar(options) as advance:
@@ -106,7 +110,7 @@ def _check_task(task: _Task, settings: _Settings) -> _Report:
             err.append(f"mplp-models: {item.label}: unreadable: {item.reason}")
             unreadable += 1
             continue
-        for line, verdict in _verdicts(item, settings.semantic, kind):
+        for line, verdict in _verdicts(item, settings, kind):
             where = item.label if line is None else f"{item.label}:{line}"
             if verdict.ok:
                 valid += 1
@@ -132,12 +136,15 @@ def _model(name: str | None) -> type[MplpModel] | None:
     return model
 
 
-def _verdicts(block: _Block, semantic: bool, kind: type[MplpModel] | None) -> Iterator[tuple[int | None, LineVerdict]]:
+def _verdicts(
+    block: _Block, settings: _Settings, kind: type[MplpModel] | None
+) -> Iterator[tuple[int | None, LineVerdict]]:
     """The verdict on each document of a block, with its line number (``None`` for a whole file)."""
     if block.first_line is None:
-        yield None, check_document(block.data, semantic=semantic, kind=kind)
+        yield None, check_document(block.data, semantic=settings.semantic, kind=kind)
         return
-    verdicts = check_lines(block.data.split(b"\n"), semantic=semantic, kind=kind)
+    lines = block.data.split(b"\n")
+    verdicts = check_lines(lines, semantic=settings.semantic, kind=kind, max_line_bytes=settings.max_line_bytes)
     for offset, verdict in enumerate(verdicts):
         if verdict is not None:  # a blank line (a trailing newline, say) holds no document
             yield block.first_line + offset, verdict
@@ -211,7 +218,7 @@ def _items(options: ValidateOptions) -> Iterator[_Block | _Unreadable]:
                     yield _Block(label, None, stream.read())
                     continue
                 line = 1
-                for data in _line_blocks(stream):
+                for data in line_blocks(stream, block_bytes=_BLOCK_BYTES, max_line_bytes=options.max_line_bytes):
                     yield _Block(label, line, data)
                     line += data.count(b"\n")
         except OSError as error:
@@ -221,23 +228,6 @@ def _items(options: ValidateOptions) -> Iterator[_Block | _Unreadable]:
 def _label(path: str) -> str:
     # A file name that is not UTF-8 (kept by Python as lone surrogates) is shown escaped, not crashed on.
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
-def _line_blocks(stream: IO[bytes]) -> Iterator[bytes]:
-    """About ``_BLOCK_BYTES`` of whole lines at a time (one longer line makes a longer block)."""
-    # read1 returns what a pipe has so far instead of waiting for a whole block: `tail -f | validate` flows.
-    read = getattr(stream, "read1", stream.read)
-    pending: list[bytes] = []
-    while chunk := read(_BLOCK_BYTES):
-        cut = chunk.rfind(b"\n") + 1
-        if not cut:
-            pending.append(chunk)
-            continue
-        pending.append(chunk[:cut])
-        yield b"".join(pending)
-        pending = [chunk[cut:]] if cut < len(chunk) else []
-    if pending:
-        yield b"".join(pending)
 
 
 def _pool(jobs: int, settings: _Settings) -> AbstractContextManager[Pool | None]:

@@ -37,14 +37,14 @@ gives one) and add `pointer`: the RFC 6901 JSON Pointer of the value in the
 body, as `errors_as_json` writes it, and `msg` in JSON's words ("array",
 "object"). A text that is not strict JSON is located at the value where the
 reading stopped (a duplicate key, a `NaN` at `/steps/0/order_index`), with its
-first 40 characters as `input`; what orjson reads but the reader refuses (too
-deep), and bytes that are not UTF-8, are the whole text's (`"pointer": ""`,
-`"loc": ["body"]`). For `{"event_id": "a", "event_id": "b"}` sent to a route
+first 40 characters as `input`, and `msg` names its line, column and byte (bytes
+that are not UTF-8 too); what orjson reads but the reader refuses (too deep) is
+the whole text's (`"pointer": ""`, `"loc": ["body"]`). For `{"event_id": "a", "event_id": "b"}` sent to a route
 that takes an `Event`:
 
 ```json
 {"detail": [{"type": "json_duplicate_key", "loc": ["body", "event_id"],
-             "msg": "Duplicate key 'event_id' in one object",
+             "msg": "Duplicate key 'event_id' in one object, at line 1, column 19 (byte 18)",
              "input": "{\"event_id\": \"a\", \"event_id\": \"b\"}", "pointer": "/event_id"}]}
 ```
 
