@@ -12,12 +12,16 @@ A fast path gives what its strict path gives, by a proof written next to it
 * the rules: a plan's bulk checks (``_plan._sound_graph``, ``_statuses_agree``,
   ``_listed_in_order`` and the per-step check in ``_step_integrity``), a
   dialog's earliest and latest messages, ``earliest_and_latest``'s comparison
-  of texts, and ``Timestamp``'s reading by ``datetime.fromisoformat``.
+  of texts, and ``Timestamp``'s reading by ``datetime.fromisoformat``;
+* a plan's edits (``_plan``: ``transition``, ``transition_step``, ``add_step``,
+  ``update_step``, ``remove_step``), which check only the rules their change
+  can break and share the untouched steps.
 
 Off, each takes its strict path: ``from_json`` is orjson, the tokenizer's
 duplicate-key check, the standard library's exact integers and a validation
 of Python objects; ``to_json`` is ``canonical_json(self.to_dict())``; the
-rules run step by step and message by message. Slower, and independent of the
+rules run step by step and message by message; a plan's edit validates
+the whole new plan. Slower, and independent of the
 proofs: for ruling the fast paths out when a result looks wrong, and for the
 tests, which run the differential and round-trip checks both ways.
 
