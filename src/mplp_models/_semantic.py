@@ -19,7 +19,7 @@ from typing_extensions import Self
 
 from mplp_models._base import SCHEMA_ONLY, MplpModel
 
-__all__ = ["LifecycleModel", "RuleViolation", "RuledModel", "duplicate_ids", "permissive_moves"]
+__all__ = ["LifecycleModel", "RuleViolation", "RuledModel", "checked_move", "duplicate_ids", "permissive_moves"]
 
 
 def _schema_only(context: object) -> bool:
@@ -56,21 +56,27 @@ class LifecycleModel(MplpModel, frozen=True):
 
     def _check_move(self, to: object) -> Any:
         """``to`` as a member of the status enum; a ``ValueError`` naming both states if the move is not legal."""
-        current: enum.Enum = self.status
-        kind = type(current)
-        try:
-            target = kind(to.value if isinstance(to, enum.Enum) else to)
-        except ValueError:
-            names = ", ".join(member.value for member in kind)
-            raise ValueError(f"{type(self).__name__} has no state {to!r} (states: {names})") from None
-        allowed = self._moves.get(current.value, ())
-        if target.value not in allowed:
-            options = ", ".join(allowed) or "nothing (it is final)"
-            raise ValueError(
-                f"{type(self).__name__} cannot move from {current.value} to {target.value}; "
-                f"from {current.value} it can move to {options}"
-            )
-        return target
+        return checked_move(type(self).__name__, self.status, to, self._moves)
+
+
+def checked_move(name: str, current: enum.Enum, to: object, moves: Mapping[str, Sequence[str]]) -> Any:
+    """``to`` as a member of ``current``'s enum; a ``ValueError`` naming both states if ``moves`` has no such move.
+
+    ``name`` names the model in the message. A member of another enum is read by its value.
+    """
+    kind = type(current)
+    try:
+        target = kind(to.value if isinstance(to, enum.Enum) else to)
+    except ValueError:
+        names = ", ".join(member.value for member in kind)
+        raise ValueError(f"{name} has no state {to!r} (states: {names})") from None
+    allowed = moves.get(current.value, ())
+    if target.value not in allowed:
+        options = ", ".join(allowed) or "nothing (it is final)"
+        raise ValueError(
+            f"{name} cannot move from {current.value} to {target.value}; from {current.value} it can move to {options}"
+        )
+    return target
 
 
 def permissive_moves(states: Sequence[str], final: Sequence[str]) -> dict[str, tuple[str, ...]]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from typing_extensions import Self
 
-from mplp_models._semantic import RuledModel, RuleViolation, duplicate_ids, permissive_moves
+from mplp_models._semantic import RuledModel, RuleViolation, checked_move, duplicate_ids, permissive_moves
 from mplp_models._types import Timestamp, is_before
 
 if TYPE_CHECKING:
@@ -201,19 +201,7 @@ def _stamps(target: enum.Enum, started: Timestamp | None, finished: Timestamp | 
 
 def _check_segment_move(current: TraceSegmentStatus, to: object) -> TraceSegmentStatus:
     """``to`` as a member of the segment's status enum; a ``ValueError`` naming both states if the move is not legal."""
-    kind = type(current)
-    try:
-        target = kind(to.value if isinstance(to, enum.Enum) else to)
-    except ValueError:
-        names = ", ".join(member.value for member in kind)
-        raise ValueError(f"TraceSegment has no state {to!r} (states: {names})") from None
-    allowed = SEGMENT_MOVES[current.value]
-    if target.value not in allowed:
-        options = ", ".join(allowed) or "nothing (it is final)"
-        raise ValueError(
-            f"TraceSegment cannot move from {current.value} to {target.value}; "
-            f"from {current.value} it can move to {options}"
-        )
+    target: TraceSegmentStatus = checked_move("TraceSegment", current, to, SEGMENT_MOVES)
     return target
 
 
