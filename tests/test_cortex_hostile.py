@@ -612,3 +612,17 @@ def test_a_writer_that_keeps_the_lock_makes_the_others_time_out_not_hang(
         os.close(holder)
     assert names(tmp_path) == [path.name]
     transition(tmp_path, MESSAGE_ID, "archived")  # the lock released, writers go on
+
+
+def test_a_message_whose_file_would_be_over_the_limit_is_not_written(tmp_path: Path) -> None:
+    # read_inbox and transition refuse a file over MAX_FILE_BYTES: write_message never makes one.
+    with pytest.raises(ValueError, match="over MAX_FILE_BYTES"):
+        write_message(tmp_path, handoff(), workflow_gate="g" * MAX_FILE_BYTES)
+    assert list(tmp_path.iterdir()) == []
+    path = write_message(tmp_path, handoff(), workflow_gate="g" * 1000)
+    assert [entry.path for entry in read_inbox(tmp_path)] == [path]
+
+
+def test_a_negative_size_limit_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="max_file_bytes must be 0 or more"):
+        read_inbox(tmp_path, max_file_bytes=-1)

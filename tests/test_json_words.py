@@ -148,3 +148,12 @@ def test_the_feedback_for_an_llm_speaks_json() -> None:
     assert "- /plan_id [mplp_id]: Input should be an MPLP id" in text
     assert "- /steps [tuple_type]: Input should be a JSON array; found an object" in text
     assert not python_words(text), text
+
+
+def test_reworded_errors_keep_their_context() -> None:
+    document = fixture(mm.Plan)
+    document["title"], document["steps"] = "", []
+    entries = {entry["type"]: entry for entry in refusal(lambda: mm.Plan.model_validate(document)).errors()}
+    assert entries["too_short"]["msg"] == "Array should have at least 1 item, not 0"
+    assert entries["too_short"].get("ctx", {}).get("min_length") == 1
+    assert entries["string_too_short"].get("ctx") == {"min_length": 1}

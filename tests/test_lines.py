@@ -251,3 +251,19 @@ def test_a_stream_is_read_in_memory_bounded_by_the_longest_line_kept(separator: 
         assert verdict is not None and verdict.errors[0]["code"] == "line_too_long"
     else:
         assert sum(verdict is not None for verdict in verdicts) == 4096 * reads
+
+
+def test_a_line_over_the_limit_is_refused_even_when_its_start_is_blank(tmp_path: Path) -> None:
+    # line_blocks keeps only the first max_line_bytes + 1 bytes of a long line: all whitespace here.
+    # The line is not blank, and must not pass as one (it would hide from the validator).
+    plan = (PAYLOADS / "plan.json").read_bytes().replace(b"\n", b"")
+    limit = len(plan) + 100
+    data = plan + b"\n" + b" " * (limit + 200) + b"GARBAGE\n"
+    verdicts = mm.check_lines(data.split(b"\n"), max_line_bytes=limit)
+    assert verdicts[0] is not None and verdicts[0].ok
+    assert verdicts[1] is not None and [e["code"] for e in verdicts[1].errors] == ["line_too_long"]
+    path = tmp_path / "blank-start.ndjson"
+    path.write_bytes(data)
+    command = [sys.executable, "-m", "mplp_models", "validate", "--ndjson", "--max-line-bytes", str(limit), str(path)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert result.returncode == 1 and ":2: invalid" in result.stdout + result.stderr

@@ -599,3 +599,10 @@ def test_module_edits_are_building_from_scratch(old: mm.Core, data: st.DataObjec
         )
     )
     run_item_edit(old, "modules", "module_id", mm.ModuleDescriptor, data, changes, minimum=1)
+
+
+@pytest.mark.parametrize("status", ["pending", "bogus", "draft"])
+def test_decide_refuses_what_is_not_a_decision_naming_the_decisions(status: str) -> None:
+    confirm = mm.Confirm.model_validate(fixture(mm.Confirm))
+    with pytest.raises(ValueError, match=r"is not a decision \(decisions: approved, rejected, cancelled\)"):
+        confirm.decide(status, by_role="reviewer")  # type: ignore[arg-type]

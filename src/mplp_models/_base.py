@@ -433,12 +433,13 @@ class MplpModel(BaseModel, frozen=True):
         return hash((type(self), _json_key(tuple(self.__dict__.values())), _json_key(self.__pydantic_extra__ or {})))
 
     def _open_values(self) -> dict[str, Any]:
-        """The values that may hold open JSON (dicts, tuples of dicts), which ``==`` of dicts compares as Python does.
+        """The values that may hold open JSON, which ``==`` of dicts compares as Python does (``True == 1``).
 
-        By name: an open model's own keys (ContextRoot's) come in the order they were given.
+        The fields that may hold dicts (open objects, tuples of them), and every key of an open
+        model's own (ContextRoot's), whatever its value, by name.
         """
-        held: dict[str, Any] = {**self.__dict__, **(self.__pydantic_extra__ or {})}
-        return {name: value for name, value in held.items() if _may_hold_dicts(value)}
+        fields = {name: value for name, value in self.__dict__.items() if _may_hold_dicts(value)}
+        return {**fields, **(self.__pydantic_extra__ or {})}
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         given = self.__pydantic_fields_set__

@@ -38,15 +38,17 @@ class ContextRootBase(MplpModel, frozen=True):
         if not isinstance(data, Mapping):
             return data  # the model's own validation words the error
         extra = {key: value for key, value in data.items() if key not in cls.model_fields}  # pyright: ignore[reportUnknownVariableType]
-        if extra:
-            try:
-                _OPEN_VALUES.validate_python(extra)
-            except ValidationError as error:
-                first = error.errors()[0]
-                where = ".".join(map(str, first["loc"]))
-                message = f"{where}: {first['msg']}" if where else first["msg"]
-                raise PydanticCustomError("open_object", message) from None  # pyright: ignore[reportArgumentType]
-        return data  # pyright: ignore[reportUnknownVariableType]
+        if not extra:
+            return data  # pyright: ignore[reportUnknownVariableType]
+        try:
+            validated = _OPEN_VALUES.validate_python(extra)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(map(str, first["loc"]))
+            message = f"{where}: {first['msg']}" if where else first["msg"]
+            raise PydanticCustomError("open_object", message) from None  # pyright: ignore[reportArgumentType]
+        # What the check made of them is kept: a tuple given from Python is held as the list it reads as.
+        return {**data, **validated}  # pyright: ignore[reportUnknownVariableType]
 
 
 # The function that checks the extra keys of an open model on the way in (given_members checks them on the way out): a class that

@@ -96,8 +96,9 @@ def json_worded(error: ValidationError) -> ValidationError:
         return error
     details: list[InitErrorDetails] = []
     for message, entry in zip(messages, entries):
-        # The message is final text: no context is given to fill it in again.
-        kind = PydanticCustomError(entry["type"], message)  # pyright: ignore[reportArgumentType]  # built at run time
+        # The message is final text; the context is kept for those who read it (``{`` in the text is
+        # only filled in for a key of the context, whose value the text already holds).
+        kind = PydanticCustomError(entry["type"], message, entry.get("ctx"))  # pyright: ignore[reportArgumentType]
         details.append({"type": kind, "loc": entry["loc"], "input": entry["input"]})
     return ValidationError.from_exception_data(error.title, details)
 

@@ -95,11 +95,12 @@ def check_lines(
         raise ValueError(f"max_line_bytes must be 0 or more, or None, not {max_line_bytes}")
     verdicts: list[LineVerdict | None] = []
     for line in lines:
-        document = _document(line)
-        if document is None:
-            verdicts.append(None)
-        elif max_line_bytes is not None and _longer(document, max_line_bytes):
+        document = _body(line)
+        # Length first: a line cut by line_blocks may keep only the whitespace it starts with.
+        if max_line_bytes is not None and _longer(document, max_line_bytes):
             verdicts.append(_too_long(document, max_line_bytes))
+        elif not (document.strip(_SPACE) if isinstance(document, str) else document.strip()):
+            verdicts.append(None)  # a blank line holds no document
         else:
             verdicts.append(check_document(document, semantic=semantic, kind=kind))
     return verdicts
@@ -172,16 +173,12 @@ def _check_kind(kind: object) -> None:
         raise TypeError(f"kind must be a model class (such as mplp_models.Plan) or None, not {kind!r}")
 
 
-def _document(line: object) -> bytes | str | None:
-    """The line without its ``\\n`` (which a reader may leave on), or ``None`` if it is blank."""
+def _body(line: object) -> bytes | str:
+    """The line without its ``\\n`` (which a reader may leave on)."""
     if isinstance(line, str):
-        if not line.strip(_SPACE):
-            return None
         return line[:-1] if line.endswith("\n") else line
     if not isinstance(line, bytes):
         # A whole record where a line belongs (read_text(include_path=True) gives (line, path)) is the
         # caller's mistake, not a bad document.
         raise TypeError(f"check_lines takes lines as bytes or str, not {type(line).__name__}")
-    if not line.strip():
-        return None
     return line[:-1] if line.endswith(b"\n") else line

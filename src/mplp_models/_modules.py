@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args
 
 from typing_extensions import Self, TypedDict, Unpack
 
@@ -187,7 +187,7 @@ class ConfirmModuleBase(_Moving, frozen=True):
         """
         if not self._moves[self.status.value]:
             raise ValueError(f"Confirm is {self.status.value}, which is final: it takes no more decisions")
-        value = status.value if isinstance(status, enum.Enum) else status
+        value = _decision_status(type(self), status)
         target = self.status if value == self.status.value else self._check_move(value)
         decision: dict[str, Any] = {
             "decision_id": new_id(),
@@ -408,3 +408,15 @@ class ExtensionModuleBase(_Moving, frozen=True):
         A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
         """
         return self._moved(to)
+
+
+def _decision_status(confirm_class: type[Any], status: object) -> str:
+    """``status`` as the value of a decision's status; a ``ValueError`` naming the decisions if it is none."""
+    (decisions, _) = get_args(confirm_class.model_fields["decisions"].annotation)  # tuple[ConfirmDecision, ...] | None
+    (decision_class, _) = get_args(decisions)
+    kind: type[enum.Enum] = decision_class.model_fields["status"].annotation
+    value = status.value if isinstance(status, enum.Enum) else status
+    if value not in kind._value2member_map_:
+        names = ", ".join(str(member.value) for member in kind)
+        raise ValueError(f"{status!r} is not a decision (decisions: {names})")
+    return str(value)

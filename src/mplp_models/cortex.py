@@ -148,7 +148,7 @@ def read_inbox(directory: str | os.PathLike[str], *, max_file_bytes: int = MAX_F
 
     Args:
         directory: The inbox folder (``<project>/.agent/inbox``).
-        max_file_bytes: The size limit of a file, in bytes (default ``MAX_FILE_BYTES``, 1 MiB).
+        max_file_bytes: The size limit of a file, in bytes (default ``MAX_FILE_BYTES``, 1 MiB; 0 or more).
 
     Returns:
         The messages, newest first by the instant of ``updated_at`` (not its
@@ -156,8 +156,11 @@ def read_inbox(directory: str | os.PathLike[str], *, max_file_bytes: int = MAX_F
         by file name where it ties.
 
     Raises:
+        ValueError: If ``max_file_bytes`` is negative.
         OSError: If the folder cannot be listed.
     """
+    if max_file_bytes < 0:
+        raise ValueError(f"max_file_bytes must be 0 or more, not {max_file_bytes}")
     with os.scandir(directory) as listing:  # raises for a folder that is missing, unlike Path.glob
         paths = sorted(Path(item.path) for item in listing if item.name.endswith(".json") and _is_listed(item))
     entries = [entry for path in paths if (entry := _read_message_file(path, max_file_bytes)) is not None]
@@ -205,11 +208,15 @@ def write_message(
         InboxChangedError: If another writer changed the file between its reading and its
             replacing; the file is left as that writer wrote it.
         TimeoutError: If another writer held the folder's lock for over 30 seconds; nothing is written.
+        ValueError: If the file would be larger than ``MAX_FILE_BYTES``, which ``read_inbox`` and
+            ``transition`` refuse to read; nothing is written.
         OSError: If the file cannot be written, or ``overwrite`` is true and the file is a
             symbolic link or not a regular file.
     """
     path = message_path(directory, message.message_id)
     data = message_file_bytes(message, workflow_gate)
+    if len(data) > MAX_FILE_BYTES:  # read_inbox and transition would refuse the file: never write it
+        raise ValueError(f"the message's file would be {len(data)} bytes, over MAX_FILE_BYTES ({MAX_FILE_BYTES})")
     with _writing(path.parent):
         if overwrite:
             _replace(path, data)
