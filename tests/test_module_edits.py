@@ -152,7 +152,9 @@ def test_transition_segment_stamps_the_start_and_the_finish() -> None:
     assert now.started_at == "2026-03-02T14:05:00Z" and NOW_ISH.match(now.finished_at or "")
     skipped = start.transition_segment(segment_id, "skipped").segment(segment_id)
     assert skipped.started_at is None and NOW_ISH.match(skipped.finished_at or "")
-    back = running.transition_segment(segment_id, "pending", at="2026-03-02T15:00:00Z").segment(segment_id)
+    with pytest.raises(ValueError, match="a move to pending stamps no time"):  # at= would be dropped
+        running.transition_segment(segment_id, "pending", at="2026-03-02T15:00:00Z")
+    back = running.transition_segment(segment_id, "pending").segment(segment_id)
     assert document(back) == {
         "segment_id": segment_id,
         "label": "work",
@@ -240,6 +242,10 @@ def test_segment_edits_are_building_from_scratch(old: mm.Trace, data: st.DataObj
             with pytest.raises(ValueError, match=f"cannot move from {current} to {target}"):
                 old.transition_segment(segment_id, target)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
             return
+        if target == "pending":  # a move that stamps no time: a time given for it would be dropped
+            with pytest.raises(ValueError, match="stamps no time"):
+                old.transition_segment(segment_id, target, at=at)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+            return
         expected = json.loads(json.dumps(before))
         moved = expected["segments"][position]
         moved["status"] = target
@@ -268,6 +274,10 @@ def test_trace_moves_are_building_from_scratch(old: mm.Trace, target: str, at: s
     current = old.status.value
     if current in TRACE_FINAL or target == current:
         with pytest.raises(ValueError, match=f"cannot move from {current} to {target}"):
+            old.transition(target, at=at)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+        return
+    if target == "pending":  # a move that stamps no time: a time given for it would be dropped
+        with pytest.raises(ValueError, match="stamps no time"):
             old.transition(target, at=at)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
         return
     expected = {**document(old), "status": target}
@@ -326,7 +336,7 @@ def test_decide_refusals() -> None:
         pending_confirm().decide("approved", by_role="planner", at="2026-03-02T10:59:59Z")
     [entry] = mm.errors_as_json(caught.value)
     assert (entry["code"], entry["pointer"]) == ("decided_before_request", "/decisions/0/decided_at")
-    with pytest.raises(ValidationError):
+    with pytest.raises(ValueError, match="is not a decision"):
         pending_confirm().decide("pending", by_role="planner")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 
 
@@ -606,3 +616,15 @@ def test_decide_refuses_what_is_not_a_decision_naming_the_decisions(status: str)
     confirm = mm.Confirm.model_validate(fixture(mm.Confirm))
     with pytest.raises(ValueError, match=r"is not a decision \(decisions: approved, rejected, cancelled\)"):
         confirm.decide(status, by_role="reviewer")  # type: ignore[arg-type]
+
+
+def test_a_time_given_for_a_move_that_stamps_none_is_refused() -> None:
+    # It would be dropped: the moves that stamp are to running and to a final state (a dialog: its end).
+    running = {key: value for key, value in fixture(mm.Trace).items() if key != "finished_at"}
+    trace = mm.Trace.model_validate({**running, "status": "running"})
+    with pytest.raises(ValueError, match="stamps no time"):
+        trace.transition("pending", at="2026-03-02T15:00:00Z")
+    active = {key: value for key, value in fixture(mm.Dialog).items() if key != "ended_at"}
+    dialog = mm.Dialog.model_validate({**active, "status": "active"})
+    with pytest.raises(ValueError, match="stamps no time"):
+        dialog.transition("paused", at="2026-03-02T15:00:00Z")

@@ -63,11 +63,13 @@ class DialogBase(RuledModel, frozen=True):
             A new dialog; this one is unchanged.
 
         Raises:
-            ValueError: If the lifecycle has no such move.
+            ValueError: If the lifecycle has no such move, or ``at`` is given for a move that stamps no time.
             ValidationError: If the moved dialog breaks a rule.
         """
         target = self._check_move(to)
         update: dict[str, Any] = {"status": target}
+        if at is not None and target.value not in ("completed", "cancelled"):
+            raise ValueError(f"at= is the time a dialog ended: a move to {target.value} stamps no time")
         if target.value in ("completed", "cancelled"):
             if at is not None:
                 update["ended_at"] = at

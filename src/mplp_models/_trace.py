@@ -53,7 +53,7 @@ class TraceModuleBase(RuledModel, frozen=True):
         Any state may move to any other but completed, failed and cancelled, which
         are final (upstream defines no moves). Moving to running stamps ``started_at``,
         and to a final state ``finished_at``: with ``at`` when given, else with now
-        when the stamp is not set (a set one is kept).
+        when the stamp is not set (a set one is kept); ``at`` for another move is a ``ValueError``.
         """
         target = self._check_move(to)
         return self.model_copy(update={"status": target, **_stamps(target, self.started_at, self.finished_at, at)})
@@ -111,7 +111,8 @@ class TraceModuleBase(RuledModel, frozen=True):
 
         Raises:
             KeyError: If no segment has that id.
-            ValueError: If the move is not legal (the message names both states).
+            ValueError: If the move is not legal (the message names both states), or ``at`` is
+                given for a move that stamps no time (to pending).
             ValidationError: If the trace breaks a rule (``at`` before the segment's ``started_at``, say).
         """
         segments = self._segments
@@ -186,13 +187,16 @@ class TraceModuleBase(RuledModel, frozen=True):
 def _stamps(target: enum.Enum, started: Timestamp | None, finished: Timestamp | None, at: str | None) -> dict[str, Any]:
     """The stamps a move to ``target`` sets: ``started_at`` on running, ``finished_at`` on a final state.
 
-    ``at`` when given (the caller says when), else now for a stamp that is not set.
+    ``at`` when given (the caller says when), else now for a stamp that is not set; ``at`` for a
+    move that stamps nothing is a ``ValueError`` (it would be dropped).
     """
     if target.value == "running":
         name, current = "started_at", started
     elif target.value in _ENDED:
         name, current = "finished_at", finished
     else:
+        if at is not None:
+            raise ValueError(f"at= is the time a move starts or ends: a move to {target.value} stamps no time")
         return {}
     if at is not None:
         return {name: at}
