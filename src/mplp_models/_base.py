@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import copy
-from contextvars import ContextVar
 from collections.abc import Iterator, Mapping, Sequence, Set
+from contextvars import ContextVar
 from typing import Any, ClassVar, cast
 
 import orjson

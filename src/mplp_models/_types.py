@@ -34,7 +34,15 @@ from pydantic import (
     WrapSerializer,
 )
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError, PydanticKnownError, ValidationError, core_schema
+from pydantic_core import (
+    ErrorDetails,
+    InitErrorDetails,
+    PydanticCustomError,
+    PydanticKnownError,
+    ValidationError,
+    core_schema,
+)
+from pydantic_core.core_schema import ErrorType
 from typing_extensions import TypeAliasType
 
 from mplp_models import _fastpath
@@ -299,7 +307,9 @@ def _writable_error(error: ValidationError) -> ValidationError:
     changed = False
     for entry in entries:
         given: Any = entry["input"]
-        value = quoted[id(given)] if id(given) in quoted else quoted.setdefault(id(given), _writable(given, 0))
+        if id(given) not in quoted:  # the entries hold every input: an id stands for one object throughout
+            quoted[id(given)] = _writable(given, 0)
+        value = quoted[id(given)]
         loc = tuple(_writable(part, 0) for part in entry["loc"])
         message = _writable(entry["msg"], 0)
         same = value is given and message is entry["msg"] and all(map(operator.is_, loc, entry["loc"]))
@@ -316,13 +326,17 @@ def _detail(entry: ErrorDetails, loc: tuple[int | str, ...], value: Any, message
     """
     kind, context = entry["type"], entry.get("ctx")
     if message is entry["msg"] and _writable(context, 0) is context:
+        known = cast("ErrorType", kind)  # checked next: pydantic refuses a kind of its own it does not know
         try:
-            own = PydanticKnownError(kind, context)  # pyright: ignore[reportArgumentType]  # checked here
+            own = PydanticKnownError(known, context)
         except (KeyError, TypeError, ValueError):
             own = None
         if own is not None and own.message() == message:
-            return {"type": kind, "loc": loc, "input": value, **({"ctx": context} if context else {})}  # type: ignore[typeddict-item]  # pyright: ignore[reportReturnType]
-    return {"type": PydanticCustomError(kind, message), "loc": loc, "input": value}  # pyright: ignore[reportArgumentType]
+            detail: InitErrorDetails = {"type": known, "loc": loc, "input": value}
+            if context:
+                detail["ctx"] = context
+            return detail
+    return {"type": PydanticCustomError(kind, message), "loc": loc, "input": value}  # pyright: ignore[reportArgumentType]  # built at run time
 
 
 _QUOTE_DEPTH = 2 * MAX_OPEN_DEPTH
@@ -338,7 +352,7 @@ def _writable(value: Any, depth: int) -> Any:
     if isinstance(value, str):
         return value if value.isascii() or encodable(value) else value.encode("utf-8", "backslashreplace").decode()
     if not isinstance(value, (dict, list, tuple)) or (depth == 0 and _plainly_json(value)):
-        return value
+        return cast(object, value)
     if depth > _QUOTE_DEPTH:
         return _TOO_DEEP
     if isinstance(value, dict):
@@ -349,7 +363,9 @@ def _writable(value: Any, depth: int) -> Any:
         return dict(pairs)
     items = cast(Sequence[Any], value)
     copied_items = [_writable(item, depth + 1) for item in items]
-    return items if all(map(operator.is_, copied_items, items)) else type(items)(copied_items)  # pyright: ignore[reportCallIssue]
+    if all(map(operator.is_, copied_items, items)):
+        return items
+    return tuple(copied_items) if isinstance(items, tuple) else copied_items
 
 
 def _refuse_non_finite(value: Any) -> Any:
