@@ -292,18 +292,25 @@ def writable_errors(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     try:
         return handler(value)
     except ValidationError as error:
+        # Fast path: an error quotes the input's own values (its keys, strings and numbers, or
+        # what the model keeps of them) or the SDK's own text, which is ASCII or a repr (which
+        # escapes a lone surrogate). So when orjson proves the whole input plain JSON (no NaN,
+        # infinity, lone surrogate or other object: _plainly_json), every error is writable.
+        if _fastpath.ENABLED and _plainly_json(value):
+            raise
         raise _writable_error(error) from None
 
 
 def _writable_error(error: ValidationError) -> ValidationError:
     """``error``, or its entries with each NaN, infinity and lone surrogate in an input, location or message as text.
 
-    Nested models each screen their own errors first, so an outer model
-    mostly finds nothing left to change and keeps the error as it is.
+    Once per validation (the models inside are not screened on their own:
+    ``_base._screened``). When nothing changes, the error is kept as it is;
+    else every entry is built again (``_detail``).
     """
     entries = error.errors(include_url=False)
     quoted: dict[int, Any] = {}  # an object's errors may all quote it: each input is screened once
-    details: list[InitErrorDetails] = []
+    screened: list[tuple[ErrorDetails, tuple[int | str, ...], Any, str]] = []
     changed = False
     for entry in entries:
         given: Any = entry["input"]
@@ -312,10 +319,13 @@ def _writable_error(error: ValidationError) -> ValidationError:
         value = quoted[id(given)]
         loc = tuple(_writable(part, 0) for part in entry["loc"])
         message = _writable(entry["msg"], 0)
-        same = value is given and message is entry["msg"] and all(map(operator.is_, loc, entry["loc"]))
-        changed = changed or not same
-        details.append(_detail(entry, loc, value, message))
-    return ValidationError.from_exception_data(error.title, details) if changed else error
+        changed = changed or not (
+            value is given and message is entry["msg"] and all(map(operator.is_, loc, entry["loc"]))
+        )
+        screened.append((entry, loc, value, message))
+    if not changed:
+        return error
+    return ValidationError.from_exception_data(error.title, [_detail(*each) for each in screened])
 
 
 def _detail(entry: ErrorDetails, loc: tuple[int | str, ...], value: Any, message: str) -> InitErrorDetails:
