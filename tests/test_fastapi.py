@@ -6,6 +6,7 @@ can compare it with what ``from_json`` reads from the same bytes.
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from conftest import FIXTURE_OF, PAYLOADS, ROOT
 from fastapi import APIRouter, Body, FastAPI, HTTPException
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 import mplp_models as mm
 from mplp_models.fastapi import StrictJSONRoute
@@ -392,3 +393,157 @@ def test_the_strict_routes_errors_say_array_and_object(app: tuple[TestClient, li
     body = edit(PLAN, b'"tags": ["release", "high-priority"]', b'"tags": "release"')
     [entry] = client.post("/plan", content=body, headers=JSON).json()["detail"]
     assert entry == {**entry, "type": "tuple_type", "msg": "Input should be a JSON array", "pointer": "/meta/tags"}
+
+
+# --- hostile bodies: a 422 on both routes, never a 500 ---
+
+TITLE = b'"title": "Ship the 2.0 release"'
+STATUS = b'"status": "in_progress",\n  "steps"'
+CREATED = b'"created_at": "2026-03-01T09:00:00.000Z"'
+TAGS = b'"tags": ["release", "high-priority"]'
+DATA = b'"data": {"from": "approved", "to": "in_progress"}'
+STEP = b'"description": "Freeze the main branch and tag v2.0.0"'
+
+
+def at(old: bytes, new: bytes) -> bytes:
+    return edit(PLAN, old, new)
+
+
+def nested(depth: int, inner: bytes = b"") -> bytes:
+    return b"[" * depth + inner + b"]" * depth
+
+
+# What FastAPI's own reading of the body (json.loads, before any model) answers on a plain route.
+FASTAPIS_OWN = {
+    "invalid UTF-8": 400,  # "There was an error parsing the body": the bytes never reach a model
+    "nesting beyond Python's recursion limit": 400,  # json.loads's RecursionError, the same answer
+    "a BOM": 204,  # json.loads reads past a UTF-8 BOM, which JSON text may not start with (RFC 8259 section 8.1)
+}
+
+HOSTILE = {
+    # a NaN, an infinity or an overflowing number where no number may be
+    "NaN for a string": at(TITLE, b'"title": NaN'),
+    "Infinity for a string": at(TITLE, b'"title": Infinity'),
+    "-Infinity for a string": at(TITLE, b'"title": -Infinity'),
+    "1e400 for a string": at(TITLE, b'"title": 1e400'),
+    "NaN for an enum": at(STATUS, b'"status": NaN,\n  "steps"'),
+    "1e400 for an enum": at(STATUS, b'"status": 1e400,\n  "steps"'),
+    "NaN for an id": at(b'"plan_id": "3f6c2a1e', b'"plan_id": NaN, "x": "3f6c2a1e'),
+    "-Infinity for a timestamp": at(CREATED, b'"created_at": -Infinity'),
+    "NaN for an array": at(TAGS, b'"tags": NaN'),
+    "NaN in an array of strings": at(TAGS, b'"tags": ["release", NaN]'),
+    "1e400 in an array of strings": at(TAGS, b'"tags": [1e400]'),
+    "NaN for an open object": at(DATA, b'"data": NaN'),
+    "Infinity in an open object": at(DATA, b'"data": {"from": "approved", "to": Infinity}'),
+    "1e400 deep in an open object": at(DATA, b'"data": {"from": [{"to": 1e400}]}'),
+    "NaN for a nested model": at(b'"meta": {', b'"meta": NaN, "x": {'),
+    "NaN for a step": at(b'"steps": [\n    {', b'"steps": [NaN,\n    {'),
+    "Infinity in a step's text": at(STEP, b'"description": Infinity'),
+    "NaN for a step's enum": at(
+        b'"status": "completed",\n      "agent_role": "release', b'"status": NaN, "agent_role": "release'
+    ),
+    "NaN at the top level": b"NaN",
+    "Infinity at the top level": b"Infinity",
+    "-Infinity at the top level": b" -Infinity ",
+    "1e400 at the top level": b"1e400",
+    "an array of NaN at the top level": b"[NaN, Infinity]",
+    # lone surrogates, in keys and values
+    "a lone surrogate for a string": at(TITLE, b'"title": "\\ud800"'),
+    "a lone low surrogate in a string": at(TITLE, b'"title": "Ship \\udfff the 2.0"'),
+    "surrogates in the wrong order": at(TITLE, b'"title": "\\udc00\\ud800"'),
+    "a lone surrogate for an enum": at(STATUS, b'"status": "\\ud800",\n  "steps"'),
+    "a lone surrogate for a timestamp": at(CREATED, b'"created_at": "\\ud800"'),
+    "a lone surrogate in an array": at(TAGS, b'"tags": ["\\ud800"]'),
+    "a lone surrogate in an open object": at(DATA, b'"data": {"from": "\\ud800"}'),
+    "a lone surrogate in a step's text": at(STEP, b'"description": "\\ud800"'),
+    "a lone surrogate key at the top level": at(TITLE, TITLE + b', "\\ud800": 1'),
+    "a lone surrogate key in a nested model": at(b'"meta": {', b'"meta": {"\\udfff": NaN, '),
+    "a lone surrogate key in an open object": at(DATA, b'"data": {"\\ud800": "x"}'),
+    "a lone surrogate key and NaN for an id": at(
+        b'"plan_id": "3f6c2a1e', b'"\\ud800": NaN, "plan_id": NaN, "x": "3f6c2a1e'
+    ),
+    # duplicate keys: FastAPI keeps the last, which is the hostile one
+    "a duplicate key, NaN last": at(TITLE, TITLE + b', "title": NaN'),
+    "a duplicate key, a lone surrogate last": at(STATUS, b'"status": "draft", "status": "\\ud800",\n  "steps"'),
+    # deep nesting
+    "nesting 500 deep for a string": at(TITLE, b'"title": ' + nested(500)),
+    "NaN 300 deep for a string": at(TITLE, b'"title": ' + nested(300, b"NaN")),
+    "a lone surrogate 300 deep in an array": at(TAGS, b'"tags": ' + nested(300, b'"\\ud800"')),
+    "nesting 300 deep in an open object": at(DATA, b'"data": {"a": ' + nested(300) + b"}"),
+    "nesting 900 deep at the top level": nested(900),
+    "nesting beyond Python's recursion limit": at(TITLE, b'"title": ' + nested(100_000)),
+    # bytes and text around the document
+    "invalid UTF-8": at(b"Ship the 2.0", b"Ship the \xff 2.0"),
+    "trailing garbage": PLAN + b" x",
+    "trailing NaN": PLAN + b" NaN",
+    "a BOM": b"\xef\xbb\xbf" + PLAN,
+}
+
+
+def refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def assert_json_422(response: Any) -> None:
+    """A 422 whose body is JSON by RFC 8259: UTF-8, no NaN or Infinity; its detail a non-empty list."""
+    assert response.status_code == 422, response.text
+    detail = json.loads(response.content.decode("utf-8"), parse_constant=refuse_constant)["detail"]
+    assert isinstance(detail, list) and detail
+
+
+@pytest.mark.parametrize("body", HOSTILE.values(), ids=HOSTILE.keys())
+def test_a_hostile_body_is_a_422_on_the_strict_route_and_on_a_plain_one(body: bytes) -> None:
+    name = next(key for key, value in HOSTILE.items() if value is body)
+    for route_class in (StrictJSONRoute, APIRoute):
+        app, received = make_app(route_class)
+        client = TestClient(app, raise_server_exceptions=False)  # a failing error handler is a 500, not a raise
+        for path, sent in (("/plan", body), ("/embedded", b'{"payload": ' + body + b"}")):
+            if sent is not body and name in ("trailing garbage", "trailing NaN", "a BOM"):
+                continue  # inside another document these are other documents
+            response = client.post(path, content=sent, headers=JSON)
+            if route_class is APIRoute and name in FASTAPIS_OWN:
+                assert response.status_code == FASTAPIS_OWN[name], response.text
+                continue
+            assert_json_422(response)
+        assert received == [] or (route_class is APIRoute and name == "a BOM")
+
+
+def test_there_are_hostile_bodies_of_every_kind() -> None:
+    assert len(HOSTILE) >= 39
+    assert sum(b"\\ud800" in body or b"\\udfff" in body or b"\\udc00" in body for body in HOSTILE.values()) >= 12
+
+
+PYTHON_READABLE = {name: body for name, body in HOSTILE.items() if name not in FASTAPIS_OWN and "trailing" not in name}
+
+
+@pytest.mark.parametrize("body", PYTHON_READABLE.values(), ids=PYTHON_READABLE.keys())
+def test_the_models_errors_of_python_input_quote_only_json(body: bytes) -> None:
+    # What a plain route hands the model: json.loads's values, NaN, infinities and lone surrogates included.
+    value = json.loads(body)
+    for validate in (mm.Plan.model_validate, TypeAdapter(mm.Plan).validate_python):
+        with pytest.raises(ValidationError) as caught:
+            validate(value)
+        quoted = [(entry["loc"], entry["input"], entry["msg"]) for entry in caught.value.errors()]
+        json.dumps(quoted, allow_nan=False, ensure_ascii=False).encode("utf-8")  # raises for what JSON cannot write
+
+
+def test_a_screened_input_says_what_was_there() -> None:
+    value = json.loads(at(TITLE, b'"title": NaN, "x": [Infinity, "a\\udfffb", 1.5]'))
+    with pytest.raises(ValidationError) as caught:
+        mm.Plan.model_validate(value)
+    by_loc = {entry["loc"]: entry for entry in caught.value.errors()}
+    assert by_loc[("title",)]["input"] == "NaN" and by_loc[("title",)]["type"] == "string_type"
+    assert by_loc[("x",)]["input"] == ["Infinity", "a\\udfffb", 1.5] and by_loc[("x",)]["type"] == "extra_forbidden"
+    with pytest.raises(ValidationError) as caught:
+        mm.Plan.model_validate(json.loads(at(TITLE, TITLE + b', "x\\ud800": 1')))
+    [entry] = caught.value.errors()
+    assert entry["type"] == "string_unicode" and entry["input"] == "x\\ud800"  # the key, its escape as text
+    assert mm.Plan.model_validate(json.loads(PLAN)) == mm.Plan.from_json(PLAN)  # a valid value passes as before
+
+
+def test_an_error_with_nothing_to_screen_is_pydantics_own() -> None:
+    with pytest.raises(ValidationError) as caught:
+        mm.Plan.model_validate(json.loads(at(TITLE, b'"title": 7')))
+    [entry] = caught.value.errors()
+    assert entry.get("url", "").endswith("/v/string_type")  # pydantic's own entry, its link kept
+    assert (entry["loc"], entry["input"], entry["type"]) == (("title",), 7, "string_type")

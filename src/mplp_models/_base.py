@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from collections.abc import Iterator, Mapping, Sequence, Set
+from contextvars import ContextVar
 from typing import Any, ClassVar, cast
 
 import orjson
@@ -18,6 +20,7 @@ from mplp_models._decode import json_bytes, load_json, read_as_strictly
 from mplp_models._errors import json_worded
 from mplp_models._members import given_members, model_members, not_null_fields
 from mplp_models._shapes import is_plain
+from mplp_models._types import writable_errors
 
 __all__ = ["SCHEMA_ONLY", "MplpModel"]
 
@@ -35,6 +38,40 @@ def _model_schema(schema: Any) -> Any:
     while schema["type"] in ("function-after", "function-before", "function-wrap", "definitions"):
         schema = schema["schema"]
     return schema if schema["type"] == "model" else None
+
+
+_BUILDING: ContextVar[bool] = ContextVar("mplp_models_building", default=False)
+"""Whether a model's core schema is being built: a model's schema built inside another's is not screened again."""
+
+
+def _unscreened(schema: CoreSchema, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """``schema``, what the handler gave, without the ``writable_errors`` step of a model built before (``_screened``).
+
+    A model built before comes as a reference to its definition; returned
+    with the same ``ref``, its unscreened form replaces that definition in the
+    schema being built (the model's own validator keeps its own).
+    """
+    if schema["type"] == "definition-ref":
+        with contextlib.suppress(LookupError):  # a model still being built (a cycle): not screened yet
+            schema = handler.resolve_ref_schema(schema)
+    if schema["type"] == "json-or-python" and schema["json_schema"] is schema["python_schema"].get("schema"):
+        inner = schema["json_schema"]
+        return cast(CoreSchema, {**inner, "ref": schema["ref"]}) if "ref" in schema else inner
+    return schema
+
+
+def _screened(schema: CoreSchema) -> CoreSchema:
+    """``schema`` with ``writable_errors`` around it, in Python mode only.
+
+    Where the errors of Python input come from (``json.loads``'s, so FastAPI's).
+    In JSON mode, a function would be handed the whole document made Python
+    values first (a third more time to read a plan); there the parser's own
+    readings stand, and ``from_json`` words every refusal from the strict reading.
+    The model's ``ref`` moves out, so that the JSON Schema names the model as before.
+    """
+    inner = cast(CoreSchema, {key: value for key, value in schema.items() if key != "ref"})
+    python = core_schema.no_info_wrap_validator_function(writable_errors, inner)
+    return core_schema.json_or_python_schema(json_schema=inner, python_schema=python, ref=schema.get("ref"))
 
 
 def _drop_any_return_schemas(schema: Any) -> None:
@@ -272,7 +309,12 @@ class MplpModel(BaseModel, frozen=True):
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /) -> CoreSchema:
-        schema = handler(source)
+        outermost = not _BUILDING.get()
+        building = _BUILDING.set(True)
+        try:
+            schema = _unscreened(handler(source), handler)
+        finally:
+            _BUILDING.reset(building)
         model = _model_schema(schema)
         optional = any(not field.is_required() for field in cls.model_fields.values())
         # A serializer of the user's own (a subclass's @model_serializer) is kept: it decides what is written.
@@ -283,7 +325,11 @@ class MplpModel(BaseModel, frozen=True):
             # the JSON Schema of serialization stays the model's own.
             model["serialization"] = core_schema.wrap_serializer_function_ser_schema(given_members)
         _drop_any_return_schemas(schema)
-        return schema
+        # Every error of the model, its rules' and its fields' alike, quotes only what JSON can
+        # write: FastAPI's plain routes render the errors of Python input (_types.writable_errors).
+        # Once, around the outermost model: the errors of the models inside come out through it,
+        # and a valid value pays one Python call, not one per model inside.
+        return _screened(schema) if outermost else schema
 
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: CoreSchema, handler: GetJsonSchemaHandler, /) -> JsonSchemaValue:

@@ -16,6 +16,7 @@ import enum
 import functools
 import math
 import numbers
+import operator
 import re
 from collections.abc import ItemsView, Iterable, KeysView, Sequence, ValuesView
 from collections.abc import Set as AbstractSet
@@ -29,10 +30,19 @@ from pydantic import (
     GetJsonSchemaHandler,
     JsonValue,
     SerializerFunctionWrapHandler,
+    ValidatorFunctionWrapHandler,
     WrapSerializer,
 )
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import InitErrorDetails, PydanticCustomError, PydanticKnownError, ValidationError, core_schema
+from pydantic_core import (
+    ErrorDetails,
+    InitErrorDetails,
+    PydanticCustomError,
+    PydanticKnownError,
+    ValidationError,
+    core_schema,
+)
+from pydantic_core.core_schema import ErrorType
 from typing_extensions import TypeAliasType
 
 from mplp_models import _fastpath
@@ -61,6 +71,7 @@ __all__ = [
     "earliest_and_latest",
     "open_object_problem",
     "refuse_changed_open_object",
+    "writable_errors",
 ]
 
 MAX_OPEN_DEPTH = 128
@@ -266,6 +277,105 @@ class NonFinite(str):
     @classmethod
     def of(cls, value: float) -> NonFinite:
         return cls("NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity")
+
+
+def writable_errors(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """Every model's outermost validator: the value as validated, or its errors with JSON-writable inputs.
+
+    Python input (``json.loads``'s, so FastAPI's) may hold a NaN, an infinity
+    or a lone surrogate where no number field screens it (a string, an enum,
+    an id, an array, a key, the whole object), and an error quotes it, in its
+    ``input`` (or, a key, in its ``loc``). FastAPI's 422 renderer cannot write
+    those, and answers 500. A valid value costs one call here; the screening
+    runs on the failure path only.
+    """
+    try:
+        return handler(value)
+    except ValidationError as error:
+        # Fast path: an error quotes the input's own values (its keys, strings and numbers, or
+        # what the model keeps of them) or the SDK's own text, which is ASCII or a repr (which
+        # escapes a lone surrogate). So when orjson proves the whole input plain JSON (no NaN,
+        # infinity, lone surrogate or other object: _plainly_json), every error is writable.
+        if _fastpath.ENABLED and _plainly_json(value):
+            raise
+        raise _writable_error(error) from None
+
+
+def _writable_error(error: ValidationError) -> ValidationError:
+    """``error``, or its entries with each NaN, infinity and lone surrogate in an input, location or message as text.
+
+    Once per validation (the models inside are not screened on their own:
+    ``_base._screened``). When nothing changes, the error is kept as it is;
+    else every entry is built again (``_detail``).
+    """
+    entries = error.errors(include_url=False)
+    quoted: dict[int, Any] = {}  # an object's errors may all quote it: each input is screened once
+    screened: list[tuple[ErrorDetails, tuple[int | str, ...], Any, str]] = []
+    changed = False
+    for entry in entries:
+        given: Any = entry["input"]
+        if id(given) not in quoted:  # the entries hold every input: an id stands for one object throughout
+            quoted[id(given)] = _writable(given, 0)
+        value = quoted[id(given)]
+        loc = tuple(_writable(part, 0) for part in entry["loc"])
+        message = _writable(entry["msg"], 0)
+        changed = changed or not (
+            value is given and message is entry["msg"] and all(map(operator.is_, loc, entry["loc"]))
+        )
+        screened.append((entry, loc, value, message))
+    if not changed:
+        return error
+    return ValidationError.from_exception_data(error.title, [_detail(*each) for each in screened])
+
+
+def _detail(entry: ErrorDetails, loc: tuple[int | str, ...], value: Any, message: str) -> InitErrorDetails:
+    """The entry to build again: pydantic's own error where its context words the same message, else its final text.
+
+    The final text takes no context (which may quote the value screened),
+    as ``_errors.json_worded`` rebuilds an entry.
+    """
+    kind, context = entry["type"], entry.get("ctx")
+    if message is entry["msg"] and _writable(context, 0) is context:
+        known = cast("ErrorType", kind)  # checked next: pydantic refuses a kind of its own it does not know
+        try:
+            own = PydanticKnownError(known, context)
+        except (KeyError, TypeError, ValueError):
+            own = None
+        if own is not None and own.message() == message:
+            detail: InitErrorDetails = {"type": known, "loc": loc, "input": value}
+            if context:
+                detail["ctx"] = context
+            return detail
+    return {"type": PydanticCustomError(kind, message), "loc": loc, "input": value}  # pyright: ignore[reportArgumentType]  # built at run time
+
+
+_QUOTE_DEPTH = 2 * MAX_OPEN_DEPTH
+"""How deep an error's input is screened; what nests deeper is quoted as ``_TOO_DEEP``."""
+
+_TOO_DEEP = "(nested too deep to quote)"
+
+
+def _writable(value: Any, depth: int) -> Any:
+    """``value`` itself when JSON can write it, else a copy with NaN and infinities as ``NonFinite`` and lone surrogates escaped (``\\ud800``)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else NonFinite.of(value)
+    if isinstance(value, str):
+        return value if value.isascii() or encodable(value) else value.encode("utf-8", "backslashreplace").decode()
+    if not isinstance(value, (dict, list, tuple)) or (depth == 0 and _plainly_json(value)):
+        return cast(object, value)
+    if depth > _QUOTE_DEPTH:
+        return _TOO_DEEP
+    if isinstance(value, dict):
+        members = cast(dict[Any, Any], value)  # type: ignore[redundant-cast]  # pyright sees dict[Unknown, Unknown]
+        pairs = [(_writable(key, depth + 1), _writable(item, depth + 1)) for key, item in members.items()]
+        if all(new_key is key and new is item for (new_key, new), (key, item) in zip(pairs, members.items())):
+            return members
+        return dict(pairs)
+    items = cast(Sequence[Any], value)
+    copied_items = [_writable(item, depth + 1) for item in items]
+    if all(map(operator.is_, copied_items, items)):
+        return items
+    return tuple(copied_items) if isinstance(items, tuple) else copied_items
 
 
 def _refuse_non_finite(value: Any) -> Any:
@@ -826,6 +936,7 @@ CORE_FUNCTIONS: tuple[object, ...] = (
     _screen_number,  # the numbers' Python-mode screen: NaN and infinities as text, then refused
     _integral,  # JsonInt: an integral float as the int of the same value
     _no_enum_member,  # StatusEnum's Python mode: refuses another enum's member, never changes
+    writable_errors,  # every model's outermost step: changes only the inputs its errors quote, never a value
 )
 """The functions the types here put in core schemas: the validators and serializers of the SDK's own
 that a model taking the fast paths may hold (with the rules' and ``given_members``: see
