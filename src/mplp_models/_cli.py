@@ -160,23 +160,21 @@ def _add_new(add: _AddParser) -> None:
 
 
 def _jobs(text: str) -> int:
-    try:
-        jobs = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if jobs < 0:
-        raise argparse.ArgumentTypeError("must be 0 (one per CPU) or more")
-    return jobs or _cpus()
+    return _whole_number(text, "must be 0 (one per CPU) or more") or _cpus()
 
 
 def _line_limit(text: str) -> int:
+    return _whole_number(text, "must be 0 or more")
+
+
+def _whole_number(text: str, if_negative: str) -> int:
     try:
-        limit = int(text)
+        number = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if limit < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return limit
+    if number < 0:
+        raise argparse.ArgumentTypeError(if_negative)
+    return number
 
 
 def _cpus() -> int:
