@@ -56,11 +56,8 @@ body is read, not what it is declared to be.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Coroutine
 from typing import Any, cast
-
-import orjson
 
 try:
     from fastapi import Request, Response
@@ -141,74 +138,9 @@ def _refused(error: ValidationError, body: bytes) -> RequestValidationError:
     """FastAPI's error for a body that is not strict JSON: the entries of `error`, located in the body."""
     entries: list[dict[str, Any]] = []
     for entry in error.errors(include_url=False):
-        # The reader locates a duplicate key itself; any other refusal, where orjson stopped.
-        loc = tuple(entry["loc"]) or _stopped_at(body)
+        loc = tuple(entry["loc"])  # the reader's: the value where the text went wrong, or () for all of it
         entries.append({**entry, "loc": ("body", *loc), "input": _shown(entry["input"]), "pointer": pointer(loc)})
     return RequestValidationError(entries, body=body)
-
-
-def _stopped_at(body: bytes) -> tuple[str | int, ...]:
-    """The path of the value where orjson stops reading ``body`` (a ``NaN``, say), or ``()``: the whole text.
-
-    orjson is the strict reader's parser (``_decode.load_json``), so where it
-    stops is where the reading went wrong; a refusal of a text orjson reads
-    (a nesting too deep) stays the whole text's.
-    """
-    try:
-        orjson.loads(body)
-    except orjson.JSONDecodeError as error:
-        return _path_at(error.doc, error.pos)
-    return ()
-
-
-def _path_at(text: str, end: int) -> tuple[str | int, ...]:
-    """The path of the value that ``text[end]`` is in or starts, read from the JSON text before it.
-
-    Each open object or array of the text so far is one step: an array's
-    index counts its commas; an object's key is its last string before a
-    colon, and an object whose next key is not read yet is the place itself.
-    Strings are skipped whole, so their brackets, commas and colons count for nothing.
-    """
-    steps: list[list[Any]] = []  # [index] of an array; [key, at_value] of an object
-    last = ""
-    at = 0
-    while at < end:
-        char = text[at]
-        if char == '"':
-            close = _string_end(text, at)
-            last, at = text[at : close + 1], close + 1
-            continue
-        if char in "{[":
-            steps.append([0] if char == "[" else [None, False])
-        elif char in "}]" and steps:
-            steps.pop()
-        elif char == ":" and steps and len(steps[-1]) == 2:
-            steps[-1] = [_key(last), True]
-        elif char == "," and steps:
-            steps[-1] = [steps[-1][0] + 1] if len(steps[-1]) == 1 else [None, False]
-        at += 1
-    return tuple(step[0] for step in steps if len(step) == 1 or step[1])
-
-
-def _string_end(text: str, start: int) -> int:
-    """The index of the quote that closes the string opening at ``start`` (the text's end if none does)."""
-    at = start + 1
-    while at < len(text):
-        if text[at] == "\\":
-            at += 2
-            continue
-        if text[at] == '"':
-            return at
-        at += 1
-    return len(text)
-
-
-def _key(literal: str) -> str:
-    try:
-        key: str = json.loads(literal)
-    except ValueError:  # a key orjson would refuse is refused before its colon: not reached
-        return literal
-    return key
 
 
 def _shown(value: Any) -> Any:
