@@ -420,11 +420,6 @@ class MplpModel(BaseModel, frozen=True):
             raise ValueError("_fields_set must name exactly the given values: a field is given when it has a value")
         return cls(**values)
 
-    @classmethod
-    def _construct_unchecked(cls, _fields_set: set[str], /, **values: Any) -> Self:
-        """pydantic's unchecked ``model_construct``: only for the SDK's own code that proves the values valid next to the call."""
-        return super().model_construct(_fields_set, **values)
-
     @property
     def model_fields_set(self) -> set[str]:
         """The names of the fields that were given (a copy: changing it changes nothing)."""
