@@ -37,6 +37,7 @@ __all__ = [
     "dumps",
     "es6_number",
     "holder_of",
+    "plainly_json",
     "prepare",
     "refuse_non_json",
     "relocated",
@@ -333,7 +334,7 @@ def refuse_non_json(value: Any, location: Location, max_depth: int) -> None:
     their base value, as for ``prepare``. Integers beyond +/-(2**53 - 1) are
     not refused here: they read back exactly; only RFC 8785 has no form for some.
     """
-    if _fastpath.ENABLED and _plainly_json(value, max_depth):
+    if _fastpath.ENABLED and plainly_json(value, max_depth):
         return
     stack: list[tuple[Location, Any, int]] = [(location, value, 1)]
     while stack:
@@ -380,7 +381,7 @@ def _non_finite_name(value: float) -> str:
     return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
 
 
-def _plainly_json(value: Any, levels: int) -> bool:
+def plainly_json(value: Any, levels: int) -> bool:
     """True only when ``refuse_non_json`` would find nothing in ``value`` (``levels`` of nesting allowed), proven at C speed.
 
     orjson refuses a key that is not a string, an integer beyond 64 bits (so
