@@ -58,7 +58,12 @@ class TraceModuleBase(RuledModel, frozen=True):
         target = self._check_move(to)
         return self.model_copy(update={"status": target, **_stamps(target, self.started_at, self.finished_at, at)})
 
-    def finish(self, status: TraceStatus | TraceEnd, *, at: str | None = None) -> Self:
+    def finish(
+        self,
+        status: Literal[TraceStatus.completed, TraceStatus.failed, TraceStatus.cancelled] | TraceEnd,
+        *,
+        at: str | None = None,
+    ) -> Self:
         """The trace ended: moved to completed, failed or cancelled, ``finished_at`` stamped as ``transition`` does.
 
         Args:

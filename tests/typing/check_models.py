@@ -298,3 +298,9 @@ def line_verdicts(lines: list[bytes], texts: list[str]) -> None:
             assert_type(verdict.ok, bool)
             assert_type(verdict.kind, str | None)
             assert_type(verdict.errors, tuple[mm.ErrorEntry, ...])
+
+
+def trace_finish(trace: mm.Trace) -> None:
+    trace.finish(mm.TraceStatus.completed)
+    trace.finish("cancelled")
+    trace.finish(mm.TraceStatus.running)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # not an end
