@@ -15,7 +15,7 @@ files under ``schemas/`` stay verbatim):
 * A ``default`` other than ``null`` fails the run, naming the schema and the
   JSON Pointer. The models keep an absent field absent and hold ``None`` for it,
   and the proof of ``from_json``'s fast path counts on that (an unset field
-  written back as ``"name":null``; see ``mplp_models._members.fast_path_problems``):
+  written back as ``"name":null``; see ``mplp_models._writer.fast_path_problems``):
   a default such as ``"0000:0000"`` would hide a duplicate key from it.
 * ``$defs`` that nothing references are dropped. The MPLP module schemas carry a
   copy of their root object (``*_core_properties``) that no ``$ref`` names; the

@@ -17,7 +17,7 @@ import rfc8785
 from conftest import PAYLOADS, ROOT
 
 import mplp_models as mm
-from mplp_models._cli import main
+from mplp_models._cli.main import main
 from mplp_models._kinds import KINDS, kind_named
 
 PLAN = PAYLOADS / "plan.json"
@@ -180,7 +180,7 @@ def test_ndjson_names_bad_lines_and_ends_with_a_summary(ndjson: Path) -> None:
 
 
 def test_ndjson_with_two_jobs_gives_the_same_output_in_order(ndjson: Path, tmp_path: Path) -> None:
-    from mplp_models._cli_validate import _BLOCK_BYTES
+    from mplp_models._cli.validate import _BLOCK_BYTES
 
     many = tmp_path / "many.ndjson"
     many.write_bytes(ndjson.read_bytes() * (3 * _BLOCK_BYTES // ndjson.stat().st_size + 1))  # several blocks
@@ -418,7 +418,7 @@ def test_console_script_is_installed() -> None:
 
 
 def test_ndjson_lines_longer_than_a_read_block_keep_their_numbers(tmp_path: Path) -> None:
-    from mplp_models._cli_validate import _BLOCK_BYTES
+    from mplp_models._cli.validate import _BLOCK_BYTES
 
     huge = plan_document()
     huge["objective"] = "x" * (3 * _BLOCK_BYTES)

@@ -20,7 +20,7 @@ from conftest import ROOT
 from pydantic import BaseModel
 
 from mplp_models import _generated
-from mplp_models._shapes import fast_path_problems, is_plain
+from mplp_models._fast_shapes import fast_path_problems, is_plain
 
 GENERATED = ROOT / "src" / "mplp_models" / "_generated"
 SCRIPT = ROOT / "codegen" / "generate.py"
@@ -107,7 +107,7 @@ def test_every_generated_class_takes_the_fast_paths() -> None:
     assert len(classes) >= 16
     # An object that declares fields and admits others too (Context's root) keeps its extra keys
     # outside __dict__: they are checked by the SDK's own functions, and the fast paths write and
-    # count them with the fields (_shapes: Shape.extra).
+    # count them with the fields (_fast_shapes: Shape.extra).
     assert {kind.__qualname__ for kind in classes if kind.model_config.get("extra") == "allow"} == {"ContextRoot"}
     problems = {kind.__qualname__: fast_path_problems(kind) for kind in classes}
     assert not any(problems.values()), problems

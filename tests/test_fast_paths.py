@@ -3,7 +3,7 @@
 ``MPLP_MODELS_NO_FAST_PATHS=1`` (``mplp_models._fastpath.ENABLED``) sends every
 reading, writing and rule down its strict path; the results are the same,
 which is what these tests hold it to. The conditions of the proofs are checked
-per class (``_shapes.fast_path_problems``): a class that fails one takes the
+per class (``_fast_shapes.fast_path_problems``): a class that fails one takes the
 strict paths.
 """
 
@@ -39,10 +39,10 @@ from test_differential import mutation_disagreements
 from test_performance_paths import EVENT_VARIANTS
 
 import mplp_models as mm
-from mplp_models import _base, _decode, _dialog, _members, _plan, _shapes, _types, testing
+from mplp_models import _base, _dialog, _fast_shapes, _plan, _reader, _types, _writer, testing
 from mplp_models._context import EXTRA_FUNCTIONS, ContextRootBase
+from mplp_models._fast_shapes import fast_path_problems, is_plain
 from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextRoot
-from mplp_models._shapes import fast_path_problems, is_plain
 from mplp_models._types import MAX_OPEN_DEPTH
 
 
@@ -145,7 +145,7 @@ class Calls:
 
 @pytest.mark.parametrize("enabled", [True, False])
 def test_from_json_and_to_json_take_the_fast_paths_only_when_on(enabled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    check, write = Calls(_decode.read_as_strictly), Calls(_members.model_members)
+    check, write = Calls(_reader.read_as_strictly), Calls(_writer.model_members)
     monkeypatch.setattr(_base, "read_as_strictly", check)
     monkeypatch.setattr(_base, "model_members", write)
     raw = (PAYLOADS / "plan.json").read_bytes()
@@ -197,7 +197,7 @@ def test_a_default_with_a_colon_is_caught_by_the_condition_check() -> None:
 
 def test_without_the_condition_check_that_default_lets_a_duplicate_key_through(monkeypatch: pytest.MonkeyPatch) -> None:
     # What the check is for: the colon of the default makes up for the duplicate's in the count.
-    monkeypatch.setattr(_shapes, "fast_path_problems", lambda kind: [])
+    monkeypatch.setattr(_fast_shapes, "fast_path_problems", lambda kind: [])
     noted = noted_event()
     assert is_plain(noted)
     with fast_paths(True):
@@ -305,13 +305,16 @@ def test_each_condition_is_checked(name: str) -> None:
 
 def test_the_sdks_own_validators_and_serializers_pass() -> None:
     # Plan holds every one of them: the rules, given_members, and each function of the types.
-    functions = _shapes._core_functions(mm.Plan.__pydantic_core_schema__)
+    functions = _fast_shapes._core_functions(mm.Plan.__pydantic_core_schema__)
     extra = {id(function) for function in EXTRA_FUNCTIONS}  # the open root's, in no plan
-    assert {id(function) for function in functions} == set(_shapes._own_functions()) - extra
+    assert {id(function) for function in functions} == set(_fast_shapes._own_functions()) - extra
     assert fast_path_problems(mm.Plan) == [] and is_plain(mm.Plan)
     # ContextRoot holds the other two: its extra keys' check (held bound to the class) and writer.
-    root = [*_shapes._core_functions(ContextRoot.__pydantic_core_schema__), *_shapes._decorated_functions(ContextRoot)]
-    assert {id(_shapes._unbound(function)) for function in root} >= extra
+    root = [
+        *_fast_shapes._core_functions(ContextRoot.__pydantic_core_schema__),
+        *_fast_shapes._decorated_functions(ContextRoot),
+    ]
+    assert {id(_fast_shapes._unbound(function)) for function in root} >= extra
     assert fast_path_problems(ContextRoot) == [] and is_plain(ContextRoot) and is_plain(mm.Context)
 
 
@@ -360,8 +363,8 @@ def test_a_root_with_keys_of_its_own_reads_and_writes_the_same_both_ways(name: s
 def test_a_root_with_keys_of_its_own_takes_the_fast_paths(name: str) -> None:
     raw = ROOT_TEXTS[name]
     fast = mm.Context.__pydantic_validator__.validate_json(raw)
-    assert fast.root.model_extra and _decode.read_as_strictly(raw, fast)
-    written = orjson.dumps(fast, default=_members.model_members, option=_base._FAST_PATH)
+    assert fast.root.model_extra and _reader.read_as_strictly(raw, fast)
+    written = orjson.dumps(fast, default=_writer.model_members, option=_base._FAST_PATH)
     with fast_paths(False):
         assert written == fast.to_json()
 
@@ -379,13 +382,13 @@ def test_a_root_with_keys_of_its_own_takes_the_fast_paths(name: str) -> None:
 )
 def test_the_check_turns_down_a_root_the_json_mode_cannot_be_trusted_with(name: str) -> None:
     raw = ROOT_TEXTS[name]
-    assert not _decode.read_as_strictly(raw, mm.Context.__pydantic_validator__.validate_json(raw))
+    assert not _reader.read_as_strictly(raw, mm.Context.__pydantic_validator__.validate_json(raw))
 
 
 def test_keys_in_utf16_order_are_written_by_the_strict_path() -> None:
     context = mm.Context.from_json(ROOT_TEXTS["keys in UTF-16 order"])
     with pytest.raises(TypeError, match="UTF-16"):
-        _members.model_members(context.root)  # orjson would sort them by code point
+        _writer.model_members(context.root)  # orjson would sort them by code point
     assert '"é":3,"\U0001f600":1,"\uffff":2'.encode() in context.to_json()
 
 
@@ -459,7 +462,7 @@ def test_unchecked_extra_keys_are_caught_by_the_condition_check() -> None:
 
 def test_without_the_condition_check_unchecked_extra_keys_let_a_nan_through(monkeypatch: pytest.MonkeyPatch) -> None:
     # What the check is for: pydantic's JSON mode reads NaN, written back as null with the same colons.
-    monkeypatch.setattr(_shapes, "fast_path_problems", lambda kind: [])
+    monkeypatch.setattr(_fast_shapes, "fast_path_problems", lambda kind: [])
     unchecked = open_event(checked=False)
     with fast_paths(True):
         assert math.isnan(unchecked.from_json(NAN_EXTRA).model_extra["x"])  # type: ignore[index]
@@ -485,7 +488,7 @@ def learning_sample(*, others: str) -> mm.LearningSample:
     """The learning sample, with its open objects as read, or only two, empty: ``metadata`` and ``graph_before``."""
     document = json.loads(LEARNING)
     if others == "one empty":
-        loose = _shapes.shape_of(mm.LearningSample.from_json(LEARNING)).loose
+        loose = _fast_shapes.shape_of(mm.LearningSample.from_json(LEARNING)).loose
         required = {name for name, field in mm.LearningSample.model_fields.items() if field.is_required()}
         for name in set(loose) - required - {"metadata"}:
             document.pop(name, None)

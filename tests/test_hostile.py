@@ -190,7 +190,7 @@ import json, resource, sys, tempfile
 resource.setrlimit(resource.RLIMIT_AS, ({cap}, {cap}))
 import mplp_models as mm
 from mplp_models import llm
-from mplp_models._cli import main
+from mplp_models._cli.main import main
 from pydantic import TypeAdapter, ValidationError
 
 def cli(data):

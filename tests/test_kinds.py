@@ -8,9 +8,9 @@ import pytest
 from conftest import SCHEMAS
 
 import mplp_models as mm
+from mplp_models._cli.skeletons import SKELETONS, skeleton
 from mplp_models._kinds import KINDS, MPLP_MODULES, PART_ID_FIELDS, Kind
 from mplp_models._schemas import SCHEMA_FILES, schema_bytes
-from mplp_models._skeletons import SKELETONS, skeleton
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)

@@ -30,8 +30,8 @@ from pydantic import ValidationError
 
 import mplp_models as mm
 from mplp_models import _plan
-from mplp_models._decode import load_json, read_as_strictly
 from mplp_models._kinds import KINDS
+from mplp_models._reader import load_json, read_as_strictly
 from mplp_models._types import MAX_OPEN_DEPTH, earliest_and_latest, is_before, open_object_problem
 
 EVENT = (PAYLOADS / "event.json").read_bytes()
@@ -474,7 +474,7 @@ def test_field_shapes_are_read_from_built_classes() -> None:
         "plan = mm.Plan.from_json(pathlib.Path('examples/payloads/plan.json').read_bytes());"
         "data = pickle.dumps(plan);"
         "import subprocess, sys;"
-        "code = 'import pickle, sys; from mplp_models._shapes import _SHAPES; plan = pickle.loads(sys.stdin.buffer.read());'"
+        "code = 'import pickle, sys; from mplp_models._fast_shapes import _SHAPES; plan = pickle.loads(sys.stdin.buffer.read());'"
         " 'plan.to_json(); print(sorted(_SHAPES[type(plan)].many))';"
         "print(subprocess.run([sys.executable, '-c', code], input=data, capture_output=True, check=True).stdout.decode())"
     )

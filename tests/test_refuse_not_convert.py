@@ -35,7 +35,7 @@ from pydantic_core import PydanticSerializationError
 import mplp_models as mm
 import mplp_models._generated as generated
 from mplp_models._canonical import refuse_non_json
-from mplp_models._members import open_fields
+from mplp_models._writer import open_fields
 
 pytestmark = pytest.mark.usefixtures("either_path")  # every test with the fast paths on and off
 

@@ -22,7 +22,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT7
 
 import mplp_models as mm
-from mplp_models._bundle import BundleError, bundle, bundle_bytes
+from mplp_models._cli.bundle import BundleError, bundle, bundle_bytes
 from mplp_models._schemas import SCHEMA_FILES, schema_bytes
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
@@ -110,9 +110,7 @@ def test_the_bundle_is_the_same_bytes_on_every_run() -> None:
     for name, output in here.items():
         assert bundle_bytes(name) == output
         assert output.decode() == json.dumps(json.loads(output), indent=2, ensure_ascii=False) + "\n"
-    code = (
-        "import sys; from mplp_models._bundle import bundle_bytes; sys.stdout.buffer.write(bundle_bytes(sys.argv[1]))"
-    )
+    code = "import sys; from mplp_models._cli.bundle import bundle_bytes; sys.stdout.buffer.write(bundle_bytes(sys.argv[1]))"
     for seed, name in zip(("1", "2", "3"), ("Plan", "Dialog", "TraceBase")):  # other processes, other string hashes
         result = run("-c", code, name, env={**os.environ, "PYTHONHASHSEED": seed})
         assert (result.returncode, result.stdout) == (0, here[name])
@@ -406,7 +404,7 @@ def test_schema_bundle_usage_errors_are_exit_2(args: tuple[str, ...], message: s
 def test_an_unresolvable_ref_is_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]
 ) -> None:
-    from mplp_models._cli import main
+    from mplp_models._cli.main import main
 
     # A packaged copy of the schemas (as a wheel has) in which the plan refers to a file that is not there.
     shutil.copytree(SCHEMAS, tmp_path / "_schema_files")

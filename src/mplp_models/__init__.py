@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     )
     from mplp_models._cloudevents import CloudEvent
     from mplp_models._conversion import ConversionError
-    from mplp_models._decode import MAX_DEPTH
     from mplp_models._dialog import DialogGovernance
     from mplp_models._errors import ErrorEntry, errors_as_json
     from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (
@@ -153,7 +152,8 @@ if TYPE_CHECKING:
     from mplp_models._ids import new_id
     from mplp_models._lines import LineVerdict, check_lines
     from mplp_models._parse import Payload, parse
-    from mplp_models._semantic import RuleViolation
+    from mplp_models._reader import MAX_DEPTH
+    from mplp_models._rules import RuleViolation
     from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
 
 __all__ = [
@@ -301,7 +301,7 @@ _LOCATIONS: dict[str, str] = {
     ),
     "CloudEvent": "mplp_models._cloudevents",
     "ConversionError": "mplp_models._conversion",
-    "MAX_DEPTH": "mplp_models._decode",
+    "MAX_DEPTH": "mplp_models._reader",
     "DialogGovernance": "mplp_models._dialog",  # the shared Governance, under the name it had first
     **dict.fromkeys(("ErrorEntry", "errors_as_json"), "mplp_models._errors"),
     **dict.fromkeys(("InboxMessage", "InboxMessageStatus", "InboxMessageType"), _GENERATED + "cortex.v1.inbox_schema"),
@@ -354,7 +354,7 @@ _LOCATIONS: dict[str, str] = {
         ("Trace", "TraceSegment", "TraceSegmentStatus", "TraceStatus"), _GENERATED + "mplp.v1_0.mplp_trace_schema"
     ),
     **dict.fromkeys(("Payload", "parse"), "mplp_models._parse"),
-    "RuleViolation": "mplp_models._semantic",
+    "RuleViolation": "mplp_models._rules",
     "new_id": "mplp_models._ids",
     **dict.fromkeys(("LineVerdict", "check_lines"), "mplp_models._lines"),
     **dict.fromkeys(("MAX_OPEN_DEPTH", "JsonObject", "Timestamp"), "mplp_models._types"),

@@ -2,7 +2,7 @@
 
 import sys
 
-from mplp_models._cli import main
+from mplp_models._cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

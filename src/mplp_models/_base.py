@@ -16,11 +16,11 @@ from typing_extensions import Self, deprecated
 
 from mplp_models import _fastpath
 from mplp_models._canonical import CanonicalJSONError, dumps, relocated
-from mplp_models._decode import json_bytes, load_json, read_as_strictly
 from mplp_models._errors import json_worded
-from mplp_models._members import given_members, model_members, not_null_fields
-from mplp_models._shapes import is_plain
+from mplp_models._fast_shapes import is_plain
+from mplp_models._reader import json_bytes, load_json, read_as_strictly
 from mplp_models._types import writable_errors
+from mplp_models._writer import given_members, model_members, not_null_fields
 
 __all__ = ["SCHEMA_ONLY", "MplpModel"]
 
@@ -234,11 +234,11 @@ class MplpModel(BaseModel, frozen=True):
         # Fast path: pydantic reads the text itself, and the result is kept
         # when it is what the strict reading gives. Otherwise, and for every
         # refusal, the strict reading decides and words the errors. The proof
-        # (_decode.read_as_strictly) relies on:
+        # (_reader.read_as_strictly) relies on:
         # - the two parsers reading the same values from the same texts, but for
         #   the four cases read_as_strictly settles (tested against orjson's
         #   verdicts in tests/test_performance_paths.py);
-        # - the class and every model inside it being plain (_shapes.is_plain,
+        # - the class and every model inside it being plain (_fast_shapes.is_plain,
         #   checked per class by fast_path_problems): the SDK's types, unset
         #   fields holding None, every key a field, and no validator or
         #   serializer but the SDK's, none of which depends on the mode; for
@@ -286,7 +286,7 @@ class MplpModel(BaseModel, frozen=True):
         # stops at any integer beyond +/-(2**53 - 1), and so does a lone
         # surrogate. Those rare documents take the full walk, which writes what
         # has an exact form and names the path of what has not. It relies on
-        # every model inside being plain (_shapes.is_plain, checked per class
+        # every model inside being plain (_fast_shapes.is_plain, checked per class
         # by fast_path_problems; model_members refuses any other): values that
         # are JSON already, no aliases or computed fields, no extra keys but a
         # context root's, and no serializers but given_members, JsonObject's

@@ -17,7 +17,7 @@ places only, and only those are handled in Python:
   than changed (see ``_prepare_large_integer``).
 
 A document without floats or such keys is checked by one walk and handed to
-orjson unchanged. A model is not walked here: orjson writes it (see ``_members``).
+orjson unchanged. A model is not walked here: orjson writes it (see ``_writer``).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from pydantic import JsonValue, ValidationError
 from typing_extensions import NotRequired, TypedDict
 
 from mplp_models._conversion import ConversionError, describe, relocated
-from mplp_models._decode import load_json
+from mplp_models._reader import load_json
 
 if TYPE_CHECKING:
     from mplp_models._event import EventBase

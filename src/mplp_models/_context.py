@@ -10,7 +10,7 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from mplp_models._base import MplpModel
-from mplp_models._semantic import RuledModel, permissive_moves
+from mplp_models._rules import RuledModel, permissive_moves
 from mplp_models._types import JsonObject
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class ContextRootBase(MplpModel, frozen=True):
 
 
 # The function that checks the extra keys of an open model on the way in (given_members checks them on the way out): a class that
-# keeps extra keys checked by these may take the fast paths (_shapes.fast_path_problems), which
+# keeps extra keys checked by these may take the fast paths (_fast_shapes.fast_path_problems), which
 # then do their work (model_members checks and writes the keys as an open object; both modes
 # read them as the same Python values, and the check is a validation of Python values in both).
 EXTRA_FUNCTIONS: tuple[object, ...] = (

@@ -11,7 +11,7 @@ from typing_extensions import Self
 from mplp_models import _chat, _fastpath
 from mplp_models._chat import AgentRole, AnthropicChat, OpenAIChatMessage
 from mplp_models._generated.mplp.v1_0.common.common_types_schema import Governance
-from mplp_models._semantic import RuledModel, RuleViolation
+from mplp_models._rules import RuledModel, RuleViolation
 from mplp_models._types import Timestamp, earliest_and_latest
 
 if TYPE_CHECKING:

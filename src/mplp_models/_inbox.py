@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from typing_extensions import Self
 
-from mplp_models._semantic import RuledModel, RuleViolation
+from mplp_models._rules import RuledModel, RuleViolation
 from mplp_models._types import Timestamp, is_before
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ command line validates, prints the schemas of and makes skeletons of them,
 ``mplp_models.testing`` and the tests take their list from here. Adding an MPLP
 module is its schema (and codegen names), its entry in ``MPLP_MODULES`` and its rules.
 
-Light on purpose, like ``_skeletons``: the command line reads it at start-up,
+Light on purpose, like ``_cli.skeletons``: the command line reads it at start-up,
 before any model is needed; ``Kind.model`` imports the class on first use.
 """
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args
 from typing_extensions import Self, TypedDict, Unpack
 
 from mplp_models._ids import new_id
-from mplp_models._semantic import RuledModel, RuleViolation, duplicate_ids, permissive_moves
+from mplp_models._rules import RuledModel, RuleViolation, duplicate_ids, permissive_moves
 from mplp_models._types import Timestamp, is_before
 
 if TYPE_CHECKING:

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import Any, Union
 
 from mplp_models._base import SCHEMA_ONLY, MplpModel
-from mplp_models._decode import invalid, load_json
 from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessage
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage
 from mplp_models._generated.mplp.v1_0.common.events_schema import Event
@@ -23,6 +22,7 @@ from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
 from mplp_models._generated.mplp.v1_0.mplp_role_schema import Role
 from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace
 from mplp_models._kinds import KINDS as _REGISTRY
+from mplp_models._reader import invalid, load_json
 
 __all__ = ["Payload", "parse"]
 

@@ -15,8 +15,8 @@ from typing_extensions import Self, TypedDict, Unpack
 
 from mplp_models import _fastpath
 from mplp_models._base import MplpModel
-from mplp_models._semantic import LifecycleModel, RuledModel, RuleViolation, duplicate_ids
-from mplp_models._shapes import is_plain
+from mplp_models._fast_shapes import is_plain
+from mplp_models._rules import LifecycleModel, RuledModel, RuleViolation, duplicate_ids
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import (

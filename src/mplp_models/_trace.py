@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from typing_extensions import Self
 
-from mplp_models._semantic import RuledModel, RuleViolation, checked_move, duplicate_ids, permissive_moves
+from mplp_models._rules import RuledModel, RuleViolation, checked_move, duplicate_ids, permissive_moves
 from mplp_models._types import Timestamp, is_before
 
 if TYPE_CHECKING:

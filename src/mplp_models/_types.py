@@ -929,7 +929,7 @@ CORE_FUNCTIONS: tuple[object, ...] = (
 )
 """The functions the types here put in core schemas: the validators and serializers of the SDK's own
 that a model taking the fast paths may hold (with the rules' and ``given_members``: see
-``_shapes.fast_path_problems``). None makes the JSON mode read otherwise than the Python mode
+``_fast_shapes.fast_path_problems``). None makes the JSON mode read otherwise than the Python mode
 (the numbers' screen only words in Python mode a refusal that JSON mode makes too; the three
 Python-mode-only steps, ``_refuse_unordered``, ``_open_object_from_python`` and ``_no_enum_member``,
 act only on values that no JSON parser gives, sets, views, tuples, enum members, non-string keys and

@@ -71,8 +71,8 @@ except ImportError:  # pragma: no cover - depends on the environment
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from mplp_models._decode import load_json
 from mplp_models._errors import Quoted, json_message
+from mplp_models._reader import load_json
 from mplp_models._text import pointer
 
 __all__ = ["StrictJSONRoute"]

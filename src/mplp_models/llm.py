@@ -37,11 +37,11 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from mplp_models._base import MplpModel
-from mplp_models._decode import invalid, load_json
 from mplp_models._errors import errors_as_json
 from mplp_models._llm_formats import AnthropicTool, OpenAIJsonSchema, OpenAIResponseFormat
 from mplp_models._llm_read import Problems, decode, encode, extract_json, relocated, unencodable
 from mplp_models._llm_schema import ANTHROPIC_STRICT_LIMITS, Dialect, dialect_schema, slots, strict_load
+from mplp_models._reader import invalid, load_json
 
 __all__ = [
     "AnthropicTool",

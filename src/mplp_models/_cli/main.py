@@ -151,7 +151,7 @@ def _add_schema(add: _AddParser) -> None:
 
 
 def _add_new(add: _AddParser) -> None:
-    from mplp_models._skeletons import SKELETONS
+    from mplp_models._cli.skeletons import SKELETONS
 
     command = _command(add, "new", "Write a valid starting document with fresh ids and timestamps.")
     command.add_argument("kind", choices=tuple(SKELETONS), help="what to create")
@@ -185,7 +185,7 @@ def _cpus() -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from mplp_models._cli_validate import ValidateOptions, run_validate
+    from mplp_models._cli.validate import ValidateOptions, run_validate
 
     model = _model_name(args.kind) if args.kind is not None else None
     if model is None and args.kind is not None:
@@ -204,7 +204,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _model_name(name: str) -> str | None:
-    from mplp_models._cli_input import model_names
+    from mplp_models._cli.input import model_names
 
     names = {known.casefold(): known for known in model_names()}
     if name.casefold() in names:
@@ -217,8 +217,8 @@ def _canonicalize(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from mplp_models._canonical import CanonicalJSONError, canonical_json
-    from mplp_models._decode import load_json
     from mplp_models._errors import errors_as_json
+    from mplp_models._reader import load_json
 
     raw = _read(args.path)
     if raw is None:
@@ -270,7 +270,7 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _bundle(name: str) -> int:
-    from mplp_models._bundle import BundleError, bundle_bytes
+    from mplp_models._cli.bundle import BundleError, bundle_bytes
 
     try:
         output = bundle_bytes(name)
@@ -282,7 +282,7 @@ def _bundle(name: str) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from mplp_models._skeletons import skeleton
+    from mplp_models._cli.skeletons import skeleton
 
     document = skeleton(args.kind)
     if args.canonical:
@@ -293,7 +293,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _read(path: str) -> bytes | None:
-    from mplp_models._cli_input import open_input
+    from mplp_models._cli.input import open_input
 
     try:
         with open_input(path) as stream:

@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mplp_models._base import MplpModel
-from mplp_models._cli_input import open_input
+from mplp_models._cli.input import open_input
 from mplp_models._errors import ErrorEntry
 from mplp_models._lines import MAX_LINE_BYTES, LineVerdict, check_document, check_lines, line_blocks
 
@@ -283,7 +283,7 @@ def _progress_bar(options: ValidateOptions) -> AbstractContextManager[Any]:
     if not (options.progress and options.ndjson and sys.stderr.isatty()):
         return nullcontext()
     try:
-        from mplp_models._progress import bytes_progress
+        from mplp_models._cli.progress import bytes_progress
     except ImportError:  # rich is the optional `cli` extra
         return nullcontext()
     return bytes_progress(options.paths)

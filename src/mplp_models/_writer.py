@@ -17,7 +17,7 @@ Used by ``MplpModel.to_json`` (with ``OPT_SORT_KEYS``). Whatever has no form
 here (an integer beyond +/-(2**53 - 1) under ``OPT_STRICT_INTEGER``, a lone
 surrogate, a value that is not JSON) makes orjson raise ``JSONEncodeError``.
 
-The writing relies on what ``_shapes.fast_path_problems`` checks of each class,
+The writing relies on what ``_fast_shapes.fast_path_problems`` checks of each class,
 once, when its shape is first needed: a class that fails any of it is not
 "plain", and takes the strict path (``model_dump``).
 """
@@ -34,7 +34,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
 from mplp_models._canonical import CanonicalJSONError, holder_of, prepare, refuse_non_json, relocated
-from mplp_models._shapes import shape_of
+from mplp_models._fast_shapes import shape_of
 from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, NotNull
 
 __all__ = ["given_members", "model_members", "not_null_fields", "refuse_changed_open_objects"]

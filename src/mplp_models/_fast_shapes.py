@@ -3,7 +3,7 @@
 Which fields admit a float or an open object, which hold arrays of models, and
 whether the class is "plain": a generated class that meets every condition the
 proofs of the fast paths rely on (``fast_path_problems``). The writer
-(``_members``) and the reader's check (``_decode``) both ask here; neither asks
+(``_writer``) and the reader's check (``_reader``) both ask here; neither asks
 the other.
 """
 
@@ -78,7 +78,7 @@ def _shape(kind: type) -> Shape:
 def fast_path_problems(kind: type) -> list[str]:
     """What in model class ``kind`` the proofs of the fast paths do not allow, one line each (none: empty).
 
-    ``_decode.read_as_strictly`` counts one ``:`` per unset field, written as
+    ``_reader.read_as_strictly`` counts one ``:`` per unset field, written as
     ``"name":null``, and one per key read, each a field; ``model_members``
     writes a model's ``__dict__`` under its field names. So:
 
@@ -164,8 +164,8 @@ def _field_problems(field: Any) -> list[str]:
 def _own_functions() -> dict[int, object]:
     """The validators and serializers of the SDK's own, each named, by ``id``: the only ones a plain class may hold."""
     from mplp_models._context import EXTRA_FUNCTIONS  # here: as below
-    from mplp_models._members import given_members  # here: the writer builds on this module
-    from mplp_models._semantic import RuledModel  # here: _semantic builds on _base, which builds on this module
+    from mplp_models._rules import RuledModel  # here: _rules builds on _base, which builds on this module
+    from mplp_models._writer import given_members  # here: the writer builds on this module
 
     rules = RuledModel.__pydantic_decorators__.model_validators["_apply_rules"].func  # the same in both modes
     # given_members: every model's wrap serializer, which model_members does the work of.

@@ -50,7 +50,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from mplp_models import _fastpath
 from mplp_models._errors import Quoted
-from mplp_models._shapes import shape_of
+from mplp_models._fast_shapes import shape_of
 from mplp_models._text import short_repr
 
 __all__ = ["MAX_DEPTH", "invalid", "json_bytes", "load_json", "place", "pointer_at", "read_as_strictly"]
@@ -215,7 +215,7 @@ def read_as_strictly(raw: bytes, model: Any) -> bool:
       takes into open objects: ``JsonObject`` refuses them in JSON mode;
     * nesting beyond ``MAX_DEPTH``, which no model takes.
 
-    The count holds for plain models only (``_shapes.fast_path_problems``: an
+    The count holds for plain models only (``_fast_shapes.fast_path_problems``: an
     unset field holds ``None``, every key is a field, no validator of the
     user's changes a string); ``write_every_field`` refuses any other, and
     then the answer is no.
