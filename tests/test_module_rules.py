@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 import mplp_models as mm
 from mplp_models._context import CONTEXT_MOVES
-from mplp_models._modules import COLLAB_MOVES, CONFIRM_MOVES, CORE_MOVES, EXTENSION_MOVES, NETWORK_MOVES
+from mplp_models._module_bases import COLLAB_MOVES, CONFIRM_MOVES, CORE_MOVES, EXTENSION_MOVES, NETWORK_MOVES
 from mplp_models._trace import TRACE_MOVES
 from mplp_models.testing import traces
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._modules import ExtensionModuleBase
+from mplp_models._module_bases import ExtensionModuleBase
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,

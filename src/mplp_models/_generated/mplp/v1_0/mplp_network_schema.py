@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._modules import NetworkModuleBase
+from mplp_models._module_bases import NetworkModuleBase
 from mplp_models._types import (
     JsonInputValue,
     JsonObjectInput,
