@@ -245,6 +245,33 @@ def test_the_size_limit_is_inclusive_and_configurable(tmp_path: Path) -> None:
     assert f"limit of {len(raw) - 1} bytes" in str(entry.error)
 
 
+def test_each_writer_takes_its_own_size_limit(tmp_path: Path) -> None:
+    raw = message_file_bytes(unread())
+    with pytest.raises(ValueError, match=f"{len(raw)} bytes, over the limit of {len(raw) - 1} bytes"):
+        write_message(tmp_path, unread(), max_file_bytes=len(raw) - 1)
+    assert list(tmp_path.iterdir()) == []  # nothing written
+    path = write_message(tmp_path, unread(), max_file_bytes=len(raw))
+    assert path.read_bytes() == raw
+    assert write_message(tmp_path, unread(), max_file_bytes=len(raw)) == path  # the same message again
+    at = mm.Timestamp("2026-08-02T10:00:00.000Z")
+    with pytest.raises(ValidationError, match=f"limit of {len(raw) - 1} bytes") as caught:
+        transition(tmp_path, MESSAGE_ID, "read", at=at, max_file_bytes=len(raw) - 1)
+    assert caught.value.errors()[0]["type"] == "file_too_large"
+    with pytest.raises(ValueError, match=f"over the limit of {len(raw)} bytes"):  # the moved file has read_at
+        transition(tmp_path, MESSAGE_ID, "read", at=at, max_file_bytes=len(raw))
+    assert path.read_bytes() == raw  # left as it was
+    moved = transition(tmp_path, MESSAGE_ID, "read", at=at, max_file_bytes=len(raw) + 64)
+    assert moved.message is not None and moved.message.read_at == at
+    for call in (
+        lambda: read_inbox(tmp_path, max_file_bytes=-1),
+        lambda: write_message(tmp_path, unread(), max_file_bytes=-1),
+        lambda: transition(tmp_path, MESSAGE_ID, "archived", max_file_bytes=-1),
+    ):
+        with pytest.raises(ValueError, match="max_file_bytes must be 0 or more, not -1"):
+            call()
+    assert read_inbox(tmp_path)[0].message == moved.message  # no refused call wrote anything
+
+
 def test_a_huge_file_is_read_in_bounded_memory(tmp_path: Path) -> None:
     with (tmp_path / "sparse.json").open("wb") as file:
         file.truncate(1 << 30)

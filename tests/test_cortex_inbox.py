@@ -236,6 +236,132 @@ def test_transition_refuses_what_the_lifecycle_or_the_folder_does_not_have(tmp_p
         transition(tmp_path, "IM-broken", "read")
 
 
+# --- the key order of a moved file -------------------------------------------------------
+
+
+def as_the_client_moves(raw: bytes, to: str, at: str, gate: str | None) -> bytes:
+    """What the client's ``inbox transition`` writes, written out from its recorded files: it assigns
+    to the object it read (a member it had keeps its place, a new one goes last; a Python dict does
+    the same), the gate before the status's stamp, and writes it as it writes every file."""
+    document = json.loads(raw)
+    document["status"] = to
+    document["updated_at"] = at
+    if gate is not None:
+        document["workflow_gate"] = gate
+    document[f"{to}_at"] = at
+    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def test_the_clients_moves_are_reproduced_byte_for_byte(tmp_path: Path) -> None:
+    name = client_name("IM-M001-MS001-decision-request")
+    sample = shared_or_skip("cortex-inbox", "sample.json").read_bytes()
+    recorded = CONFORMANCE.joinpath(*CLIENT)
+    # The shipped sample moved to read; the same sample as canonical JSON (sorted keys) moved
+    # to read and then archived, with the moments the client stamped.
+    moves = [
+        (sample, [("read", "2026-11-30T15:25:29.998Z")], "transition-read-of-sample.json"),
+        (
+            canonical(json.loads(sample)),
+            [("read", "2026-11-30T15:25:31.788Z"), ("archived", "2026-11-30T15:27:18.941Z")],
+            "transition-read-of-canonical-sample.json",
+        ),
+    ]
+    for start, steps, expected in moves:
+        (tmp_path / name).write_bytes(start)
+        for to, at in steps:
+            transition(tmp_path, "IM-M001-MS001-decision-request", to, at=mm.Timestamp(at), workflow_gate="recipient")  # type: ignore[arg-type]
+        assert (tmp_path / name).read_bytes() == (recorded / expected).read_bytes(), expected
+
+
+KEY_ORDERS = settings(max_examples=examples(quick=25, deep=300), deadline=None, database=None)
+
+
+@KEY_ORDERS
+@given(
+    order=st.permutations(list(json.loads(CODE_INBOX.read_bytes()))),
+    stamps=st.sampled_from([{}, {"read_at": None}, {"read_at": None, "archived_at": None}]),
+    gate=st.sampled_from([None, "workflow"]),
+    given_gate=st.sampled_from([None, "recipient"]),
+)
+def test_a_move_keeps_the_files_key_order_and_appends_as_the_client(
+    order: list[str], stamps: dict[str, None], gate: str | None, given_gate: str | None
+) -> None:
+    fixture = json.loads(CODE_INBOX.read_bytes())
+    document = {key: fixture[key] for key in order if key not in ("read_at", "acknowledged_at", "archived_at")}
+    document.update(status="unread", updated_at=document["created_at"], **stamps)
+    if gate is not None:
+        document["workflow_gate"] = gate
+    raw = json.dumps(document, indent=2, ensure_ascii=False).encode() + b"\n"
+    at = "2026-08-03T10:00:00.000Z"
+    with tempfile.TemporaryDirectory() as folder:
+        path = message_path(folder, document["message_id"])
+        path.write_bytes(raw)
+        moved = transition(folder, document["message_id"], "read", at=mm.Timestamp(at), workflow_gate=given_gate)
+        assert path.read_bytes() == as_the_client_moves(raw, "read", at, given_gate or gate)
+        assert moved.message is not None
+        assert message_file_bytes(moved.message, moved.workflow_gate, previous=raw) == path.read_bytes()
+        # A file that already holds the message is written back as it is, whatever its order.
+        assert write_message(folder, moved.message, workflow_gate=moved.workflow_gate) == path
+        assert path.read_bytes() == as_the_client_moves(raw, "read", at, given_gate or gate)
+
+
+# What the client's `inbox send` was measured to accept against its own schema (docs/cortex-inbox.md):
+# each is a file that read_inbox lists with the schema's error at its pointer, not a message.
+CLIENT_SENDS_AGAINST_ITS_SCHEMA = {
+    "id-without-prefix": ({"message_id": "M-001-handoff"}, ("/message_id", "string_pattern_mismatch")),
+    "duplicate-recipient": ({"recipient_ids": ["coordinator", "coordinator"]}, ("/recipient_ids", "unique_items")),
+    "long-subject": ({"subject": "s" * 201}, ("/subject", "string_too_long")),
+    "duplicate-artifact": ({"artifact_refs": ["a.md", "a.md"]}, ("/artifact_refs", "unique_items")),
+    "long-body": ({"body": "b" * 4001}, ("/body", "string_too_long")),
+}
+
+
+def test_what_the_client_sends_against_its_schema_is_an_entry_with_the_schemas_error(tmp_path: Path) -> None:
+    base = json.loads(CODE_INBOX.read_bytes())
+    for name, (change, _) in CLIENT_SENDS_AGAINST_ITS_SCHEMA.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps({**base, **change}), encoding="utf-8")
+    found = {entry.path.stem: problems(entry) for entry in read_inbox(tmp_path)}
+    assert found == {name: [problem] for name, (_, problem) in CLIENT_SENDS_AGAINST_ITS_SCHEMA.items()}
+
+
+def test_body_length_counts_characters_not_utf16_units() -> None:
+    base = json.loads(CODE_INBOX.read_bytes())
+    emoji = "\U0001f600"  # one character, two UTF-16 units: the client counts 8,000 for the body below
+    message = mm.CodeInboxMessage.model_validate({**base, "body": emoji * 4000})
+    assert len(message.body) == 4000 and len(message.body.encode("utf-16-le")) // 2 == 8000
+    with pytest.raises(ValidationError, match="at most 4000 characters"):
+        mm.CodeInboxMessage.model_validate({**base, "body": emoji * 4001})
+
+
+def test_a_move_stamped_before_the_message_was_created_is_refused_and_the_file_kept(tmp_path: Path) -> None:
+    # Another machine's clock ahead of this one's: the message was created "in the future".
+    document = json.loads(CODE_INBOX.read_bytes())
+    del document["read_at"]
+    future = "2099-01-01T00:00:00.000Z"
+    document.update(status="unread", created_at=future, updated_at=future)
+    path = write_message(tmp_path, mm.CodeInboxMessage.model_validate(document))
+    raw = path.read_bytes()
+    with pytest.raises(ValidationError) as caught:
+        transition(tmp_path, document["message_id"], "read")  # stamped with this machine's now
+    assert [(item["pointer"], item["code"]) for item in mm.errors_as_json(caught.value)] == [
+        ("/updated_at", "before_created"),
+        ("/read_at", "before_created"),
+    ]
+    assert path.read_bytes() == raw
+    moved = transition(tmp_path, document["message_id"], "read", at=mm.Timestamp(future))  # a stamp of its own
+    assert moved.message is not None and moved.message.read_at == future
+
+
+def test_previous_must_hold_a_json_object() -> None:
+    message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
+    fresh = message_file_bytes(message)
+    assert message_file_bytes(message, previous=b"{}") == fresh  # nothing to keep: the client's send order
+    assert message_file_bytes(message, previous=b'{"zzz": 1, "body": 2}').startswith(b'{\n  "body"')
+    for previous in (b"[]", b"1", b"not json"):
+        with pytest.raises(ValueError):
+            message_file_bytes(message, previous=previous)
+
+
 # --- bad input ---------------------------------------------------------------------------
 
 BAD_FILES: dict[str, tuple[bytes, list[tuple[str, str]]]] = {

@@ -14,7 +14,8 @@ refuses every other field outside the schemas.
 The folder is an untrusted place: anyone who can write in it may put a
 symbolic link, a pipe or a huge file there, or write a file while the SDK
 moves it. So a file is opened without following a link and read only if it
-is a regular file, at most ``MAX_FILE_BYTES`` of it; the SDK's writers take
+is a regular file, at most ``MAX_FILE_BYTES`` of it (or the ``max_file_bytes``
+a call is given); the SDK's writers take
 turns (a lock on the folder), check that the file is still what a move was
 computed from, and never write through a link.
 
@@ -69,6 +70,8 @@ WORKFLOW_GATE = "workflow_gate"
 
 MAX_FILE_BYTES = 1 << 20
 """The default size limit of a message file (1 MiB): a larger one is an entry whose error says so.
+
+Each of ``read_inbox``, ``write_message`` and ``transition`` takes its own limit (``max_file_bytes=``).
 
 The largest file the client was recorded writing is under 1 KiB, and the code
 mode caps a message's body at 4,000 characters (24 KiB at most as JSON text).
@@ -159,8 +162,7 @@ def read_inbox(directory: str | os.PathLike[str], *, max_file_bytes: int = MAX_F
         ValueError: If ``max_file_bytes`` is negative.
         OSError: If the folder cannot be listed.
     """
-    if max_file_bytes < 0:
-        raise ValueError(f"max_file_bytes must be 0 or more, not {max_file_bytes}")
+    _check_limit(max_file_bytes)
     with os.scandir(directory) as listing:  # raises for a folder that is missing, unlike Path.glob
         paths = sorted(Path(item.path) for item in listing if item.name.endswith(".json") and _is_listed(item))
     entries = [entry for path in paths if (entry := _read_message_file(path, max_file_bytes)) is not None]
@@ -176,13 +178,15 @@ def write_message(
     *,
     workflow_gate: str | None = None,
     overwrite: bool = False,
+    max_file_bytes: int = MAX_FILE_BYTES,
 ) -> Path:
     """Write ``message`` where and as the Cortex client keeps it.
 
     The file is the one ``message_path`` names, written as the client writes
     (2-space indented JSON, the schema's field order, ``workflow_gate`` after ``updated_at``,
     non-ASCII as is, a final newline), so the client finds it, reads it, and
-    re-writes it byte for byte. The file appears whole or not at all: a
+    re-writes it byte for byte. A file that already holds this very message keeps its
+    key order (see ``message_file_bytes``'s ``previous``). The file appears whole or not at all: a
     temporary file in the same folder takes its place, and the folder is
     synced after. A file replaced keeps its permission bits (never a setuid,
     setgid or sticky bit); a new one gets those of any new file (0o666 less the
@@ -196,6 +200,9 @@ def write_message(
         workflow_gate: The client's ``workflow_gate`` to write with it (none if ``None``).
         overwrite: Replace a file that holds a different message (or no message); without
             it, only a file holding this very message (and gate), or an empty file, is replaced.
+        max_file_bytes: The size limit of the file, in bytes (default ``MAX_FILE_BYTES``, 1 MiB;
+            0 or more): a larger message is not written, and a larger file in its place is
+            not read (it holds no message this one could be the same as).
 
     Returns:
         The path of the file.
@@ -208,15 +215,15 @@ def write_message(
         InboxChangedError: If another writer changed the file between its reading and its
             replacing; the file is left as that writer wrote it.
         TimeoutError: If another writer held the folder's lock for over 30 seconds; nothing is written.
-        ValueError: If the file would be larger than ``MAX_FILE_BYTES``, which ``read_inbox`` and
-            ``transition`` refuse to read; nothing is written.
+        ValueError: If the file would be larger than ``max_file_bytes``, which ``read_inbox`` and
+            ``transition`` refuse to read with the same limit; nothing is written. If
+            ``max_file_bytes`` is negative.
         OSError: If the file cannot be written, or ``overwrite`` is true and the file is a
             symbolic link or not a regular file.
     """
+    _check_limit(max_file_bytes)
     path = message_path(directory, message.message_id)
-    data = message_file_bytes(message, workflow_gate)
-    if len(data) > MAX_FILE_BYTES:  # read_inbox and transition would refuse the file: never write it
-        raise ValueError(f"the message's file would be {len(data)} bytes, over MAX_FILE_BYTES ({MAX_FILE_BYTES})")
+    data = _sized(message_file_bytes(message, workflow_gate), max_file_bytes)
     with _writing(path.parent):
         if overwrite:
             _replace(path, data)
@@ -224,13 +231,15 @@ def write_message(
         try:
             _create(path, data)
         except FileExistsError:
-            previous = _previous_bytes(path)  # an empty file is what a crash left of an earlier version's write
+            previous = _previous_bytes(path, max_file_bytes)  # an empty file is what a crash left
             if previous is None or (previous != b"" and not _same_message(path, previous, message, workflow_gate)):
                 raise FileExistsError(
                     f"{path} holds a different message (or no message); pass overwrite=True to replace it"
                     " (a symbolic link is never replaced)"
                 ) from None
-            _replace(path, data, previous)  # the same message, or an empty file a crash left
+            if previous:  # the same message: written in the file's own key order, so its bytes stay
+                data = message_file_bytes(message, workflow_gate, previous=previous)
+            _replace(path, data, previous, max_file_bytes)  # the same message, or an empty file a crash left
     return path
 
 
@@ -241,6 +250,7 @@ def transition(
     *,
     at: Timestamp | None = None,
     workflow_gate: str | None = None,
+    max_file_bytes: int = MAX_FILE_BYTES,
 ) -> InboxEntry:
     """Move the message ``message_id`` of an inbox folder to another status, as the client's ``inbox transition``.
 
@@ -255,7 +265,9 @@ def transition(
     computed from the file as the previous one left it. The file is written as
     ``write_message`` writes, and only if it still holds the bytes the move was
     computed from (a writer that takes no lock, such as the client, may have
-    moved it meanwhile).
+    moved it meanwhile). The file keeps its key order, and the members it gains
+    (the gate, the status's stamp) go at its end, as the client moves a file
+    (see ``message_file_bytes``'s ``previous``).
 
     Args:
         directory: The inbox folder (``<project>/.agent/inbox``).
@@ -263,6 +275,8 @@ def transition(
         to: The new status, a member or its value.
         at: The time of the move (default: now).
         workflow_gate: The ``workflow_gate`` to write (default: the file's, or none).
+        max_file_bytes: The size limit of the file, read and written, in bytes (default
+            ``MAX_FILE_BYTES``, 1 MiB; 0 or more).
 
     Returns:
         The entry of the re-written file.
@@ -270,18 +284,22 @@ def transition(
     Raises:
         FileNotFoundError: If the folder has no file for the message.
         ValidationError: If the file holds no valid message of that id (a symbolic link holds
-            none), the moved message breaks a rule, or ``workflow_gate`` is not a string
-            UTF-8 can encode; the file is then left as it was.
-        ValueError: If the lifecycle has no such move.
+            none, nor a file larger than ``max_file_bytes``: ``file_too_large``), the moved
+            message breaks a rule, or ``workflow_gate`` is not a string UTF-8 can encode; the
+            file is then left as it was.
+        ValueError: If the lifecycle has no such move, or the moved message's file would be
+            larger than ``max_file_bytes`` (the file is then left as it was), or
+            ``max_file_bytes`` is negative.
         InboxChangedError: If another writer changed the file while it was being moved; the
             file is left as that writer wrote it, and calling ``transition`` again is safe.
         TimeoutError: If another writer held the folder's lock for over 30 seconds; nothing is written.
     """
+    _check_limit(max_file_bytes)
     path = message_path(directory, message_id)
     with _writing(path.parent):
         if not os.path.lexists(path):
             raise FileNotFoundError(f"{path}: no file for message {message_id!r}")
-        raw = _file_bytes(path, MAX_FILE_BYTES)
+        raw = _file_bytes(path, max_file_bytes)
         entry = _entry_of(path, raw)
         if entry is None:
             raise invalid(str(path), "payload_kind", "The file holds no inbox message", (), {})
@@ -295,22 +313,31 @@ def transition(
             )
         moved: CortexMessage = message.transition(to, at)
         gate = entry.workflow_gate if workflow_gate is None else workflow_gate
-        _replace(path, message_file_bytes(moved, gate), raw)
+        data = _sized(message_file_bytes(moved, gate, previous=raw), max_file_bytes)
+        _replace(path, data, raw, max_file_bytes)
     return InboxEntry(path, moved, None, gate)
 
 
-def message_file_bytes(message: CortexMessage, workflow_gate: str | None = None) -> bytes:
+def message_file_bytes(
+    message: CortexMessage, workflow_gate: str | None = None, *, previous: bytes | None = None
+) -> bytes:
     """The bytes of a message file as the Cortex client writes them (see ``write_message``).
 
     Args:
         message: The message.
         workflow_gate: The client's ``workflow_gate``, written after ``updated_at`` (none if ``None``).
+        previous: The bytes of the file that this one replaces, if any: its members keep
+            their places in it, at every level, and those it lacks follow them in the order
+            they have without it (so the gate, then the status's stamp), which is how the
+            client re-writes a file it moves (it keeps what it read and appends what it adds).
 
     Returns:
-        UTF-8 JSON: 2-space indent, the schema's field order, non-ASCII as is, a final newline.
+        UTF-8 JSON: 2-space indent, the schema's field order (or ``previous``'s), non-ASCII as
+        is, a final newline.
 
     Raises:
         ValidationError: If ``workflow_gate`` is not a string UTF-8 can encode.
+        ValueError: If ``previous`` is not a JSON object.
     """
     document = _in_field_order(message, json.loads(message.to_json()))
     if workflow_gate is not None:
@@ -320,8 +347,43 @@ def message_file_bytes(message: CortexMessage, workflow_gate: str | None = None)
         members = list(document.items())
         after = [name for name, _ in members].index("updated_at") + 1
         document = dict([*members[:after], (WORKFLOW_GATE, workflow_gate), *members[after:]])
+    if previous is not None:
+        kept: object = json.loads(previous)
+        if not isinstance(kept, dict):
+            raise ValueError(f"previous should hold a JSON object, not {type(kept).__name__}")
+        document = cast("dict[str, Any]", _in_order_of(cast("dict[str, object]", kept), document))
     # What JavaScript's JSON.stringify(value, null, 2) writes, which the client uses.
     return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _in_order_of(previous: object, document: object) -> object:
+    """``document`` with the members that ``previous`` has too in ``previous``'s order, then its others.
+
+    What a JavaScript object does when the client assigns to it: a member set again keeps its
+    place, a new one goes last. Lists are matched item by item (the client keeps them whole).
+    """
+    if isinstance(previous, dict) and isinstance(document, dict):
+        old = cast("dict[str, object]", previous)
+        new = cast("dict[str, object]", document)
+        ordered = {name: _in_order_of(old[name], new[name]) for name in old if name in new}
+        return {**ordered, **{name: value for name, value in new.items() if name not in ordered}}
+    if isinstance(previous, list) and isinstance(document, list):
+        old_items = cast("list[object]", previous)
+        new_items = cast("list[object]", document)
+        return [_in_order_of(*pair) for pair in zip(old_items, new_items)] + new_items[len(old_items) :]
+    return document
+
+
+def _check_limit(max_file_bytes: int) -> None:
+    if max_file_bytes < 0:
+        raise ValueError(f"max_file_bytes must be 0 or more, not {max_file_bytes}")
+
+
+def _sized(data: bytes, limit: int) -> bytes:
+    """``data``, if a reader with the size limit ``limit`` reads it: a file it would refuse is never written."""
+    if len(data) > limit:
+        raise ValueError(f"the message's file would be {len(data)} bytes, over the limit of {limit} bytes")
+    return data
 
 
 def _in_field_order(model: MplpModel, given: dict[str, Any]) -> dict[str, Any]:
@@ -458,10 +520,10 @@ def _same_message(path: Path, raw: bytes, message: CortexMessage, workflow_gate:
     return entry is not None and entry.message == message and entry.workflow_gate == workflow_gate
 
 
-def _previous_bytes(path: Path) -> bytes | None:
-    """The bytes of the regular file ``path``; ``None`` if it is none (a link, say) or cannot be read."""
+def _previous_bytes(path: Path, limit: int) -> bytes | None:
+    """The bytes of the regular file ``path``; ``None`` if it is none (a link, say), is over ``limit`` or cannot be read."""
     try:
-        return _file_bytes(path, MAX_FILE_BYTES)
+        return _file_bytes(path, limit)
     except ValidationError:
         return None
 
@@ -596,12 +658,12 @@ def _mode_to_keep(path: Path) -> int | None:
     return stat.S_IMODE(info.st_mode) & 0o777
 
 
-def _replace(path: Path, data: bytes, previous: bytes | None = None) -> None:
-    """Put ``data`` in ``path``'s place; if ``previous`` is given, only if the file still holds it."""
+def _replace(path: Path, data: bytes, previous: bytes | None = None, limit: int = MAX_FILE_BYTES) -> None:
+    """Put ``data`` in ``path``'s place; if ``previous`` is given, only if the file still holds it (read up to ``limit``)."""
     temporary = _temporary(path.parent, data, _mode_to_keep(path))
     try:
         # A writer that takes no lock (the client) may have written the file since it was read.
-        if previous is not None and _previous_bytes(path) != previous:
+        if previous is not None and _previous_bytes(path, limit) != previous:
             raise InboxChangedError(
                 f"{path} changed while it was being written (another writer moved it): "
                 "it is left as that writer wrote it; read it again and retry"
