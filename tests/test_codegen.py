@@ -135,10 +135,21 @@ def test_a_schema_default_fails_the_run() -> None:
 
 def test_a_null_default_and_a_property_named_default_pass() -> None:
     generate = codegen_module()
-    generate.refuse_defaults({"properties": {"default": {"type": "string"}, "x": {"default": None}}}, "z")
-    generate.refuse_defaults({"enum": [{"default": 1}], "examples": [{"default": 2}]}, "z")  # data, not schemas
-    for path in (ROOT / "schemas").rglob("*.schema.json"):  # the frozen schemas have none
-        generate.refuse_defaults(json.loads(path.read_text(encoding="utf-8")), path.name)
+    passing = {"properties": {"default": {"type": "string"}, "x": {"default": None}}}
+    data = {"enum": [{"default": 1}], "examples": [{"default": 2}]}  # data, not schemas
+    for schema in (passing, data):
+        kept = json.loads(json.dumps(schema))
+        assert generate.refuse_defaults(schema, "z") is None
+        assert schema == kept  # looked at, not changed
+    # One step from each: the walker does look inside a property named default, and at a schema's own default.
+    with pytest.raises(SystemExit, match=r"^z#/properties/default: default \"x\""):
+        generate.refuse_defaults({"properties": {"default": {"type": "string", "default": "x"}}}, "z")
+    with pytest.raises(SystemExit, match=r"^z#/properties/x: default 0"):
+        generate.refuse_defaults({"properties": {"x": {"default": 0}}}, "z")
+    frozen = sorted((ROOT / "schemas").rglob("*.schema.json"))
+    assert len(frozen) >= 14  # the frozen schemas, which have none
+    for path in frozen:
+        assert generate.refuse_defaults(json.loads(path.read_text(encoding="utf-8")), path.name) is None
 
 
 def test_a_draft_2020_12_keyword_without_a_draft_07_meaning_fails_the_run() -> None:

@@ -8,6 +8,7 @@ or a service) is marked by the comment ``<!-- no-run -->`` on the line before it
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import re
 from pathlib import Path
@@ -46,13 +47,25 @@ def pages_with_code() -> list[Path]:
     return [path for path in pages() if python_blocks(path)]
 
 
+class _CountedAsserts(ast.NodeTransformer):
+    """Each ``assert`` followed by a note of its line in ``__asserts_run__``: which of a page's checks ran."""
+
+    def visit_Assert(self, node: ast.Assert) -> list[ast.stmt]:
+        noted = ast.parse(f"__asserts_run__.add({node.lineno})").body
+        return [node, *(ast.copy_location(statement, node) for statement in noted)]
+
+
 @pytest.mark.parametrize("page", pages_with_code(), ids=lambda path: path.relative_to(DOCS).as_posix())
 def test_python_blocks_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
-    namespace: dict[str, Any] = {"__name__": f"docs.{page.stem}"}
+    ran: set[int] = set()
+    namespace: dict[str, Any] = {"__name__": f"docs.{page.stem}", "__asserts_run__": ran}
     for line, code in python_blocks(page):
         # Leading newlines put the code at its own line numbers: a traceback names the page's line.
-        exec(compile("\n" * (line - 1) + code, str(page), "exec"), namespace)
+        tree = _CountedAsserts().visit(ast.parse("\n" * (line - 1) + code, str(page)))
+        exec(compile(ast.fix_missing_locations(tree), str(page), "exec"), namespace)
+    # The examples check what they show: running without an error is not all, their asserts held.
+    assert ran, f"{page.name}: no assert of its examples ran"
 
 
 def test_the_block_finder_skips_only_marked_blocks(tmp_path: Path) -> None:

@@ -29,6 +29,16 @@ def nested_lists(depth: int) -> list[Any]:
     return nested
 
 
+def accepted(model: type[mm.MplpModel], document: dict[str, Any], **validate: Any) -> Any:
+    """The model of ``document``, from the dict and from its JSON alike, keeping every member as given."""
+    read: Any = model.model_validate(document, **validate)
+    assert read.to_dict() == document, "every member kept, none added"
+    if not validate:
+        assert model.from_json(json.dumps(document)) == read
+        assert read.check() == []
+    return read
+
+
 def violations(model: type[mm.MplpModel], document: dict[str, Any]) -> list[tuple[tuple[Any, ...], str, str]]:
     """The (loc, type, message) of every error, the same for dict and JSON input; schema-only mode accepts the document."""
     with pytest.raises(ValidationError) as caught:
@@ -113,7 +123,8 @@ def test_root_span_must_belong_to_the_trace_but_its_context_may_differ() -> None
     )
     assert (loc, kind) == (("root_span", "trace_id"), "root_span_other_trace") and other in message
     # Upstream's own data has a root span whose context_id is not the trace's: accepted.
-    mm.Trace.model_validate({**document, "root_span": {**document["root_span"], "context_id": other}})
+    kept = accepted(mm.Trace, {**document, "root_span": {**document["root_span"], "context_id": other}})
+    assert kept.root_span is not None and kept.root_span.context_id == other != kept.context_id
 
 
 def test_finished_before_started_for_the_trace_and_its_segments() -> None:
@@ -136,12 +147,13 @@ def test_finished_before_started_for_the_trace_and_its_segments() -> None:
 
 def test_near_misses_of_the_timeline_pass() -> None:
     same = ("2026-03-02T14:00:00Z", "2026-03-02T16:00:00+02:00")  # one instant, spelled twice
-    mm.Trace.model_validate(
-        trace_with(segment(1, started_at=same[0], finished_at=same[1]), started_at=same[0], finished_at=same[1])
+    kept = accepted(
+        mm.Trace,
+        trace_with(segment(1, started_at=same[0], finished_at=same[1]), started_at=same[0], finished_at=same[1]),
     )
-    mm.Trace.model_validate(
-        trace_with(segment(1, finished_at=same[0]), finished_at=same[0])
-    )  # no start: nothing to compare
+    assert (kept.started_at, kept.finished_at) == same  # each spelling kept as given
+    kept = accepted(mm.Trace, {**trace_with(segment(1, finished_at=same[0]), finished_at=same[0])})
+    assert kept.segment(SEGMENT(1)).started_at is None  # no start: nothing to compare
 
 
 def test_trace_transitions_stamp_start_and_finish() -> None:
@@ -183,9 +195,10 @@ def test_duplicate_decision_ids_and_decisions_before_the_request_all_at_once() -
 
 
 def test_a_decision_at_the_very_instant_of_the_request_passes() -> None:
-    mm.Confirm.model_validate(
-        confirm_with(decision(1, at="2026-03-02T14:00:00+02:00"), requested_at="2026-03-02T12:00:00Z")
+    kept = accepted(
+        mm.Confirm, confirm_with(decision(1, at="2026-03-02T14:00:00+02:00"), requested_at="2026-03-02T12:00:00Z")
     )
+    assert kept.decisions is not None and kept.decisions[0].decided_at == "2026-03-02T14:00:00+02:00"
 
 
 @pytest.mark.parametrize(
@@ -197,12 +210,16 @@ def test_a_decision_at_the_very_instant_of_the_request_passes() -> None:
     ],
 )
 def test_upstream_facts_about_confirm_statuses_are_accepted(status: str, decisions: list[dict[str, Any]]) -> None:
-    mm.Confirm.model_validate(confirm_with(*decisions, status=status, requested_at="2026-03-02T11:00:00Z"))
+    kept = accepted(mm.Confirm, confirm_with(*decisions, status=status, requested_at="2026-03-02T11:00:00Z"))
+    assert kept.status == status  # not "corrected" to the last decision
+    assert [(d.status.value, d.decided_at) for d in kept.decisions or ()] == [
+        (d["status"], d["decided_at"]) for d in decisions
+    ]
 
 
 def test_a_confirm_may_target_itself() -> None:
     document = fixture(mm.Confirm)
-    mm.Confirm.model_validate({**document, "target_id": document["confirm_id"]})
+    assert accepted(mm.Confirm, {**document, "target_id": document["confirm_id"]}).target_id == document["confirm_id"]
 
 
 # --- Collab, Core, Network -----------------------------------------------------------------
@@ -227,7 +244,8 @@ def test_part_ids_are_unique(model: type[mm.MplpModel], where: str, field: str, 
         ((where, 4, field), f"duplicate_{field}"),
     ]
     assert str(ident(0)) in found[0][2] and f"{where} 0 and 2" in found[0][2]
-    model.model_validate({**document, where: [{**template, field: ident(n)} for n in (0, 1, 2)]})  # the near miss
+    near_miss = accepted(model, {**document, where: [{**template, field: ident(n)} for n in (0, 1, 2)]})
+    assert [getattr(part, field) for part in getattr(near_miss, where)] == [ident(n) for n in (0, 1, 2)]
 
 
 # --- lifecycles ----------------------------------------------------------------------------
