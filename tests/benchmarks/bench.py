@@ -34,6 +34,7 @@ from typing import Any
 
 import bench_edits
 import bench_lines
+import bench_strategy_cost
 import measure
 import memory
 import naive
@@ -501,6 +502,7 @@ def run(settings: Settings) -> dict[str, Any]:
         results["naive"] = bench_naive(Path(tmp), settings)
     results["plan_edits"] = bench_edits.run(quick=settings.mode == "quick")
     results["strategies_ms_per_example"] = bench_strategies(settings)
+    results["strategy_cost"] = bench_strategy_cost.run(quick=settings.mode == "quick")
     results["targets"] = targets(results)
     results["machine"]["load_average_at_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     results["run_seconds"] = round(time.perf_counter() - start, 1)
