@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from conftest import PAYLOADS, ROOT, load
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field, ValidationError
 
@@ -88,6 +88,31 @@ def first_refusal(dialog: mm.Dialog, *, anthropic: bool) -> tuple[str | int, ...
 
 
 @st.composite
+def openai_ready_dialogs(draw: st.DrawFn) -> mm.Dialog:
+    """Dialogs that OpenAI's format carries: no agent message, no event (the lossless branch)."""
+    document = draw(dialogs()).to_dict()
+    for message in document["messages"]:
+        if message["role"] == "agent":
+            message["role"] = draw(st.sampled_from(["user", "assistant", "system"]))
+        message.pop("event", None)
+    return mm.Dialog.model_validate(document)
+
+
+@st.composite
+def unwritable_dialogs(draw: st.DrawFn) -> mm.Dialog:
+    """Dialogs with at least one message that neither chat format carries: an agent message or an event."""
+    document = draw(dialogs()).to_dict()
+    if not document["messages"]:
+        document["messages"] = [{"role": "user", "content": "hi", "timestamp": document.get("started_at", STAMP)}]
+    message = document["messages"][draw(st.integers(0, len(document["messages"]) - 1))]
+    if draw(st.booleans()):
+        message["role"] = "agent"
+    else:
+        message["event"] = draw(events()).to_dict()
+    return mm.Dialog.model_validate(document)
+
+
+@st.composite
 def anthropic_ready_dialogs(draw: st.DrawFn) -> mm.Dialog:
     """Dialogs that Anthropic's format carries: system messages first, no agent message, no event."""
     document = draw(dialogs()).to_dict()
@@ -125,28 +150,64 @@ ANTHROPIC_CHATS = st.fixed_dictionaries(
 # --- dialogs and chat formats: round trips ---------------------------------------------------
 
 
-@given(dialogs())
-def test_dialog_to_openai_and_back_is_lossless_or_refused(dialog: mm.Dialog) -> None:
+# Each round trip is "lossless or refused": checked on any dialog (hypothesis.event names the
+# branch each one took, shown by --hypothesis-show-statistics), and on each branch apart with a
+# strategy that reaches it every time, so neither branch rests on the share of draws that reach it.
+
+
+def openai_lossless_or_refused(dialog: mm.Dialog) -> str:
+    """Which branch the dialog took: ``refused`` (at the path expected) or ``lossless`` (the round trip checked)."""
     refusal = first_refusal(dialog, anthropic=False)
     if refusal is not None:
         assert refused(dialog.to_openai_messages).path == refusal
-        return
+        return "refused"
     messages = dialog.to_openai_messages()
     assert json.loads(json.dumps(messages)) == messages
     back = mm.Dialog.from_openai_messages(messages, **given_back(dialog))
     assert back.to_dict() == carried(dialog)
     assert back == mm.Dialog.model_validate(carried(dialog))
+    return "lossless"
+
+
+def anthropic_lossless_or_refused(dialog: mm.Dialog) -> str:
+    refusal = first_refusal(dialog, anthropic=True)
+    if refusal is not None:
+        assert refused(dialog.to_anthropic_messages).path == refusal
+        return "refused"
+    chat = dialog.to_anthropic_messages()
+    back = mm.Dialog.from_anthropic_messages(**chat, **given_back(dialog))
+    assert back.to_dict() == carried(dialog)
+    return "lossless"
+
+
+@given(dialogs())
+def test_dialog_to_openai_and_back_is_lossless_or_refused(dialog: mm.Dialog) -> None:
+    event(f"openai: {openai_lossless_or_refused(dialog)}")
+
+
+@given(openai_ready_dialogs())
+def test_a_dialog_openai_carries_goes_there_and_back_losslessly(dialog: mm.Dialog) -> None:
+    assert openai_lossless_or_refused(dialog) == "lossless"
+
+
+@given(unwritable_dialogs())
+def test_a_dialog_openai_cannot_carry_is_refused_where_it_first_cannot(dialog: mm.Dialog) -> None:
+    assert openai_lossless_or_refused(dialog) == "refused"
 
 
 @given(dialogs())
 def test_dialog_to_anthropic_and_back_is_lossless_or_refused(dialog: mm.Dialog) -> None:
-    refusal = first_refusal(dialog, anthropic=True)
-    if refusal is not None:
-        assert refused(dialog.to_anthropic_messages).path == refusal
-        return
-    chat = dialog.to_anthropic_messages()
-    back = mm.Dialog.from_anthropic_messages(**chat, **given_back(dialog))
-    assert back.to_dict() == carried(dialog)
+    event(f"anthropic: {anthropic_lossless_or_refused(dialog)}")
+
+
+@given(anthropic_ready_dialogs())
+def test_a_dialog_anthropic_carries_goes_there_and_back_losslessly(dialog: mm.Dialog) -> None:
+    assert anthropic_lossless_or_refused(dialog) == "lossless"
+
+
+@given(st.one_of(unwritable_dialogs(), openai_ready_dialogs().filter(lambda d: first_refusal(d, anthropic=True))))
+def test_a_dialog_anthropic_cannot_carry_is_refused_where_it_first_cannot(dialog: mm.Dialog) -> None:
+    assert anthropic_lossless_or_refused(dialog) == "refused"
 
 
 @given(anthropic_ready_dialogs())
@@ -695,19 +756,44 @@ def cloudevents(draw: st.DrawFn) -> dict[str, Any]:
     return event
 
 
-@given(events())
-def test_event_to_cloudevent_and_back_is_lossless_or_refused(event: mm.Event) -> None:
-    if not (is_uri_reference(event.source) and is_structured(event.source)):
-        assert refused(event.to_cloudevent).path == ("source",)
-        return
-    written = event.to_cloudevent()
+def cloudevent_lossless_or_refused(drawn: mm.Event) -> str:
+    """Which branch the event took: ``refused`` (a source that is no URI reference) or ``lossless``."""
+    if not (is_uri_reference(drawn.source) and is_structured(drawn.source)):
+        assert refused(drawn.to_cloudevent).path == ("source",)
+        return "refused"
+    written = drawn.to_cloudevent()
     assert json.loads(json.dumps(written)) == written
     assert set(written) >= {"specversion", "id", "source", "type", "time"}
-    assert ("mplptraceid" in written) == (event.trace_id is not None)
-    assert ("data" in written) == ("datacontenttype" in written) == ("data" in event.model_fields_set)
+    assert ("mplptraceid" in written) == (drawn.trace_id is not None)
+    assert ("data" in written) == ("datacontenttype" in written) == ("data" in drawn.model_fields_set)
     back = mm.Event.from_cloudevent(written)
-    assert back == event and back.to_dict() == event.to_dict()
-    assert mm.Event.from_cloudevent(mm.canonical_json(written)).to_dict() == event.to_dict()
+    assert back == drawn and back.to_dict() == drawn.to_dict()
+    assert mm.Event.from_cloudevent(mm.canonical_json(written)).to_dict() == drawn.to_dict()
+    return "lossless"
+
+
+def with_source(sources: st.SearchStrategy[str]) -> st.SearchStrategy[mm.Event]:
+    return st.builds(lambda drawn, source: drawn.model_copy(update={"source": source}), events(), sources)
+
+
+NOT_URI_REFERENCES = st.text(min_size=0, max_size=12).filter(
+    lambda text: not (is_uri_reference(text) and is_structured(text))
+)
+
+
+@given(events())
+def test_event_to_cloudevent_and_back_is_lossless_or_refused(drawn: mm.Event) -> None:
+    event(f"cloudevent: {cloudevent_lossless_or_refused(drawn)}")
+
+
+@given(with_source(URI_REFERENCES))
+def test_an_event_with_a_uri_reference_source_goes_there_and_back_losslessly(drawn: mm.Event) -> None:
+    assert cloudevent_lossless_or_refused(drawn) == "lossless"
+
+
+@given(with_source(NOT_URI_REFERENCES))
+def test_an_event_whose_source_is_no_uri_reference_is_refused(drawn: mm.Event) -> None:
+    assert cloudevent_lossless_or_refused(drawn) == "refused"
 
 
 @given(cloudevents())
