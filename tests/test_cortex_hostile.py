@@ -643,7 +643,7 @@ def test_a_writer_that_keeps_the_lock_makes_the_others_time_out_not_hang(
 
 def test_a_message_whose_file_would_be_over_the_limit_is_not_written(tmp_path: Path) -> None:
     # read_inbox and transition refuse a file over MAX_FILE_BYTES: write_message never makes one.
-    with pytest.raises(ValueError, match="over MAX_FILE_BYTES"):
+    with pytest.raises(ValueError, match=f"over the limit of {MAX_FILE_BYTES} bytes"):
         write_message(tmp_path, handoff(), workflow_gate="g" * MAX_FILE_BYTES)
     assert list(tmp_path.iterdir()) == []
     path = write_message(tmp_path, handoff(), workflow_gate="g" * 1000)
