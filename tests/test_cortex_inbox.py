@@ -307,7 +307,7 @@ def test_a_move_keeps_the_files_key_order_and_appends_as_the_client(
 
 # What the client's `inbox send` was measured to accept against its own schema (docs/cortex-inbox.md):
 # each is a file that read_inbox lists with the schema's error at its pointer, not a message.
-CLIENT_SENDS_AGAINST_ITS_SCHEMA = {
+CLIENT_SENDS_AGAINST_ITS_SCHEMA: dict[str, tuple[dict[str, Any], tuple[str, str]]] = {
     "id-without-prefix": ({"message_id": "M-001-handoff"}, ("/message_id", "string_pattern_mismatch")),
     "duplicate-recipient": ({"recipient_ids": ["coordinator", "coordinator"]}, ("/recipient_ids", "unique_items")),
     "long-subject": ({"subject": "s" * 201}, ("/subject", "string_too_long")),
