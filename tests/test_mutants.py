@@ -11,7 +11,8 @@ breaks), or the module's name.
 Chosen: the lifecycle tables and the rule that builds the open ones, the dependency and
 status rules of a plan and the cheap proof that skips them, the timeline rules, the
 duplicate-id rule, the canonical number writer, and the duplicate-key proof of the reader.
-Slow (a pytest run per mutant): ``make test-deep`` only.
+The mutants are slow (a pytest run each): ``make test-deep`` only; the check that every
+anchor is still in the code is quick, and runs in ``make test`` too.
 """
 
 from __future__ import annotations
@@ -25,8 +26,6 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-
-pytestmark = pytest.mark.slow
 
 PACKAGE = ROOT / "src" / "mplp_models"
 LIFECYCLE = ("tests/test_lifecycle.py",)
@@ -230,12 +229,14 @@ def run_tests(source: Path, tests: tuple[str, ...]) -> subprocess.CompletedProce
     return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=TIMEOUT)
 
 
+@pytest.mark.slow
 def test_the_unmutated_copy_passes_every_chosen_test_file(tmp_path: Path) -> None:
     chosen = tuple(dict.fromkeys(test for mutant in MUTANTS for test in mutant.tests))
     result = run_tests(mutated_copy(tmp_path, None), chosen)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda mutant: mutant.name.replace(" ", "-"))
 def test_each_mutant_is_killed(mutant: Mutant, tmp_path: Path) -> None:
     result = run_tests(mutated_copy(tmp_path, mutant), mutant.tests)
@@ -247,7 +248,7 @@ def test_each_mutant_is_killed(mutant: Mutant, tmp_path: Path) -> None:
 
 
 def test_every_anchor_is_in_the_code_once() -> None:
-    # Quick to see on its own: an anchor that moved fails here before any mutant runs.
+    # Not slow, so in make test too: code that moved is noticed at once, not at the next make test-deep.
     for mutant in MUTANTS:
         assert (PACKAGE / mutant.module).read_text(encoding="utf-8").count(mutant.anchor) == 1, mutant.name
         assert mutant.anchor != mutant.replacement
