@@ -176,9 +176,10 @@ def published_schema_validator(model: type[mm.MplpModel]) -> Any:
 # (other jobs beside the tests, or the two xdist workers on two cores) inflates
 # at random: the 200 ms per-example deadline, and HealthCheck.too_slow, which
 # fails a test whose first ten inputs take more than a second to draw. Slowness
-# is still caught: test_strategy_cost.py holds every strategy of
-# mplp_models.testing to too_slow's own budget in CPU time, which the load of
-# other processes hardly changes, and the tiers' run times are in the README. The
+# is still reported: make bench (tests/benchmarks/bench_strategy_cost.py) holds
+# every strategy of mplp_models.testing to too_slow's own budget in CPU time,
+# which the load of other processes hardly changes, and the tiers' run times are
+# in the README. The
 # health checks that count rather than time (data_too_large, filter_too_much,
 # large_base_example) stay on: their verdict does not depend on the load.
 PROFILE = os.environ.get("MPLP_TEST_PROFILE", "quick")
