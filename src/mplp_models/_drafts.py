@@ -223,9 +223,10 @@ class PlanDraft(Draft):
     def from_plan(cls, plan: Plan) -> PlanDraft:
         """The draft view of an existing plan, to show an LLM that is to revise it.
 
-        Each step's local id is the start of its step id (8 hex digits, more where two
-        steps of the plan share them): the same in every later version of the plan, so
-        a revision always names the steps it means.
+        Each step's local id is the start of its step id: 8 characters, more where two steps
+        of the plan share them (for fresh UUID v4 ids, one pair in about four billion). It
+        depends on no other step and on no position, so it stays the same across transitions,
+        edits and revisions, and a revision always names the steps it means.
 
         Args:
             plan: A plan that keeps the rules.
