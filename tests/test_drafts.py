@@ -180,7 +180,22 @@ def test_to_plan_refuses_a_bad_argument_at_its_own_field() -> None:
     draft = llm.PlanDraft.model_validate(RELEASE)
     with pytest.raises(ValidationError) as caught:
         draft.to_plan(context_id="ctx-1")
+    # The caller's mistake, not the LLM's: the plan's own error, at the plan's field.
+    assert caught.value.title == "Plan"
     assert [entry["pointer"] for entry in mm.errors_as_json(caught.value)] == ["/context_id"]
+
+
+def test_from_plan_refuses_a_plan_that_breaks_a_rule() -> None:
+    plan = llm.PlanDraft.model_validate(draft_answer(step("s1", "A"), step("s2", "B", "s1"))).to_plan(
+        context_id=CONTEXT
+    )
+    data = plan.to_dict()
+    data["steps"][0]["dependencies"] = [data["steps"][1]["step_id"]]  # a cycle
+    looping = mm.Plan.from_json(json.dumps(data), semantic=False)
+    with pytest.raises(
+        ValueError, match="the plan breaks a rule, so it has no draft: the steps' dependencies form a cycle"
+    ):
+        llm.PlanDraft.from_plan(looping)
 
 
 def test_local_ids_refuse_a_plan_not_made_from_the_draft() -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -83,7 +83,7 @@ def _blank(loc: Loc, text: str | None, what: str) -> list[_Problem]:
 class Draft(BaseModel):
     """Closed, frozen, and every field required: what strict structured outputs ask of a schema."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="forbid", frozen=True)
 
     def _problems(self) -> list[_Problem]:
         return []
@@ -196,7 +196,9 @@ class PlanDraft(Draft):
         try:
             return Plan.model_validate(payload)
         except ValidationError as error:
-            raise _in_the_draft(error, ids) from None
+            if all(entry["loc"][:1] in _DRAFTED for entry in error.errors(include_url=False)):
+                raise _in_the_draft(error, ids) from None
+            raise  # an argument of the caller's, not the LLM's: at its own field of the plan
 
     def local_ids(self, plan: Plan) -> dict[str, str]:
         """Each local id of this draft and the id of its step in ``plan``, a plan made from it.
@@ -235,15 +237,14 @@ class PlanDraft(Draft):
             The draft: the plan's title, objective and steps, dependencies as local ids.
 
         Raises:
-            ValueError: If a step depends on a step that the plan does not have (a plan read
-                with ``semantic=False``).
+            ValueError: If the plan breaks a rule (possible only for a plan read with ``semantic=False``).
         """
+        broken = plan.check()
+        if broken:  # a plan read with semantic=False: its draft would say something else than the plan
+            raise ValueError(f"the plan breaks a rule, so it has no draft: {broken[0].message}")
         local = local_ids_of(plan)
         steps: list[PlanStepDraft] = []
         for step in plan.steps:
-            unknown = [dependency for dependency in step.depends_on if dependency not in local]
-            if unknown:
-                raise ValueError(f"step {step.step_id} depends on {unknown[0]}, which is not a step of this plan")
             steps.append(
                 PlanStepDraft(
                     id=local[step.step_id],
@@ -294,6 +295,7 @@ class PlanDraft(Draft):
             raise _in_the_draft(error, ids) from None
 
 
+_DRAFTED = {("title",), ("objective",), ("steps",)}  # the fields of a plan that its draft writes
 _KEPT = ("in_progress", "completed")  # a step with work running or done is not dropped by a revision
 
 
