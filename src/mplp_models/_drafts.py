@@ -222,7 +222,7 @@ class PlanDraft(Draft):
     # --- revisions ---
 
     @classmethod
-    def from_plan(cls, plan: Plan) -> PlanDraft:
+    def from_plan(cls, plan: Plan) -> Self:
         """The draft view of an existing plan, to show an LLM that is to revise it.
 
         Each step's local id is the start of its step id: 8 characters, more where two steps
