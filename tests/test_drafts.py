@@ -132,6 +132,20 @@ def test_each_rule_is_refused_at_its_place(data: dict[str, Any], expected: list[
     assert [(entry["pointer"], entry["code"]) for entry in refusal(data)] == expected
 
 
+def test_a_copy_or_a_construction_is_validated_too() -> None:
+    draft = llm.PlanDraft.model_validate(RELEASE)
+    dangling = draft.steps[1].model_copy(update={"depends_on": ("s9",)})  # a step alone: no plan to check against
+    with pytest.raises(ValidationError) as caught:
+        draft.model_copy(update={"steps": (*draft.steps, dangling)})
+    assert [entry["code"] for entry in mm.errors_as_json(caught.value)] == ["duplicate_step_id", "unknown_dependency"]
+    with pytest.raises(ValidationError):
+        llm.PlanDraft.model_construct(title="T", objective="O", steps=())
+    with pytest.raises(ValidationError):
+        draft.steps[0].model_copy(update={"description": " "}, deep=True)
+    assert draft.model_copy(update={"title": "Ship v3"}).title == "Ship v3"
+    assert draft.model_copy(deep=True) == draft
+
+
 def test_the_messages_are_for_the_model_not_for_python() -> None:
     entries = refusal(draft_answer(step("s1", "", "s9"), step("s1", "B")))
     text = llm.feedback(_error(draft_answer(step("s1", "", "s9"), step("s1", "B"))))

@@ -16,6 +16,7 @@ with every rule; a refusal then points into the draft, by its local ids.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
@@ -87,6 +88,28 @@ class Draft(BaseModel):
 
     def _problems(self) -> list[_Problem]:
         return []
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy; with ``update``, a new draft validated like construction, its rules included.
+
+        Raises:
+            ValidationError: If the changed draft breaks its schema or a rule.
+        """
+        if not update:
+            return super().model_copy(deep=deep)
+        values = {name: getattr(self, name) for name in type(self).model_fields}
+        if deep:
+            values = copy.deepcopy(values)
+        return type(self).model_validate({**values, **update})
+
+    @classmethod
+    def model_construct(cls, _fields_set: set[str] | None = None, **values: Any) -> Self:
+        """Validated like construction: pydantic's unchecked construction would make a draft that breaks its rules.
+
+        Raises:
+            ValidationError: For any problem, as construction.
+        """
+        return cls.model_validate(values)
 
     @model_validator(mode="after")
     def _keeps_its_rules(self) -> Self:
