@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -236,3 +237,36 @@ def test_the_agent_example_builds_its_state_through_the_edit_operations() -> Non
     )
     for document in state.values():
         assert type(document).from_json(document.to_json()) == document
+
+
+def test_plan_with_llm_retries_runs_and_revises_mid_way() -> None:
+    result = run_example("plan_with_llm.py")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    # The first answer named a step it never wrote: refused with the draft's own message.
+    assert lines[2] == (
+        '- /steps/2/depends_on/1 [unknown_dependency]: step "s4" depends on "s3", which is not a step of this '
+        'plan; the steps are "s1", "s2", "s4"; found "s3"'
+    )
+    revised = lines[lines.index("Revised (statuses kept, the new step pending):") + 1 :]
+    assert revised[0] == "Plan 'Ship the 2.0 release' [in_progress]"
+    rows = [re.fullmatch(r"  ([0-9a-f]{8}) (.+?) \[(\w+)\](?:, after (.+))?", line) for line in revised[1:6]]
+    assert all(rows), revised
+    table = [(row[2], row[3]) for row in rows if row]
+    assert table == [
+        ("Tag v2.0.0", "completed"),
+        ("Build the wheels", "in_progress"),
+        ("Write the release notes", "pending"),
+        ("Test the wheels", "pending"),
+        ("Publish the wheels and the notes", "pending"),
+    ]
+    ids = {row[2]: row[1] for row in rows if row}
+    after = {row[2]: row[4] for row in rows if row}
+    assert after["Test the wheels"] == ids["Build the wheels"]
+    assert after["Publish the wheels and the notes"] == f"{ids['Test the wheels']}, {ids['Write the release notes']}"
+    # The steps that were kept kept their ids through the revision.
+    running = lines[lines.index("Running:") + 2 : lines.index("Running:") + 6]
+    assert [line.split()[0] for line in running] == [
+        ids[name] for name in [row[0] for row in table if row[0] != "Test the wheels"]
+    ]
+    assert revised[-1] == "Ready to start: Write the release notes"

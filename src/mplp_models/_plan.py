@@ -19,6 +19,7 @@ from mplp_models._fast_shapes import is_plain
 from mplp_models._rules import LifecycleModel, RuledModel, RuleViolation, duplicate_ids
 
 if TYPE_CHECKING:
+    from mplp_models._drafts import PlanDraft
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import (
         PlanStatus,
         PlanStatusValue,
@@ -285,6 +286,28 @@ class PlanBase(RuledModel, frozen=True):
         if index is not None and steps:
             return self._derived(index.without_step(step, steps), steps=steps)
         return self.model_copy(update={"steps": steps})
+
+    def apply_draft(self, draft: PlanDraft) -> Self:
+        """The plan revised to an LLM's draft of it (``PlanDraft.from_plan(plan)``, revised).
+
+        A step of the draft whose id is a step's local id updates that step (its description,
+        agent role and dependencies; its status, order index and id are kept); a step with a new
+        id is added, ``pending``, with a fresh id; a step the draft leaves out is removed (one
+        that is ``in_progress`` or ``completed`` is refused). The steps take the draft's order;
+        the plan's title and objective are the draft's.
+
+        Args:
+            draft: The revised draft.
+
+        Returns:
+            A new plan; this one is unchanged.
+
+        Raises:
+            ValidationError: If the revised plan would break a rule (a new dependency of a started
+                step that is not done, say), located in the draft with its local ids.
+        """
+        revised: Self = draft._apply_to(self)  # pyright: ignore[reportPrivateUsage]
+        return revised
 
     # --- the edits' bookkeeping ---
 

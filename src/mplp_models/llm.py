@@ -1,4 +1,12 @@
-"""Ask an LLM for a payload: each provider's schema of a model, its answers read into exact models, repair messages.
+"""Ask an LLM for a payload: drafts the SDK makes documents of, each provider's schema of a model, repair messages.
+
+Drafts (``PlanDraft``, ``DialogDraft``, ``ConfirmDecisionDraft``,
+``LearningSampleDraft``) are what an LLM is good at writing: the content, with
+short local ids. Their own schema serves every provider's structured outputs
+unchanged, their validators word each problem for the model, and their methods
+(``PlanDraft.to_plan``, ``Plan.apply_draft``, ...) mint the ids, fill ``meta``
+and set the statuses a new document has. For when the LLM must write a whole
+payload, the dialects below.
 
 Providers' structured outputs take only part of JSON Schema, and each a
 different part. ``json_schema`` writes a model's schema in the dialect a
@@ -37,6 +45,15 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from mplp_models._base import MplpModel
+from mplp_models._drafts import (
+    ConfirmDecisionDraft,
+    DialogDraft,
+    DialogMessageDraft,
+    Draft,
+    LearningSampleDraft,
+    PlanDraft,
+    PlanStepDraft,
+)
 from mplp_models._errors import errors_as_json
 from mplp_models._llm_formats import AnthropicTool, OpenAIJsonSchema, OpenAIResponseFormat
 from mplp_models._llm_read import Problems, decode, encode, extract_json, relocated, unencodable
@@ -45,9 +62,16 @@ from mplp_models._reader import invalid, load_json
 
 __all__ = [
     "AnthropicTool",
+    "ConfirmDecisionDraft",
     "Dialect",
+    "DialogDraft",
+    "DialogMessageDraft",
+    "Draft",
+    "LearningSampleDraft",
     "OpenAIJsonSchema",
     "OpenAIResponseFormat",
+    "PlanDraft",
+    "PlanStepDraft",
     "answer",
     "anthropic_tool",
     "feedback",
@@ -66,11 +90,12 @@ def _check(dialect: object) -> None:
         raise ValueError(f"no dialect {dialect!r}; one of: {', '.join(_NAMES)}")
 
 
-def json_schema(model: type[MplpModel], *, dialect: Dialect = "openai") -> dict[str, Any]:
+def json_schema(model: type[MplpModel] | type[Draft], *, dialect: Dialect = "openai") -> dict[str, Any]:
     """The JSON Schema of ``model`` in a provider's dialect.
 
     Args:
-        model: A model class (``Plan``, ``InboxMessage``, ...).
+        model: A model class (``Plan``, ``InboxMessage``, ...), or a draft class (``PlanDraft``),
+            whose own schema is the same in every dialect.
         dialect: ``"openai"``, ``"anthropic"``, ``"gemini"`` or ``"json-schema"``.
 
     Returns:
@@ -80,14 +105,16 @@ def json_schema(model: type[MplpModel], *, dialect: Dialect = "openai") -> dict[
         ValueError: For a dialect that is not one of the four.
     """
     _check(dialect)
+    if issubclass(model, Draft):
+        return model.model_json_schema()
     return copy.deepcopy(dialect_schema(model, dialect))
 
 
-def openai_format(model: type[MplpModel]) -> OpenAIResponseFormat:
+def openai_format(model: type[MplpModel] | type[Draft]) -> OpenAIResponseFormat:
     """The ``response_format`` of a Chat Completions request for ``model``: its strict ``openai`` schema.
 
     Args:
-        model: A model class.
+        model: A model class, or a draft class.
 
     Returns:
         ``{"type": "json_schema", "json_schema": {"name", "schema", "strict": True}}``, typed so
@@ -97,7 +124,7 @@ def openai_format(model: type[MplpModel]) -> OpenAIResponseFormat:
     return {"type": "json_schema", "json_schema": {"name": model.__name__, "schema": schema, "strict": True}}
 
 
-def anthropic_tool(model: type[MplpModel], *, strict: bool = True) -> AnthropicTool:
+def anthropic_tool(model: type[MplpModel] | type[Draft], *, strict: bool = True) -> AnthropicTool:
     """A Messages API tool whose input is ``model`` in the ``anthropic`` dialect; force it with ``tool_choice``.
 
     Anthropic limits the strict schemas of one request to 24 optional parameters and 16 parameters
@@ -107,7 +134,7 @@ def anthropic_tool(model: type[MplpModel], *, strict: bool = True) -> AnthropicT
     in it count too.
 
     Args:
-        model: A model class.
+        model: A model class, or a draft class (every draft is within the limits).
         strict: Ask for strict tool use (grammar-constrained input).
 
     Returns:

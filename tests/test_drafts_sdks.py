@@ -1,0 +1,141 @@
+"""The drafts with the real SDKs, offline: openai's ``chat.completions.parse``, an anthropic strict tool, pydantic-ai.
+
+In each, the first answer depends on a step the draft does not have; the draft's own
+validation refuses it, the retry carries the draft's message, and the second answer
+becomes a valid Plan. The responses are the APIs' JSON replayed by an httpx2 MockTransport
+(tests/test_llm_sdks.py).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anthropic
+import openai
+import pytest
+from anthropic.types import Message, ToolUseBlock
+from pydantic import ValidationError
+from test_llm_sdks import chat_completion, replaying, tool_use_message
+
+import mplp_models as mm
+from mplp_models import llm
+
+CONTEXT = "7f3c2a1e-5b4d-4c3a-9e8f-1a2b3c4d5e6f"
+GOOD: dict[str, Any] = {
+    "title": "Ship v2",
+    "objective": "Tag, build and publish release 2.0",
+    "steps": [
+        {"id": "s1", "description": "Tag v2.0.0", "agent_role": "release-manager", "depends_on": []},
+        {"id": "s2", "description": "Build the wheels", "agent_role": "builder", "depends_on": ["s1"]},
+        {"id": "s3", "description": "Publish the wheels", "agent_role": None, "depends_on": ["s2"]},
+    ],
+}
+DANGLING: dict[str, Any] = json.loads(json.dumps(GOOD))
+DANGLING["steps"][2]["depends_on"] = ["s2", "s7"]
+# The draft's own message, as its validator words it (written out here, not taken from the code).
+MESSAGE = 'step "s3" depends on "s7", which is not a step of this plan; the steps are "s1", "s2", "s3"'
+
+
+def check_plan(plan: mm.Plan) -> None:
+    assert mm.Plan.from_json(plan.to_json()) == plan
+    assert plan.status == "draft" and [s.description for s in plan.steps] == [s["description"] for s in GOOD["steps"]]
+    assert plan.steps[2].depends_on == (plan.steps[1].step_id,)
+
+
+# --- openai: chat.completions.parse(response_format=PlanDraft) ------------------------------------
+
+
+def test_openai_parse_retries_with_the_drafts_message() -> None:
+    requests: list[dict[str, Any]] = []
+    answers = [chat_completion(json.dumps(DANGLING)), chat_completion(json.dumps(GOOD))]
+    client = openai.OpenAI(
+        api_key="sk-test", base_url="http://127.0.0.1:9/v1", http_client=replaying(answers, requests), max_retries=0
+    )
+    messages: list[Any] = [{"role": "user", "content": "Plan the release of v2."}]
+    draft = None
+    for _ in range(3):
+        try:
+            completion = client.chat.completions.parse(
+                model="gpt-4o-2024-08-06", messages=messages, response_format=llm.PlanDraft
+            )
+        except ValidationError as error:  # the SDK validates with the draft itself
+            messages += [
+                {"role": "assistant", "content": json.dumps(DANGLING)},
+                {"role": "user", "content": llm.feedback(error)},
+            ]
+            continue
+        draft = completion.choices[0].message.parsed
+        break
+    assert isinstance(draft, llm.PlanDraft)
+    check_plan(draft.to_plan(context_id=CONTEXT))
+    assert len(requests) == 2
+    sent = requests[0]["response_format"]
+    # The SDK's strict conversion of the draft is the draft's own schema: nothing to make required or close.
+    assert sent["type"] == "json_schema" and sent["json_schema"]["strict"] is True
+    assert sent["json_schema"]["schema"] == llm.json_schema(llm.PlanDraft)
+    retry = requests[1]["messages"][-1]["content"]
+    assert "/steps/2/depends_on/1 [unknown_dependency]" in retry and MESSAGE in retry
+
+
+# --- anthropic: a strict tool whose input is the draft ------------------------------------------
+
+
+def draft_tool_message(tool_input: dict[str, Any]) -> dict[str, Any]:
+    message = tool_use_message(tool_input)
+    message["content"][0]["name"] = "PlanDraft"
+    return message
+
+
+def test_anthropic_strict_tool_retries_with_the_drafts_message() -> None:
+    requests: list[dict[str, Any]] = []
+    client = anthropic.Anthropic(
+        api_key="test",
+        base_url="http://127.0.0.1:9",
+        http_client=replaying([draft_tool_message(DANGLING), draft_tool_message(GOOD)], requests),
+        max_retries=0,
+    )
+    messages: list[Any] = [{"role": "user", "content": "Plan the release of v2."}]
+    draft = None
+    for _ in range(3):
+        request: dict[str, Any] = {
+            "model": "claude-sonnet-4-6",
+            "max_tokens": 4096,
+            "tools": [llm.anthropic_tool(llm.PlanDraft)],
+            "tool_choice": {"type": "tool", "name": "PlanDraft"},
+            "messages": messages,
+        }
+        message: Message = client.messages.create(**request)
+        (block,) = [block for block in message.content if isinstance(block, ToolUseBlock)]
+        try:
+            draft = llm.PlanDraft.model_validate(block.input)
+            break
+        except ValidationError as error:
+            messages += [
+                {"role": "assistant", "content": [block.model_dump()]},
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": block.id,
+                            "is_error": True,
+                            "content": llm.feedback(error),
+                        }
+                    ],
+                },
+            ]
+    assert draft is not None
+    check_plan(draft.to_plan(context_id=CONTEXT))
+    tool = requests[0]["tools"][0]
+    assert (tool["name"], tool["strict"], tool["input_schema"]) == ("PlanDraft", True, llm.json_schema(llm.PlanDraft))
+    (result,) = requests[1]["messages"][-1]["content"]
+    assert result["is_error"] is True and MESSAGE in result["content"]
+
+
+def test_a_plan_refused_by_pydantic_gets_the_same_message_from_both_sdks() -> None:
+    with pytest.raises(ValidationError) as from_text:
+        llm.PlanDraft.model_validate_json(json.dumps(DANGLING))
+    with pytest.raises(ValidationError) as from_object:
+        llm.PlanDraft.model_validate(DANGLING)
+    assert llm.feedback(from_text.value) == llm.feedback(from_object.value)
