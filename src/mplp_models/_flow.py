@@ -436,6 +436,8 @@ def _span_trace(session: _Session, tally: _Tally) -> None:
         return
     for doc, span, parts in _spans(session):
         _names(tally, "span_trace", doc, (*parts, "trace_id"), span.trace_id, traces, "trace")
+    if not tally.applications:
+        tally.reason = "no span (a document's trace, a TraceBase) in the set"
 
 
 def _events(session: _Session) -> Iterator[tuple[_Doc, Event, tuple[str | int, ...]]]:

@@ -13,7 +13,7 @@ from mplp_models._kinds import KINDS
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel
 
-__all__ = ["SKELETONS", "skeleton"]
+__all__ = ["SKELETONS", "flow_skeleton", "skeleton"]
 
 
 def _plan(now: str) -> dict[str, Any]:
@@ -176,3 +176,23 @@ def skeleton(kind: str) -> MplpModel:
     model_name, make = SKELETONS[kind]
     model: type[MplpModel] = getattr(mplp_models, model_name)
     return model.model_validate(make(str(Timestamp.now())))
+
+
+def flow_skeleton() -> dict[str, MplpModel]:
+    """A linked session (``new flow``): file name -> document; each names the others as ``check_flow`` asks.
+
+    Made with the linked builders, so the ids agree by construction; the collab has no builder and
+    is the ``new collab`` skeleton in the session's context.
+    """
+    import mplp_models as mm
+
+    context = mm.Context.new("New session", domain="domain", environment="development")
+    plan = mm.Plan.new(context, title="New plan", objective="What the plan should achieve", steps=["First step"])
+    collab = mm.Collab.model_validate({**_collab(str(context.created_at)), "context_id": context.context_id})
+    return {
+        "context.json": context,
+        "plan.json": plan,
+        "confirm.json": mm.Confirm.request(plan, requested_by_role="requester"),
+        "trace.json": mm.Trace.start(context, plan),
+        "collab.json": collab,
+    }
