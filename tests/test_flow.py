@@ -182,7 +182,7 @@ def test_a_documents_own_rules_are_reported() -> None:
     documents = _parsed(session, semantic=False)
     violations = mm.check_flow(documents)
     assert "document_rules" in [violation.rule for violation in violations]
-    found = [v for v in violations if v.rule == "document_rules"][0]
+    found = next(v for v in violations if v.rule == "document_rules")
     assert (found.locations[0].document, found.locations[0].pointer) == ("plan", "/steps/1/step_id")
 
 
@@ -344,7 +344,7 @@ def _broken(document: mm.Payload, field: str) -> mm.Payload:
         data["root_span"]["context_id"] = OTHER
     else:
         data[field] = OTHER
-    return type(document).model_validate(data)  # type: ignore[return-value]
+    return type(document).model_validate(data)
 
 
 @settings(max_examples=40, deadline=None)
