@@ -248,7 +248,7 @@ def _resolve(document: object, steps: Sequence[_Step]) -> Iterator[tuple[tuple[s
 def _step(where: tuple[str | int, ...], value: object, step: _Step) -> list[tuple[tuple[str | int, ...], object]]:
     if value is _ABSENT:
         # Under a missing key the next key is missing too; a missing list has no element.
-        return [(where, _ABSENT)] if isinstance(step, (str, int)) else []
+        return [((*where, step), _ABSENT)] if isinstance(step, (str, int)) else []
     if isinstance(step, str):
         found = cast(Mapping[str, object], value).get(step, _ABSENT) if isinstance(value, Mapping) else _ABSENT
         return [((*where, step), found)]
