@@ -86,6 +86,7 @@ def _invariants(paths: tuple[str, ...]) -> list[Invariant] | None:
 def _print_document(label: str, verdict: LineVerdict, json_output: bool) -> None:
     if json_output:
         record = {
+            "record": "document",
             "source": label,
             "valid": verdict.ok,
             "kind": verdict.kind,
@@ -120,6 +121,7 @@ def _print_report(report: FlowReport, json_output: bool) -> None:
         found = by_rule.get(result.rule, [])
         if json_output:
             record = {
+                "record": "rule",
                 "rule": result.rule,
                 "source": result.source,
                 "status": result.status,
@@ -149,6 +151,7 @@ def _print_invariants(rules: list[Invariant], documents: dict[str, Payload], jso
         failed = failed or verdict.status == "fails"
         if json_output:
             record = {
+                "record": "invariant",
                 "invariant": verdict.invariant,
                 "scope": verdict.scope,
                 "status": verdict.status,
