@@ -28,7 +28,6 @@ from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
 from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
 from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace
 from mplp_models._kinds import KINDS
-from mplp_models._parse import Payload
 from mplp_models._rules import RuledModel
 from mplp_models._text import pointer
 
@@ -185,7 +184,7 @@ class _Tally:
 class _Session:
     """The documents of a set, indexed by kind and by id (one pass)."""
 
-    def __init__(self, documents: Mapping[str, Payload] | Iterable[Payload]) -> None:
+    def __init__(self, documents: Mapping[str, MplpModel] | Iterable[MplpModel]) -> None:
         self.docs: list[_Doc] = []
         self.by_kind: dict[str, list[_Doc]] = {}
         for name, model in _named(documents):
@@ -217,26 +216,27 @@ def _named(documents: object) -> Iterator[tuple[str | int, object]]:
 
 
 def check_flow(
-    documents: Mapping[str, Payload] | Iterable[Payload], *, profile: FlowProfile | None = None
+    documents: Mapping[str, MplpModel] | Iterable[MplpModel], *, profile: FlowProfile | None = None
 ) -> list[FlowViolation]:
     """Every rule the documents of one session break as a set.
 
     Args:
-        documents: The parsed documents of one session: a mapping (a name, such as a file
-            name, to each document) or an iterable (each named by its position).
+        documents: The parsed documents of one session (payloads that ``parse`` reads: a Plan,
+            a Context, an Event...): a mapping (a name, such as a file name, to each
+            document) or an iterable (each named by its position).
         profile: ``"sa"`` or ``"map"`` adds upstream's single-agent or multi-agent profile rules.
 
     Returns:
         The violations, rule by rule (``RULES`` order), in document order within a rule.
 
     Raises:
-        TypeError: If a document is not a parsed payload.
+        TypeError: If a document is not a parsed payload (a ``PlanStep``, a dict...).
     """
     return list(check_flow_report(documents, profile=profile).violations)
 
 
 def check_flow_report(
-    documents: Mapping[str, Payload] | Iterable[Payload], *, profile: FlowProfile | None = None
+    documents: Mapping[str, MplpModel] | Iterable[MplpModel], *, profile: FlowProfile | None = None
 ) -> FlowReport:
     """``check_flow`` with the verdict of every rule: how often it applied, and why not when it did not."""
     session = _Session(documents)
