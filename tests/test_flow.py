@@ -292,6 +292,14 @@ def test_builders_link_the_documents() -> None:
     assert mm.Context.new("Demo", domain="d", environment="e").context_id != context.context_id
 
 
+def test_a_confirm_of_something_else_is_a_type_error() -> None:
+    role = mm.Role.model_validate(
+        {"meta": {"protocol_version": "1.0.0", "schema_version": "1.0.0"}, "role_id": mm.new_id(), "name": "n"}
+    )
+    with pytest.raises(TypeError, match="not Role"):
+        mm.Confirm.request(role, requested_by_role="r")  # type: ignore[arg-type]
+
+
 def test_a_trace_of_a_plan_of_another_context_is_refused() -> None:
     context = mm.Context.new("A", domain="d", environment="e")
     elsewhere = mm.Plan.new(mm.Context.new("B", domain="d", environment="e"), title="T", objective="O", steps=["s"])

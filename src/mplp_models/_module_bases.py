@@ -141,6 +141,10 @@ def _replaced(items: tuple[_Item, ...], position: int, *new: _Item) -> tuple[_It
     return (*items[:position], *new, *items[position + 1 :])
 
 
+# The kinds a confirm's target_type names (its "other" is for targets that are no MPLP document).
+_CONFIRMABLE = ("Plan", "Context", "Trace", "Extension")
+
+
 class ConfirmModuleBase(_Moving, frozen=True):
     """Behaviour of ``Confirm``: unique decision ids, no decision before the request; its lifecycle; decisions.
 
@@ -167,12 +171,16 @@ class ConfirmModuleBase(_Moving, frozen=True):
         """A pending confirm of ``target``: ``target_type`` its kind, ``target_id`` its id; a fresh ``confirm_id``, requested now.
 
         Args:
-            target: What is to be approved: a plan, a context, a trace or an extension.
+            target: What is to be approved: a plan, a context, a trace or an extension (a
+                ``TypeError`` for another object).
             requested_by_role: The id of the role that asks.
             reason: Why it is asked; default none.
             at: When (an RFC 3339 timestamp: ``requested_at`` and ``meta.created_at``); default now.
         """
-        kind = kind_named(type(target).__name__)
+        name = type(target).__name__
+        if name not in _CONFIRMABLE:
+            raise TypeError(f"a confirm's target is a Plan, Context, Trace or Extension, not {name}")
+        kind = kind_named(name)
         now = str(Timestamp.now()) if at is None else at
         data: dict[str, Any] = {
             "meta": new_meta(now),
