@@ -144,9 +144,12 @@ def test_new_flow_writes_a_linked_session(tmp_path: Path, capsys: pytest.Capture
     assert {read[name]["context_id"] for name in ("plan.json", "trace.json", "collab.json")} == {context_id}
     assert read["confirm.json"]["target_id"] == read["plan.json"]["plan_id"]
     assert read["trace.json"]["plan_id"] == read["plan.json"]["plan_id"]
-    status, out, err = _run(capsys, "validate", "--flow", str(folder))
-    assert (status, err) == (0, "")
-    assert "flow confirm_target_plan: holds (1 checked)" in out.splitlines()
+    assert [event["trace_id"] for event in read["trace.json"]["events"]] == [read["trace.json"]["trace_id"]]
+    for profile in ("sa", "map"):
+        status, out, err = _run(capsys, "validate", "--flow", str(folder), "--profile", profile)
+        assert (status, err) == (0, "")
+        assert "flow confirm_target_plan: holds (1 checked)" in out.splitlines()
+        assert "flow event_trace: holds (1 checked)" in out.splitlines()
     # Written twice into one folder: nothing is overwritten.
     status, _, err = _run(capsys, "new", "flow", str(folder))
     assert status == 2

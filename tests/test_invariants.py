@@ -106,6 +106,24 @@ def test_map_flow_rule_by_rule() -> None:
     assert _table(inv.evaluate(rules, _flow("map-flow-01-turn-taking"))) == expected
 
 
+def test_flow_01_keeps_the_global_plan_and_context_rules() -> None:
+    # FLOW-01's README: "All global invariants in plan.yaml and context.yaml pass" (two steps).
+    folder = shared_or_skip("mplp-v1.0", "invariants")
+    rules = [*inv.load(folder / "context.yaml"), *inv.load(folder / "plan.yaml")]
+    assert _table(inv.evaluate(rules, _flow("flow-01-single-agent-plan"))) == [
+        ("context_id_must_be_uuid", "holds", "context.json", "/context_id"),
+        ("protocol_version_must_be_1_0", "holds", "context.json", "/meta/protocol_version"),
+        ("schema_version_must_exist", "holds", "context.json", "/meta/schema_version"),
+        ("root_domain_must_be_non_empty", "holds", "context.json", "/root/domain"),
+        ("plan_id_must_be_uuid", "holds", "plan.json", "/plan_id"),
+        ("plan_context_id_match", "holds", "plan.json", "/context_id"),
+        ("step_ids_must_be_uuid", "holds", "plan.json", "/steps/0/step_id"),
+        ("step_ids_must_be_uuid", "holds", "plan.json", "/steps/1/step_id"),
+        ("step_descriptions_must_be_non_empty", "holds", "plan.json", "/steps/0/description"),
+        ("step_descriptions_must_be_non_empty", "holds", "plan.json", "/steps/1/description"),
+    ]
+
+
 def test_the_map_flow_rules_over_the_sa_flow() -> None:
     rules = inv.load(shared_or_skip("mplp-v1.0", "flows", "map-flow-01-turn-taking", "invariants.yaml"))
     verdicts = inv.evaluate(rules, _flow("sa-flow-01-basic"))
