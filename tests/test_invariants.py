@@ -197,6 +197,30 @@ def test_integration_examples_keep_the_integration_rules() -> None:
     assert len(verdicts) == 19
 
 
+def test_learning_examples_rule_by_rule() -> None:
+    folder = shared_or_skip("mplp-v1.0", "examples", "learning")
+    samples = []
+    for name in ("flow-01-intent-sample", "flow-05-confirm-sample"):
+        document = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
+        del document["$comment"]
+        samples.append(document)
+    rules = inv.load(shared_or_skip("mplp-v1.0", "invariants", "families", "learning-invariants.yaml"))
+    verdicts = inv.evaluate(rules, scoped={"learning_sample": samples})
+    # Sample 0 is an intent_resolution (intent_id, quality label "good"); sample 1 a confirm_decision.
+    # Neither is a delta_impact nor has state.risk_level ("... valid enum if present").
+    assert [(v.invariant, v.status, v.document) for v in verdicts if v.status != "holds"] == [
+        ("learning_intent_has_intent_id", "not_applicable", 1),
+        ("learning_intent_quality_label_valid", "not_applicable", 1),
+        ("learning_delta_has_delta_id", "not_applicable", 0),
+        ("learning_delta_has_delta_id", "not_applicable", 1),
+        ("learning_delta_scope_valid", "not_applicable", 0),
+        ("learning_delta_scope_valid", "not_applicable", 1),
+        ("learning_delta_risk_valid", "not_applicable", 0),
+        ("learning_delta_risk_valid", "not_applicable", 1),
+    ]
+    assert len(verdicts) == 24  # 12 rules, 2 samples
+
+
 # --- the rule language, form by form -----------------------------------------------------------------
 
 
@@ -248,6 +272,7 @@ def test_each_rule_form(rule: str, value: object, expected: list[tuple[str, str 
 
 def test_an_absent_value() -> None:
     assert _one("non-empty-string", {}) == FAILS
+    assert _one("enum(a)", {}, note="Apply when the field exists") == [("not_applicable", "/x")]
     assert _one("exists", {}) == FAILS
     assert _one("optional-string", {}) == HOLDS
     # Upstream's notes: "Apply only when started_at field exists".

@@ -25,7 +25,7 @@ The rule language is the whole of what upstream's files use: ``uuid-v4``,
 ``[?field=="value"]``. A note of the form "Apply only when X exists" (or "if
 present") makes an absent value not applicable, and "Apply when F == V" makes the
 rule apply only to documents where F is V: upstream writes those conditions in
-its notes (docs/sessions.md lists the rules they touch).
+its notes and descriptions (docs/sessions.md says more).
 """
 
 from __future__ import annotations
@@ -430,8 +430,8 @@ _CALLS: dict[str, Callable[[str], _Check]] = {
     "if": _if,
 }
 
-# Upstream's notes that state when a rule applies.
-_WHEN_PRESENT = re.compile(r"\b(only when|if)\b[^.]*\b(exists|present)\b", re.IGNORECASE)
+# Upstream's notes (and descriptions: "... must be valid enum if present") that state when a rule applies.
+_WHEN_PRESENT = re.compile(r"\b(only when|if|when)\b[^.]*\b(exists|present)\b", re.IGNORECASE)
 _REFERENCE = re.compile(r"\beq\(\s*([A-Za-z_]\w*)\.")  # the scope an eq() compares with
 _WHEN_EQUAL = re.compile(r"\bApply when (?P<field>[\w.]+) == (?P<value>[\w-]+)")
 
@@ -459,7 +459,7 @@ def _compiled(invariant: Invariant) -> _Compiled | None:
         steps,
         check,
         reference[1] if reference else None,
-        _WHEN_PRESENT.search(invariant.note) is not None,
+        _WHEN_PRESENT.search(f"{invariant.note} {invariant.description}") is not None,
         (when["field"], when["value"]) if when else None,
     )
 
