@@ -211,6 +211,27 @@ def test_documents_in_an_iterable_are_named_by_position() -> None:
 def test_something_else_than_a_document_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="not a parsed payload"):
         mm.check_flow([{"plan_id": PLAN}])  # type: ignore[list-item]
+    step = mm.PlanStep(step_id=PLAN, description="d", status="pending")
+    with pytest.raises(TypeError, match="document 0 is not a parsed payload"):
+        mm.check_flow([step])
+
+
+def test_an_unknown_profile_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="'sa', 'map' or None"):
+        mm.check_flow([], profile="ma")  # type: ignore[arg-type]
+
+
+class MyPlan(mm.Plan, frozen=True):
+    """A user's subclass of Plan."""
+
+
+def test_a_subclass_of_a_model_is_its_kind() -> None:
+    context = mm.Context.new("c", domain="d", environment="e")
+    plan = MyPlan.new(context, title="t", objective="o", steps=["s"])
+    assert mm.check_flow([context, plan]) == []
+    broken = MyPlan.new(mm.Context.new("c", domain="d", environment="e"), title="t", objective="o", steps=["s"])
+    (violation,) = mm.check_flow([context, broken])
+    assert (violation.rule, violation.locations[0].kind) == ("plan_context", "Plan")
 
 
 # --- the profiles ----------------------------------------------------------------------------------

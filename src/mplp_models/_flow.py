@@ -188,11 +188,12 @@ class _Session:
         self.docs: list[_Doc] = []
         self.by_kind: dict[str, list[_Doc]] = {}
         for name, model in _named(documents):
-            if not isinstance(model, MplpModel) or type(model).__name__ not in _ID_FIELDS:
+            kind = _kind_name(model)
+            if kind is None or not isinstance(model, MplpModel):
                 raise TypeError(
                     f"document {name!r} is not a parsed payload (a Plan, Context...): {type(model).__name__}"
                 )
-            doc = _Doc(name, type(model).__name__, model)
+            doc = _Doc(name, kind, model)
             self.docs.append(doc)
             self.by_kind.setdefault(doc.kind, []).append(doc)
         self.ids: dict[str, dict[str, _Doc]] = {
@@ -206,6 +207,14 @@ class _Session:
         """The documents of one model, with the model typed."""
         for doc in self.of(model.__name__):
             yield doc, cast(_M, doc.model)
+
+
+def _kind_name(model: object) -> str | None:
+    """The payload kind of ``model``: its class's name, or a base class's for a subclass of a model."""
+    for cls in type(model).__mro__:
+        if cls.__name__ in _ID_FIELDS and cls.__module__.startswith("mplp_models._generated."):
+            return cls.__name__
+    return None
 
 
 def _named(documents: object) -> Iterator[tuple[str | int, object]]:
@@ -231,6 +240,7 @@ def check_flow(
 
     Raises:
         TypeError: If a document is not a parsed payload (a ``PlanStep``, a dict...).
+        ValueError: If ``profile`` is not one of the profiles.
     """
     return list(check_flow_report(documents, profile=profile).violations)
 
@@ -238,7 +248,14 @@ def check_flow(
 def check_flow_report(
     documents: Mapping[str, MplpModel] | Iterable[MplpModel], *, profile: FlowProfile | None = None
 ) -> FlowReport:
-    """``check_flow`` with the verdict of every rule: how often it applied, and why not when it did not."""
+    """``check_flow`` with the verdict of every rule: how often it applied, and why not when it did not.
+
+    Raises:
+        TypeError: If a document is not a parsed payload.
+        ValueError: If ``profile`` is not one of the profiles.
+    """
+    if profile not in (None, "sa", "map"):
+        raise ValueError(f"profile is 'sa', 'map' or None, not {profile!r}")
     session = _Session(documents)
     results: list[FlowRuleResult] = []
     violations: list[FlowViolation] = []
