@@ -374,3 +374,13 @@ def test_scope_names_follow_upstream() -> None:
     context = mm.Context.new("c", domain="d", environment="e")
     assert inv.scope_of(context) == "context"
     assert inv.scope_of(mm.Plan.new(context, title="t", objective="o", steps=["s"])) == "plan"
+    assert (
+        inv.scope_of(
+            mm.Event.model_validate(
+                {"event_id": mm.new_id(), "event_type": "t", "source": "s", "timestamp": "2026-01-01T00:00:00Z"}
+            )
+        )
+        == "event"
+    )
+    with pytest.raises(TypeError, match="not a parsed payload: PlanStep"):
+        inv.scope_of(mm.PlanStep(step_id=mm.new_id(), description="d", status="pending"))

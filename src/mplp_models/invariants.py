@@ -469,9 +469,10 @@ def _compiled(invariant: Invariant) -> _Compiled | None:
 
 def scope_of(document: MplpModel) -> str:
     """The scope name of a parsed document in upstream's files: ``plan``, ``context``, ``event``, ``learning_sample``..."""
-    for kind in KINDS:
-        if kind.name == type(document).__name__:
-            return kind.slug.replace("-", "_")
+    slugs = {kind.name: kind.slug for kind in KINDS}
+    for cls in type(document).__mro__:  # a subclass of a model is in its model's scope
+        if cls.__name__ in slugs and cls.__module__.startswith("mplp_models._generated."):
+            return slugs[cls.__name__].replace("-", "_")
     raise TypeError(f"not a parsed payload: {type(document).__name__}")
 
 
