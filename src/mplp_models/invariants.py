@@ -387,9 +387,9 @@ def _eq(body: str) -> _Check:
             others = [seen.document]
         else:
             others = [document for _, document in seen.documents.get(scope, ())]
+        if not others:  # evaluate says so first, once per rule; never a silent pass
+            raise _NotApplicable(f"no {scope} document to compare with")
         wanted = [found for other in others for _, found in _resolve(other, steps) if found is not _ABSENT]
-        if not others:
-            return None  # checked by evaluate first: a reference to no document does not apply
         if value is not _ABSENT and any(_same(value, each) for each in wanted):
             return None
         shown = ", ".join(json.dumps(each) for each in wanted) or "nothing (absent)"
