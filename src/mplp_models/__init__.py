@@ -35,6 +35,15 @@ if TYPE_CHECKING:
     from mplp_models._conversion import ConversionError
     from mplp_models._dialog import DialogGovernance
     from mplp_models._errors import ErrorEntry, errors_as_json
+    from mplp_models._flow import (
+        FlowLocation,
+        FlowProfile,
+        FlowReport,
+        FlowRuleResult,
+        FlowViolation,
+        check_flow,
+        check_flow_report,
+    )
     from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (
         CodeInboxMessage,
         CodeInboxMessageRelations,
@@ -217,6 +226,11 @@ __all__ = [
     "ExtensionTypeValue",
     "FeedbackDecision",
     "FeedbackDecisionValue",
+    "FlowLocation",
+    "FlowProfile",
+    "FlowReport",
+    "FlowRuleResult",
+    "FlowViolation",
     "Governance",
     "InboxMessage",
     "InboxMessageStatus",
@@ -274,6 +288,8 @@ __all__ = [
     "UserFeedback",
     "__version__",
     "canonical_json",
+    "check_flow",
+    "check_flow_report",
     "check_lines",
     "errors_as_json",
     "new_id",
@@ -304,6 +320,18 @@ _LOCATIONS: dict[str, str] = {
     "MAX_DEPTH": "mplp_models._reader",
     "DialogGovernance": "mplp_models._dialog",  # the shared Governance, under the name it had first
     **dict.fromkeys(("ErrorEntry", "errors_as_json"), "mplp_models._errors"),
+    **dict.fromkeys(
+        (
+            "FlowLocation",
+            "FlowProfile",
+            "FlowReport",
+            "FlowRuleResult",
+            "FlowViolation",
+            "check_flow",
+            "check_flow_report",
+        ),
+        "mplp_models._flow",
+    ),
     **dict.fromkeys(("InboxMessage", "InboxMessageStatus", "InboxMessageType"), _GENERATED + "cortex.v1.inbox_schema"),
     **dict.fromkeys(
         ("CodeInboxMessage", "CodeInboxMessageRelations", "CodeInboxMessageStatus", "CodeInboxMessageType"),

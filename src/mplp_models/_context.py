@@ -10,8 +10,9 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from mplp_models._base import MplpModel
+from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, permissive_moves
-from mplp_models._types import JsonObject
+from mplp_models._types import JsonObject, Timestamp
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextStatus, ContextStatusValue
@@ -67,6 +68,45 @@ class ContextBase(RuledModel, frozen=True):
 
     if TYPE_CHECKING:
         status: ContextStatus
+
+    @classmethod
+    def new(
+        cls,
+        title: str,
+        *,
+        domain: str,
+        environment: str,
+        status: ContextStatus | ContextStatusValue = "active",
+        summary: str | None = None,
+        at: str | None = None,
+    ) -> Self:
+        """A new context, the first document of a session: a fresh ``context_id``, stamped now.
+
+        ``Plan.new``, ``Trace.start``... take it and name it; ``check_flow`` holds them to it.
+
+        Args:
+            title: What the context is, for humans and agents.
+            domain: Its business domain (``root.domain``).
+            environment: Its runtime environment (``root.environment``), e.g. development.
+            status: Default active: a session runs in an active context (the SA profile asks for it).
+            summary: A longer description; default none.
+            at: When it was made (an RFC 3339 timestamp: ``created_at`` and ``meta.created_at``); default now.
+
+        Raises:
+            ValidationError: If a value breaks the schema (an empty title, say).
+        """
+        now = str(Timestamp.now()) if at is None else at
+        data: dict[str, Any] = {
+            "meta": new_meta(now),
+            "context_id": new_id(),
+            "root": {"domain": domain, "environment": environment},
+            "title": title,
+            "status": getattr(status, "value", status),
+            "created_at": now,
+        }
+        if summary is not None:
+            data["summary"] = summary
+        return cls.model_validate(data)
 
     def transition(self, to: ContextStatus | ContextStatusValue) -> Self:
         """The context moved to ``to`` (a new context); a ``ValueError`` if the move is not legal.

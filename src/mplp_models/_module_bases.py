@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args
 
 from typing_extensions import Self, TypedDict, Unpack
 
-from mplp_models._ids import new_id
+from mplp_models._ids import new_id, new_meta
+from mplp_models._kinds import kind_named
 from mplp_models._rules import RuledModel, RuleViolation, duplicate_ids, permissive_moves
 from mplp_models._types import Timestamp, is_before
 
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         ConfirmStatus,
         ConfirmStatusValue,
     )
+    from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
     from mplp_models._generated.mplp.v1_0.mplp_core_schema import (
         CoreStatus,
         CoreStatusValue,
@@ -42,7 +44,7 @@ if TYPE_CHECKING:
         ModuleId,
         ModuleIdValue,
     )
-    from mplp_models._generated.mplp.v1_0.mplp_extension_schema import ExtensionStatus, ExtensionStatusValue
+    from mplp_models._generated.mplp.v1_0.mplp_extension_schema import Extension, ExtensionStatus, ExtensionStatusValue
     from mplp_models._generated.mplp.v1_0.mplp_network_schema import (
         NetworkNode,
         NetworkNodeKind,
@@ -52,6 +54,8 @@ if TYPE_CHECKING:
         NetworkStatus,
         NetworkStatusValue,
     )
+    from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
+    from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace
 
 __all__ = [
     "COLLAB_MOVES",
@@ -137,6 +141,10 @@ def _replaced(items: tuple[_Item, ...], position: int, *new: _Item) -> tuple[_It
     return (*items[:position], *new, *items[position + 1 :])
 
 
+# The kinds a confirm's target_type names (its "other" is for targets that are no MPLP document).
+_CONFIRMABLE = ("Plan", "Context", "Trace", "Extension")
+
+
 class ConfirmModuleBase(_Moving, frozen=True):
     """Behaviour of ``Confirm``: unique decision ids, no decision before the request; its lifecycle; decisions.
 
@@ -150,6 +158,42 @@ class ConfirmModuleBase(_Moving, frozen=True):
         status: ConfirmStatus
         requested_at: Timestamp
         decisions: tuple[ConfirmDecision, ...] | None
+
+    @classmethod
+    def request(
+        cls,
+        target: Plan | Context | Trace | Extension,
+        *,
+        requested_by_role: str,
+        reason: str | None = None,
+        at: str | None = None,
+    ) -> Self:
+        """A pending confirm of ``target``: ``target_type`` its kind, ``target_id`` its id; a fresh ``confirm_id``, requested now.
+
+        Args:
+            target: What is to be approved: a plan, a context, a trace or an extension (a
+                ``TypeError`` for another object).
+            requested_by_role: The id of the role that asks.
+            reason: Why it is asked; default none.
+            at: When (an RFC 3339 timestamp: ``requested_at`` and ``meta.created_at``); default now.
+        """
+        name = type(target).__name__
+        if name not in _CONFIRMABLE:
+            raise TypeError(f"a confirm's target is a Plan, Context, Trace or Extension, not {name}")
+        kind = kind_named(name)
+        now = str(Timestamp.now()) if at is None else at
+        data: dict[str, Any] = {
+            "meta": new_meta(now),
+            "confirm_id": new_id(),
+            "target_type": kind.slug,
+            "target_id": getattr(target, kind.id_field),
+            "status": "pending",
+            "requested_by_role": requested_by_role,
+            "requested_at": now,
+        }
+        if reason is not None:
+            data["reason"] = reason
+        return cls.model_validate(data)
 
     def transition(self, to: ConfirmStatus | ConfirmStatusValue) -> Self:
         """The confirm moved to status ``to`` (a member or its value): a new confirm.

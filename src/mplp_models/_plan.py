@@ -16,10 +16,13 @@ from typing_extensions import Self, TypedDict, Unpack
 from mplp_models import _fastpath
 from mplp_models._base import MplpModel
 from mplp_models._fast_shapes import is_plain
+from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import LifecycleModel, RuledModel, RuleViolation, duplicate_ids
+from mplp_models._types import Timestamp
 
 if TYPE_CHECKING:
     from mplp_models._drafts import PlanDraft
+    from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import (
         PlanStatus,
         PlanStatusValue,
@@ -124,6 +127,48 @@ class PlanBase(RuledModel, frozen=True):
         steps: tuple[PlanStep, ...]
 
     # --- reading the steps ---
+
+    @classmethod
+    def new(
+        cls,
+        context: Context,
+        *,
+        title: str,
+        objective: str,
+        steps: Sequence[str | PlanStep],
+        status: PlanStatus | PlanStatusValue = "draft",
+        at: str | None = None,
+    ) -> Self:
+        """A new plan of ``context``: a fresh ``plan_id``, ``context_id`` naming the context, stamped now.
+
+        Args:
+            context: The session's context.
+            title: The plan's title.
+            objective: What it should achieve.
+            steps: Each a step, or a description: a pending step with a fresh ``step_id``
+                and its position as ``order_index``.
+            status: Default draft.
+            at: When it was made (an RFC 3339 timestamp: ``meta.created_at``); default now.
+
+        Raises:
+            ValidationError: If the plan breaks the schema (no step, say) or a rule.
+        """
+        made = [
+            {"step_id": new_id(), "description": step, "status": "pending", "order_index": position}
+            if isinstance(step, str)
+            else step
+            for position, step in enumerate(steps)
+        ]
+        data: dict[str, Any] = {
+            "meta": new_meta(str(Timestamp.now()) if at is None else at),
+            "plan_id": new_id(),
+            "context_id": context.context_id,
+            "title": title,
+            "objective": objective,
+            "status": getattr(status, "value", status),
+            "steps": made,
+        }
+        return cls.model_validate(data)
 
     def step(self, step_id: str) -> PlanStep:
         """The step with that id (the first one, in a plan read with ``semantic=False``).

@@ -8,11 +8,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from typing_extensions import Self
 
+from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, RuleViolation, checked_move, duplicate_ids, permissive_moves
 from mplp_models._types import Timestamp, is_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.common.trace_base_schema import TraceBase
+    from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
+    from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
     from mplp_models._generated.mplp.v1_0.mplp_trace_schema import (
         TraceSegment,
         TraceSegmentStatus,
@@ -46,6 +49,38 @@ class TraceModuleBase(RuledModel, frozen=True):
         started_at: Timestamp | None
         finished_at: Timestamp | None
         segments: tuple[TraceSegment, ...] | None
+
+    @classmethod
+    def start(cls, context: Context, plan: Plan | None = None, *, at: str | None = None) -> Self:
+        """A running trace of ``context`` (and of ``plan``): fresh trace and root span ids, started now.
+
+        The trace, its root span and the plan all name ``context``; ``plan_id`` names ``plan``.
+
+        Args:
+            context: The session's context.
+            plan: The plan the trace records the execution of; default none (no ``plan_id``).
+            at: When it started (an RFC 3339 timestamp: ``started_at`` and ``meta.created_at``); default now.
+
+        Raises:
+            ValueError: If ``plan`` belongs to another context (its ``context_id`` is not ``context``'s).
+        """
+        if plan is not None and plan.context_id != context.context_id:
+            raise ValueError(
+                f"plan {plan.plan_id} belongs to context {plan.context_id}, not to context {context.context_id}"
+            )
+        now = str(Timestamp.now()) if at is None else at
+        trace_id = new_id()
+        data: dict[str, Any] = {
+            "meta": new_meta(now),
+            "trace_id": trace_id,
+            "context_id": context.context_id,
+            "root_span": {"trace_id": trace_id, "span_id": new_id(), "context_id": context.context_id},
+            "status": "running",
+            "started_at": now,
+        }
+        if plan is not None:
+            data["plan_id"] = plan.plan_id
+        return cls.model_validate(data)
 
     def transition(self, to: TraceStatus | TraceStatusValue, *, at: str | None = None) -> Self:
         """The trace moved to ``to`` (a new trace); a ``ValueError`` if the move is not legal.

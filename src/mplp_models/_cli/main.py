@@ -8,6 +8,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 __all__ = ["main"]
 
@@ -83,7 +84,7 @@ def _add_validate(add: _AddParser) -> None:
             "from the payload's keys unless --kind names it.\n\n"
         ),
     )
-    command.add_argument("paths", nargs="+", metavar="PATH", help="a JSON file (or NDJSON with --ndjson); - for stdin")
+    command.add_argument("paths", nargs="*", metavar="PATH", help="a JSON file (or NDJSON with --ndjson); - for stdin")
     command.add_argument("--kind", metavar="MODEL", help="validate every document as this model (e.g. Plan)")
     command.add_argument("--schema-only", action="store_true", help="check the schemas only, not the rules beyond them")
     command.add_argument(
@@ -108,7 +109,27 @@ def _add_validate(add: _AddParser) -> None:
         help="with --ndjson, a longer line is not read but refused (default 16 MiB)",
     )
     command.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
+    _add_flow_options(command)
     command.set_defaults(run=_validate)
+
+
+def _add_flow_options(command: argparse.ArgumentParser) -> None:
+    flow = command.add_argument_group(
+        "sessions", "the documents of one session checked against each other (docs/sessions.md)"
+    )
+    flow.add_argument(
+        "--flow",
+        metavar="DIR",
+        help="validate every *.json of DIR, then the set: one line per document, then per rule",
+    )
+    flow.add_argument(
+        "--invariants",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="with --flow, also evaluate an upstream invariant file (YAML; repeatable)",
+    )
+    flow.add_argument("--profile", choices=("sa", "map"), help="with --flow, add the SA or MAP profile's rules")
 
 
 def _add_canonicalize(add: _AddParser) -> None:
@@ -153,8 +174,14 @@ def _add_schema(add: _AddParser) -> None:
 def _add_new(add: _AddParser) -> None:
     from mplp_models._cli.skeletons import SKELETONS
 
-    command = _command(add, "new", "Write a valid starting document with fresh ids and timestamps.")
-    command.add_argument("kind", choices=tuple(SKELETONS), help="what to create")
+    command = _command(
+        add,
+        "new",
+        "Write a valid starting document with fresh ids and timestamps.",
+        "`new flow DIR` writes a session whose documents name each other (context, plan,\nconfirm, trace, collab) into DIR, one file each.\n\n",
+    )
+    command.add_argument("kind", choices=(*SKELETONS, "flow"), help="what to create")
+    command.add_argument("dir", nargs="?", metavar="DIR", help="with flow: the folder to write the session into")
     command.add_argument("--canonical", action="store_true", help="RFC 8785 bytes instead of indented JSON")
     command.set_defaults(run=_new)
 
@@ -185,6 +212,11 @@ def _cpus() -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    if args.flow is not None or args.invariants or args.profile is not None:
+        return _validate_flow(args)
+    if not args.paths:
+        _error("validate: give a PATH, or --flow DIR")
+        return EXIT_USAGE
     from mplp_models._cli.validate import ValidateOptions, run_validate
 
     model = _model_name(args.kind) if args.kind is not None else None
@@ -201,6 +233,19 @@ def _validate(args: argparse.Namespace) -> int:
         **({} if args.max_line_bytes is None else {"max_line_bytes": args.max_line_bytes}),
     )
     return run_validate(options)
+
+
+def _validate_flow(args: argparse.Namespace) -> int:
+    if args.flow is None:
+        _error("validate: --invariants and --profile go with --flow DIR")
+        return EXIT_USAGE
+    if args.paths or args.ndjson or args.kind is not None:
+        _error("validate: --flow DIR reads the folder's *.json; it takes no PATH, --ndjson or --kind")
+        return EXIT_USAGE
+    from mplp_models._cli.flow import FlowOptions, run_flow
+
+    options = FlowOptions(args.flow, tuple(args.invariants), args.profile, not args.schema_only, args.format == "json")
+    return run_flow(options)
 
 
 def _model_name(name: str) -> str | None:
@@ -282,6 +327,8 @@ def _bundle(name: str) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
+    if args.kind == "flow" or args.dir is not None:
+        return _new_flow(args)
     from mplp_models._cli.skeletons import skeleton
 
     document = skeleton(args.kind)
@@ -290,6 +337,34 @@ def _new(args: argparse.Namespace) -> int:
     else:
         print(json.dumps(document.to_dict(), indent=2, ensure_ascii=False))
     return EXIT_OK
+
+
+def _new_flow(args: argparse.Namespace) -> int:
+    from mplp_models._cli.skeletons import flow_skeleton
+
+    if args.kind != "flow" or args.dir is None:
+        _error("new: DIR goes with flow: `new flow DIR`")
+        return EXIT_USAGE
+    folder = Path(args.dir)
+    documents = flow_skeleton()
+    taken = [name for name in documents if (folder / name).exists()]
+    if taken:
+        _error(f"new flow: {args.dir} already holds {', '.join(taken)}; nothing written")
+        return EXIT_USAGE
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, document in documents.items():
+            data = document.to_json() if args.canonical else _indented(document.to_dict())
+            (folder / name).write_bytes(data)
+            print(folder / name)
+    except OSError as error:
+        _error(f"new flow: {args.dir}: {error.strerror or error}")
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def _indented(value: object) -> bytes:
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
 
 
 def _read(path: str) -> bytes | None:

@@ -13,7 +13,7 @@ from mplp_models._kinds import KINDS
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel
 
-__all__ = ["SKELETONS", "skeleton"]
+__all__ = ["SKELETONS", "flow_skeleton", "skeleton"]
 
 
 def _plan(now: str) -> dict[str, Any]:
@@ -176,3 +176,31 @@ def skeleton(kind: str) -> MplpModel:
     model_name, make = SKELETONS[kind]
     model: type[MplpModel] = getattr(mplp_models, model_name)
     return model.model_validate(make(str(Timestamp.now())))
+
+
+def flow_skeleton() -> dict[str, MplpModel]:
+    """A linked session (``new flow``): file name -> document; each names the others as ``check_flow`` asks.
+
+    Made with the linked builders, so the ids agree by construction; the collab has no builder and
+    is the ``new collab`` skeleton in the session's context. The trace holds one event, so that the
+    session keeps the SA and MAP profiles too.
+    """
+    import mplp_models as mm
+
+    context = mm.Context.new("New session", domain="domain", environment="development")
+    plan = mm.Plan.new(context, title="New plan", objective="What the plan should achieve", steps=["First step"])
+    now = str(context.created_at)
+    # MAP binds each participant to a role.
+    participants = [{"participant_id": "participant-1", "kind": "agent", "role_id": new_id()}]
+    collab = mm.Collab.model_validate({**_collab(now), "context_id": context.context_id, "participants": participants})
+    trace = mm.Trace.start(context, plan, at=now)
+    # One event of its own: the SA profile asks every trace for one.
+    started = {"event_id": new_id(), "event_type": "trace.started", "source": "trace", "timestamp": now}
+    trace = mm.Trace.model_validate({**trace.to_dict(), "events": [{**started, "trace_id": trace.trace_id}]})
+    return {
+        "context.json": context,
+        "plan.json": plan,
+        "confirm.json": mm.Confirm.request(plan, requested_by_role="requester", at=now),
+        "trace.json": trace,
+        "collab.json": collab,
+    }
