@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import bench_edits
+import bench_flow
 import bench_lines
 import bench_strategy_cost
 import measure
@@ -501,6 +502,7 @@ def run(settings: Settings) -> dict[str, Any]:
         results["memory"] = bench_memory(plan_2000, settings)
         results["naive"] = bench_naive(Path(tmp), settings)
     results["plan_edits"] = bench_edits.run(quick=settings.mode == "quick")
+    results["flow"] = bench_flow.run(quick=settings.mode == "quick")
     results["strategies_ms_per_example"] = bench_strategies(settings)
     results["strategy_cost"] = bench_strategy_cost.run(quick=settings.mode == "quick")
     results["targets"] = targets(results)
