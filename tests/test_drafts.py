@@ -146,6 +146,25 @@ def test_a_copy_or_a_construction_is_validated_too() -> None:
     assert draft.model_copy(deep=True) == draft
 
 
+def test_arrays_take_a_list_or_a_tuple_in_order_and_refuse_a_set() -> None:
+    step = llm.PlanStepDraft(id="s2", description="Test", agent_role=None, depends_on=["s1"])
+    assert step.depends_on == ("s1",)
+    first = llm.PlanStepDraft(id="s1", description="Build", agent_role=None, depends_on=[])
+    assert [s.id for s in llm.PlanDraft(title="T", objective="O", steps=[first, step]).steps] == ["s1", "s2"]
+    # A set has no order: taking one would choose the steps' order (and the dependencies') at random.
+    for field, value in (("depends_on", {"s1", "s3"}), ("depends_on", frozenset({"s1"}))):
+        with pytest.raises(ValidationError) as caught:
+            llm.PlanStepDraft.model_validate({"id": "s2", "description": "Test", "agent_role": None, field: value})
+        assert caught.value.errors()[0]["type"] == "unordered_array"
+    with pytest.raises(ValidationError) as caught:
+        llm.PlanDraft.model_validate({"title": "T", "objective": "O", "steps": {first}})
+    assert caught.value.errors()[0]["type"] == "unordered_array"
+    message = llm.DialogMessageDraft(role="user", content="Hi")
+    with pytest.raises(ValidationError) as caught:
+        llm.DialogDraft.model_validate({"messages": {message}})
+    assert caught.value.errors()[0]["type"] == "unordered_array"
+
+
 def test_the_messages_are_for_the_model_not_for_python() -> None:
     entries = refusal(draft_answer(step("s1", "", "s9"), step("s1", "B")))
     text = llm.feedback(_error(draft_answer(step("s1", "", "s9"), step("s1", "B"))))

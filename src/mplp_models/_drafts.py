@@ -20,7 +20,7 @@ import copy
 import re
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import Annotated, Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -33,7 +33,7 @@ from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
 from mplp_models._ids import new_id, new_meta
 from mplp_models._plan import PlanBase, _find_cycle  # pyright: ignore[reportPrivateUsage]
 from mplp_models._rules import RuleViolation as _Problem  # a draft's problem: where, which rule, the message
-from mplp_models._types import JsonText, Timestamp
+from mplp_models._types import JsonText, Ordered, Timestamp
 
 __all__ = [
     "ConfirmDecisionDraft",
@@ -140,6 +140,7 @@ class PlanStepDraft(Draft):
     ]
     depends_on: Annotated[
         tuple[JsonText, ...],
+        Ordered,
         Field(
             description=(
                 "The ids of the other steps of this plan that must be done before this one starts; "
@@ -147,6 +148,12 @@ class PlanStepDraft(Draft):
             )
         ),
     ]
+
+    if TYPE_CHECKING:  # what the run time takes from Python: a list or a tuple (a set has no order)
+
+        def __init__(
+            self, *, id: str, description: str, agent_role: str | None, depends_on: list[str] | tuple[str, ...]
+        ) -> None: ...
 
     def _problems(self) -> list[_Problem]:
         return [
@@ -163,8 +170,15 @@ class PlanDraft(Draft):
     objective: Annotated[JsonText, Field(description="What the plan is to achieve.")]
     steps: Annotated[
         tuple[PlanStepDraft, ...],
+        Ordered,
         Field(description="The steps, at least one, in the order they are meant to be done."),
     ]
+
+    if TYPE_CHECKING:  # what the run time takes from Python: a list or a tuple (a set has no order)
+
+        def __init__(
+            self, *, title: str, objective: str, steps: list[PlanStepDraft] | tuple[PlanStepDraft, ...]
+        ) -> None: ...
 
     def _problems(self) -> list[_Problem]:
         found = [
@@ -465,7 +479,13 @@ class DialogMessageDraft(Draft):
 class DialogDraft(Draft):
     """A dialog: its messages, in the order they were said."""
 
-    messages: Annotated[tuple[DialogMessageDraft, ...], Field(description="The messages, at least one, in order.")]
+    messages: Annotated[
+        tuple[DialogMessageDraft, ...], Ordered, Field(description="The messages, at least one, in order.")
+    ]
+
+    if TYPE_CHECKING:  # what the run time takes from Python: a list or a tuple (a set has no order)
+
+        def __init__(self, *, messages: list[DialogMessageDraft] | tuple[DialogMessageDraft, ...]) -> None: ...
 
     def _problems(self) -> list[_Problem]:
         if self.messages:

@@ -37,5 +37,10 @@ def drafts(draft: llm.PlanDraft, plan: mm.Plan, confirm: mm.Confirm) -> None:
     assert_type(
         judged.to_learning_sample(project_id="p", started_at="2026-03-01T09:00:00Z", plan=plan), mm.LearningSample
     )
+    # Arrays take a list or a tuple, as the run time does; a set (no order) is refused by both.
+    step = llm.PlanStepDraft(id="s2", description="Test", agent_role=None, depends_on=["s1"])
+    llm.PlanDraft(title="T", objective="O", steps=[step])
+    llm.DialogDraft(messages=[message])
+    llm.PlanStepDraft(id="s3", description="D", agent_role=None, depends_on={"s1"})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     llm.ConfirmDecisionDraft(decision="maybe", reason="?")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     plan.apply_draft(llm.DialogDraft(messages=()))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
