@@ -146,7 +146,7 @@ def json_message(entry: ErrorDetails) -> str:
             return message.replace(f"{found} should", f"{_CONTAINERS[found]} should", 1).replace(
                 " after validation", ""
             )
-    if kind in _PYTHON_ADVICE and isinstance(entry["input"], _JSON_VALUES):
+    if kind in _PYTHON_ADVICE and isinstance(entry.get("input"), _JSON_VALUES):
         return message.partition(" (for a ")[0]
     return message
 
