@@ -9,7 +9,8 @@ the floor; from_json with and without the rules, parse; msgspec, fastjsonschema,
 jsonschema-rs and jsonschema on the same bytes), writing canonical JSON (to_json
 against rfc8785 and orjson's sorted dump), a 10,000-line NDJSON file (in
 process, and through ``python -m mplp_models validate --ndjson``), import time
-and the memory a 2,000-step plan holds. Timings are medians of interleaved
+and the memory a 2,000-step plan holds, with the strict readers' peak memory per
+input byte (valid, duplicate-key and error-heavy input). Timings are medians of interleaved
 rounds (measure.py); the targets are reported, never enforced. A benchmark, not
 a test: it fails only when a contender is set up wrong (peers.check).
 """
@@ -388,8 +389,11 @@ def bench_memory(path: Path, settings: Settings) -> dict[str, Any]:
         "payload": "plan-2000",
         "bytes": path.stat().st_size,
         "readers": memory.measure(path, settings.memory_runs),
+        # reader -> input (valid, duplicate key, error-heavy) -> peak resident growth / input bytes
+        "per_input_byte": memory.per_byte(path, settings.memory_runs),
     }
     report.print_memory(result)
+    memory.print_per_byte(result["per_input_byte"])
     return result
 
 

@@ -6,11 +6,14 @@ keeps the result, collects garbage, and prints the bytes still traced (held)
 and the peak while reading, both counted from just before the read. The input
 bytes themselves are read before tracing starts and are not counted.
 
-``measure`` also prints the peak memory per input byte of the strict readers
-(``per_byte``): the growth of the resident set's high-water mark over one read,
-in a fresh process (``memory.py --per-byte READER INPUT FILE``), for a valid
-input, the same with a duplicate key, and one with an error at every step. The
-resident set, not tracemalloc: orjson asks for more than it touches.
+``per_byte`` measures the peak memory per input byte of the strict readers:
+the growth of the resident set's high-water mark over one read, in a fresh
+process (``memory.py --per-byte READER INPUT FILE``), for a valid input, the
+same with a duplicate key, and one with an error at every step (2,000 of them:
+past ``MAX_ERRORS``, so the bounded listing is measured too). The resident set,
+not tracemalloc: orjson asks for more than it touches, and pydantic-core
+collects errors in Rust, which tracemalloc does not see. ``bench.py`` stores
+and prints them (``make bench``).
 """
 
 from __future__ import annotations
@@ -32,11 +35,7 @@ READERS = {
 
 
 def measure(path: Path, runs: int) -> dict[str, dict[str, Any]]:
-    """Held and peak bytes for each reader: the median over ``runs`` fresh processes each, interleaved.
-
-    Prints the peak per input byte of the strict readers too (``per_byte``).
-    """
-    print_per_byte(per_byte(path, runs))
+    """Held and peak bytes for each reader: the median over ``runs`` fresh processes each, interleaved."""
     found: dict[str, dict[str, list[int]]] = {name: {"held": [], "peak": []} for name in READERS}
     for _ in range(runs):
         for name in READERS:
