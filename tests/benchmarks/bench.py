@@ -385,15 +385,16 @@ def bench_first_plan(folder: Path, generated: Path, settings: Settings) -> dict[
 
 
 def bench_memory(path: Path, settings: Settings) -> dict[str, Any]:
+    # reader -> input (valid, duplicate key, error-heavy, ...) -> peak resident growth / input bytes
+    per_input_byte = memory.per_byte(path, settings.memory_runs)
     result = {
         "payload": "plan-2000",
         "bytes": path.stat().st_size,
         "readers": memory.measure(path, settings.memory_runs),
-        # reader -> input (valid, duplicate key, error-heavy) -> peak resident growth / input bytes
-        "per_input_byte": memory.per_byte(path, settings.memory_runs),
+        "per_input_byte": per_input_byte,
     }
     report.print_memory(result)
-    memory.print_per_byte(result["per_input_byte"])
+    memory.print_per_byte(per_input_byte)
     return result
 
 
