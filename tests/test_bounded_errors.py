@@ -10,7 +10,7 @@ short after validation); one step id used by N steps is N - 1 ``duplicate_step_i
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -44,7 +44,7 @@ def caught(read: Any, *args: Any) -> ValidationError:
     return error.value
 
 
-READS = {
+READS: dict[str, Callable[[Any], object]] = {
     "model_validate": lambda document: mm.Plan.model_validate(document),
     "from_json": lambda document: mm.Plan.from_json(json.dumps(document)),
     "model_validate_json": lambda document: mm.Plan.model_validate_json(json.dumps(document)),
@@ -106,7 +106,7 @@ def test_the_default_maximum_is_1000() -> None:
 def test_rule_violations_are_bounded_too(either_path: bool) -> None:
     step = {key: value for key, value in PLAN["steps"][0].items() if key != "dependencies"}
     document = dict(PLAN, steps=[step] * 50)  # one id, 50 steps: 49 duplicates
-    reads = (
+    reads: tuple[Callable[[Any], object], ...] = (
         mm.Plan.model_validate,
         lambda data: mm.Plan.from_json(json.dumps(data)),
         # pydantic's own reading of JSON text: the rules bound their list themselves
