@@ -17,6 +17,7 @@ import pytest
 from conftest import PAYLOADS, load
 from fast_path_switch import either_path
 from pydantic import TypeAdapter, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 import mplp_models as mm
 from mplp_models import _errors, llm
@@ -144,3 +145,13 @@ def test_the_inputs_of_listed_entries_are_the_values_at_their_locations() -> Non
     assert missing and all(entry["input"] == {"n": entry["loc"][1]} for entry in missing)
     extra = [entry for entry in entries if entry["type"] == "extra_forbidden"]
     assert extra and all(entry["input"] == entry["loc"][1] for entry in extra)
+
+
+def test_an_error_pydantic_core_cannot_write_as_json_is_bounded_too() -> None:
+    # Bytes that are not UTF-8 in a context: pydantic-core's json() refuses them.
+    kind = PydanticCustomError("custom", "bad", {"raw": b"\xff"})
+    details: list[InitErrorDetails] = [{"type": kind, "loc": ("items", i), "input": i} for i in range(1500)]
+    entries = mm.errors_as_json(ValidationError.from_exception_data("Custom", details))
+    assert len(entries) == 1001
+    assert [entry["pointer"] for entry in entries[:3]] == ["/items/0", "/items/1", "/items/2"]
+    assert entries[-1]["message"].startswith("500 more problems")

@@ -88,7 +88,10 @@ def first_entries(error: ValidationError, limit: int) -> tuple[list[ErrorDetails
     total = error.error_count()
     if total <= limit + 1:
         return error.errors(include_url=False), total
-    text = error.json(include_url=False, include_input=False)
+    try:
+        text = error.json(include_url=False, include_input=False)
+    except ValueError:  # a context pydantic-core cannot write (PydanticSerializationError): the slow way
+        return error.errors(include_url=False)[:limit], total
     decoder = json.JSONDecoder()
     entries: list[ErrorDetails] = []
     position = 1  # past the "[" of the compact list, then past each ","
