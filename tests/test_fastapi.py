@@ -28,7 +28,7 @@ from fastapi.testclient import TestClient
 from pydantic import TypeAdapter, ValidationError
 
 import mplp_models as mm
-from mplp_models.fastapi import StrictJSONRoute
+from mplp_models.fastapi import MAX_BODY_BYTES, LimitedBodyRoute, StrictJSONRoute
 
 PLAN = (PAYLOADS / "plan.json").read_bytes()
 PATH_OF = {model: f"/{model.__name__.lower()}" for model in FIXTURE_OF}
@@ -547,3 +547,136 @@ def test_an_error_with_nothing_to_screen_is_pydantics_own() -> None:
     [entry] = caught.value.errors()
     assert entry.get("url", "").endswith("/v/string_type")  # pydantic's own entry, its link kept
     assert (entry["loc"], entry["input"], entry["type"]) == (("title",), 7, "string_type")
+
+
+# --- bounded bodies and bounded answers ---
+
+
+class SmallStrict(StrictJSONRoute):
+    max_body_bytes = 10_000
+
+
+class SmallPlain(LimitedBodyRoute):
+    max_body_bytes = 10_000
+
+
+def padded(size: int) -> bytes:
+    """The example plan, spaces after it up to ``size`` bytes: valid JSON of exactly that length."""
+    assert len(PLAN) <= size
+    return PLAN + b" " * (size - len(PLAN))
+
+
+@pytest.mark.parametrize("route_class", [SmallStrict, SmallPlain])
+def test_a_body_longer_than_the_limit_is_a_413(route_class: type[APIRoute]) -> None:
+    client = TestClient(make_app(route_class)[0])
+    assert client.post("/plan", content=padded(10_000), headers=JSON).status_code == 204
+    response = client.post("/plan", content=padded(10_001), headers=JSON)
+    assert response.status_code == 413
+    assert response.json() == {"detail": "The request body is longer than 10000 bytes"}
+
+
+def test_the_default_limit_is_1_mib() -> None:
+    assert MAX_BODY_BYTES == StrictJSONRoute.max_body_bytes == LimitedBodyRoute.max_body_bytes == 1024 * 1024
+    client = TestClient(make_app()[0])
+    assert client.post("/plan", content=padded(1024 * 1024), headers=JSON).status_code == 204
+    assert client.post("/plan", content=padded(1024 * 1024 + 1), headers=JSON).status_code == 413
+
+
+def call(app: FastAPI, chunks: list[bytes], content_length: int | None) -> tuple[int, int]:
+    """The answer's status to a body sent in ``chunks`` (declaring ``content_length``), and how many chunks the app read."""
+    import asyncio
+
+    read = 0
+    status = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal read
+        if read == len(chunks):
+            return {"type": "http.disconnect"}
+        read += 1
+        return {"type": "http.request", "body": chunks[read - 1], "more_body": read < len(chunks)}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+
+    headers = [(b"content-type", b"application/json")]
+    if content_length is not None:
+        headers.append((b"content-length", str(content_length).encode()))
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/plan",
+        "raw_path": b"/plan",
+        "root_path": "",
+        "query_string": b"",
+        "headers": headers,
+        "server": ("testserver", 80),
+        "client": ("testclient", 1),
+    }
+    asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
+    return status, read
+
+
+@pytest.mark.parametrize("route_class", [SmallStrict, SmallPlain])
+def test_the_limit_counts_what_arrives_whatever_was_declared(route_class: type[APIRoute]) -> None:
+    app = make_app(route_class)[0]
+    chunks = [b"[" + b" " * 999] + [b" " * 1000] * 99  # 100,000 bytes in 100 chunks
+    # Declared short (or not at all): read until the limit is passed, one chunk past it at most.
+    assert call(app, chunks, 10) == (413, 11)
+    assert call(app, chunks, None) == (413, 11)
+    # Declared long: refused before a byte is read.
+    assert call(app, chunks, 100_000) == (413, 0)
+    assert call(app, chunks, 10**30) == (413, 0)
+
+
+def bad_steps_body(count: int, **fields: Any) -> bytes:
+    """The example plan's first step, then ``count`` steps that are each 0: one problem each."""
+    document = json.loads(PLAN)
+    document["steps"] = [document["steps"][0]] + [0] * count
+    document.update(fields)
+    return json.dumps(document).encode()
+
+
+@pytest.mark.parametrize("route_class", [StrictJSONRoute, LimitedBodyRoute])
+def test_the_422_of_a_body_full_of_problems_lists_the_first_1000(route_class: type[APIRoute]) -> None:
+    client = TestClient(make_app(route_class)[0])
+    response = client.post("/plan", content=bad_steps_body(200_000), headers=JSON)
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    assert len(detail) == 1001
+    assert [entry["loc"] for entry in detail[:1000]] == [["body", "steps", i] for i in range(1, 1001)]
+    assert detail[-1]["type"] == "too_many_errors" and detail[-1]["loc"] == ["body"]
+    assert detail[-1]["msg"] == "199000 more problems were found and are not listed (200000 in all; the first 1000 are)"
+    assert len(response.content) < 200_000
+
+
+@pytest.mark.parametrize("route_class", [StrictJSONRoute, LimitedBodyRoute])
+def test_the_422_quotes_a_long_input_by_its_start(route_class: type[APIRoute]) -> None:
+    client = TestClient(make_app(route_class)[0])
+    body = json.loads(PLAN)
+    body["plan_id"] = "x" * 500_000
+    del body["title"]
+    response = client.post("/plan", content=json.dumps(body).encode(), headers=JSON)
+    assert response.status_code == 422
+    found = {tuple(entry["loc"]): entry["input"] for entry in response.json()["detail"]}
+    assert found[("body", "plan_id")] == "x" * 1000
+    # A missing field quotes its object, here the whole body: its JSON text, cut.
+    whole = found[("body", "title")]
+    assert isinstance(whole, str) and len(whole) == 1000 and whole.startswith('{"')
+    assert len(response.content) < 5_000
+
+
+def test_a_plain_route_quotes_a_long_string_by_its_start_too() -> None:
+    # FastAPI's own route and encoder: the models' errors cut the string themselves.
+    client = TestClient(make_app(APIRoute)[0])
+    body = json.loads(PLAN)
+    body["plan_id"] = "x" * 500_000
+    response = client.post("/plan", content=json.dumps(body).encode(), headers=JSON)
+    assert response.status_code == 422
+    (entry,) = response.json()["detail"]
+    assert entry["loc"] == ["body", "plan_id"] and entry["input"] == "x" * 1000

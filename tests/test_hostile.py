@@ -274,3 +274,147 @@ def test_100_mb_inputs_at_the_strict_doors_stay_within_a_few_times_their_size(na
     else:
         assert result["outcome"] in expected_outcomes(door, code) - {"ok"} | ({"ok"} if code is None else set()), result
     assert result["growth"] < 8 * result["size"], f"{result['growth'] / result['size']:.1f}x the input"
+
+
+# --- Error-heavy input: the errors are bounded at every door, in a fresh process each --------------
+#
+# Each input gives far more problems than MAX_ERRORS (1,000). Every door answers with at most 1,001
+# entries, the last saying how many were found, and what it writes (errors_as_json, the LLM's
+# feedback, the command's output, FastAPI's 422) stays small. Finding the problems is pydantic-core's
+# work, which keeps every one of them until it is done: that part grows with the input
+# (ERROR_BYTES_PER_INPUT_BYTE, SECURITY.md), and is all that grows with it.
+
+ERRORS_CHILD = """
+import contextlib, io, json, resource, sys, tempfile
+resource.setrlimit(resource.RLIMIT_AS, ({cap}, {cap}))
+import mplp_models as mm
+from mplp_models import llm
+from mplp_models._cli.main import main
+from pydantic import TypeAdapter, ValidationError
+
+def cli(data):
+    with tempfile.NamedTemporaryFile(suffix=".json") as file:
+        file.write(data)
+        file.flush()
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            main(["validate", "--format", "json", file.name])
+    (record,) = [json.loads(line) for line in out.getvalue().splitlines()]
+    return record["errors"], len(out.getvalue())
+
+def web(data, strict):
+    from fastapi import APIRouter, FastAPI
+    from fastapi.testclient import TestClient
+    from mplp_models.fastapi import LimitedBodyRoute, StrictJSONRoute
+    class Route(StrictJSONRoute if strict else LimitedBodyRoute):
+        max_body_bytes = 200 * 2**20
+    router = APIRouter(route_class=Route)
+    def endpoint(plan: mm.Plan) -> None: ...
+    router.add_api_route("/plan", endpoint, methods=["POST"])
+    app = FastAPI()
+    app.include_router(router)
+    response = TestClient(app).post("/plan", content=data, headers={{"content-type": "application/json"}})
+    assert response.status_code == 422, response.status_code
+    return [dict(entry, code=entry["type"]) for entry in response.json()["detail"]], len(response.content)
+
+def refused(read):
+    try:
+        eval(read)
+    except ValidationError as error:
+        entries = mm.errors_as_json(error)
+        return entries, len(json.dumps(entries)) + len(llm.feedback(error))
+    raise AssertionError("read")
+
+data = {data}
+for door, read in {doors}.items():
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    try:
+        entries, written = cli(data) if door == "cli" else web(data, door == "fastapi strict") if door.startswith("fastapi") else refused(read)
+        found = {{"count": len(entries), "last": entries[-1]["code"], "message": entries[-1]["message" if "message" in entries[-1] else "msg"], "written": written}}
+    except MemoryError:
+        found = {{"count": 0, "last": "MemoryError", "message": "", "written": 0}}
+    growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before
+    print(json.dumps(dict(found, door=door, size=len(data), growth=growth)), flush=True)
+"""
+
+ERROR_DOORS = {
+    "from_json": "mm.Plan.from_json(data)",
+    "model_validate_json": "mm.Plan.model_validate_json(data)",
+    "model_validate": "mm.Plan.model_validate(json.loads(data))",
+    "TypeAdapter": "TypeAdapter(mm.Plan).validate_json(data)",
+    "parse": "mm.parse(data)",
+    "llm": 'llm.from_llm_json(mm.Plan, data, dialect="json-schema")',
+    "cli": None,
+    "fastapi strict": None,
+    "fastapi plain": None,
+}
+
+ERROR_BYTES_PER_INPUT_BYTE = 400
+"""The most memory finding the problems of error-heavy input takes per input byte (SECURITY.md)."""
+
+ERROR_INPUTS: dict[str, tuple[str, int]] = {  # the input, and how many problems it has
+    "200,000 steps that are numbers": (
+        'b\'{"plan_id": "p", "steps": [\' + b"0," * 199_999 + b"0]}"',
+        200_000,
+    ),
+    "200,000 unknown keys": (
+        'b\'{"plan_id": "p", \' + b",".join(b\'"k%d": 0\' % i for i in range(200_000)) + b"}"',
+        200_000,
+    ),
+}
+BIG_ERROR_INPUTS: dict[str, tuple[str, int]] = {
+    "10^6 steps that are numbers (2 MB)": ('b\'{"plan_id": "p", "steps": [\' + b"0," * (10**6 - 1) + b"0]}"', 10**6),
+    "7.5 * 10^6 steps that are numbers (15 MB)": (
+        'b\'{"plan_id": "p", "steps": [\' + b"0," * (7_500_000 - 1) + b"0]}"',
+        7_500_000,
+    ),
+}
+
+
+def run_errors_capped(data: str, doors: list[str], *, cap: int, timeout: float) -> list[dict[str, Any]]:
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    script = ERRORS_CHILD.format(cap=cap, data=data, doors={door: ERROR_DOORS[door] for door in doors})
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert [result["door"] for result in results] == doors
+    return results
+
+
+def assert_bounded(result: dict[str, Any], problems: int) -> None:
+    assert result["last"] == "too_many_errors", result
+    assert result["count"] == 1001, result
+    # At least the input's own problems (a door may add the fields that are missing besides).
+    more = int(result["message"].split()[0])
+    assert more >= problems - 1000, result
+    assert result["written"] < 400_000, result
+    assert result["growth"] < ERROR_BYTES_PER_INPUT_BYTE * result["size"] + 100 * MB, result
+
+
+@pytest.mark.parametrize("name", ERROR_INPUTS)
+def test_error_heavy_input_gives_bounded_errors_at_every_door(name: str) -> None:
+    data, problems = ERROR_INPUTS[name]
+    for result in run_errors_capped(data, list(ERROR_DOORS), cap=2048 * MB, timeout=600):
+        assert_bounded(result, problems)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("door", list(ERROR_DOORS))
+@pytest.mark.parametrize("name", BIG_ERROR_INPUTS)
+def test_millions_of_problems_give_bounded_errors(name: str, door: str) -> None:
+    data, problems = BIG_ERROR_INPUTS[name]
+    (result,) = run_errors_capped(data, [door], cap=8192 * MB, timeout=600)
+    assert_bounded(result, problems)
+
+
+@pytest.mark.slow
+def test_a_100_mb_bad_id_is_quoted_by_its_start_at_every_door() -> None:
+    data = 'b\'{"plan_id": "\' + b"x" * (100 * 2**20) + b\'", "steps": [\' + b"0," * 2000 + b"0]}"'
+    for result in run_errors_capped(data, list(ERROR_DOORS), cap=4096 * MB, timeout=600):
+        assert_bounded(result, 2001)

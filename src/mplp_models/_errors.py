@@ -10,7 +10,30 @@ from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from mplp_models._text import PREFIX, pointer, quoted
 
-__all__ = ["ErrorEntry", "Quoted", "errors_as_json", "json_message", "json_worded"]
+__all__ = [
+    "MAX_ERRORS",
+    "MAX_INPUT_CHARS",
+    "TOO_MANY",
+    "ErrorEntry",
+    "Quoted",
+    "errors_as_json",
+    "first_entries",
+    "json_message",
+    "json_worded",
+    "too_many",
+]
+
+MAX_ERRORS = 1000
+"""How many problems a ``ValidationError`` of the models lists; one more entry (``TOO_MANY``) says how many were left out.
+
+Read at each validation: set ``mplp_models._errors.MAX_ERRORS`` to change it.
+"""
+
+MAX_INPUT_CHARS = 1000
+"""The longest string an error entry quotes as its ``input``; a longer one is cut to this many characters (a ``Quoted``)."""
+
+TOO_MANY = "too_many_errors"
+"""The code of the last entry of an error that lists only the first ``MAX_ERRORS`` problems."""
 
 
 class ErrorEntry(TypedDict):
@@ -33,17 +56,63 @@ def errors_as_json(error: ValidationError) -> list[ErrorEntry]:
         or this SDK's error type, ``message`` what was expected and, for a value
         that was there, a short prefix of what was found.
     """
-    return [
-        {"pointer": pointer(entry["loc"]), "code": entry["type"], "message": _message(entry)}
-        for entry in error.errors(include_url=False)
+    entries, total = first_entries(error, MAX_ERRORS)
+    listed: list[ErrorEntry] = [
+        {"pointer": pointer(entry["loc"]), "code": entry["type"], "message": _message(entry)} for entry in entries
     ]
+    if total > len(entries):
+        listed.append({"pointer": "", "code": TOO_MANY, "message": _too_many_text(len(entries), total)})
+    return listed
 
 
 def _message(entry: ErrorDetails) -> str:
     message = json_message(entry)
-    if entry["type"] in ("missing", "extra_forbidden"):
+    if entry["type"] in ("missing", "extra_forbidden", TOO_MANY) or "input" not in entry:
         return message
     return f"{message}; found {_found(entry.get('input'))}"
+
+
+def first_entries(error: ValidationError, limit: int) -> tuple[list[ErrorDetails], int]:
+    """The first ``limit`` entries of ``error`` (pydantic's ``errors()``) and how many it holds in all.
+
+    An error of ``limit + 1`` entries is taken whole: it is most likely one
+    bounded already, whose last entry says how many more were found.
+
+    pydantic-core builds every entry of ``errors()`` as Python dicts at once
+    (about 900 bytes and 6 microseconds each: a million entries, a gigabyte);
+    its ``json()`` writes them all in one C-speed pass of about 110 bytes an
+    entry (without inputs), from which only the first ``limit`` are read. Those
+    have no ``input`` (quoting a container in every entry could be quadratic):
+    who knows the validated value finds it by the location (``_types``).
+    """
+    total = error.error_count()
+    if total <= limit + 1:
+        return error.errors(include_url=False), total
+    try:
+        text = error.json(include_url=False, include_input=False)
+    except ValueError:  # a context pydantic-core cannot write (PydanticSerializationError): the slow way
+        return error.errors(include_url=False)[:limit], total
+    decoder = json.JSONDecoder()
+    entries: list[ErrorDetails] = []
+    position = 1  # past the "[" of the compact list, then past each ","
+    for _ in range(limit):
+        entry, position = decoder.raw_decode(text, position)
+        entry["loc"] = tuple(entry["loc"])
+        entries.append(entry)
+        position += 1
+    return entries, total
+
+
+def _too_many_text(shown: int, total: int | None) -> str:
+    if total is None:
+        return f"More problems were found; the checks stopped after the first {shown}"
+    return f"{total - shown} more problems were found and are not listed ({total} in all; the first {shown} are)"
+
+
+def too_many(shown: int, total: int | None) -> InitErrorDetails:
+    """The last entry of an error listing only its first ``shown`` problems of ``total`` (None: the checks stopped)."""
+    kind = PydanticCustomError(TOO_MANY, _too_many_text(shown, total))  # pyright: ignore[reportArgumentType]
+    return {"type": kind, "loc": (), "input": None}
 
 
 # The models hold JSON arrays as tuples and JSON objects as dicts or models; pydantic names those.
@@ -80,7 +149,7 @@ def json_message(entry: ErrorDetails) -> str:
             return message.replace(f"{found} should", f"{_CONTAINERS[found]} should", 1).replace(
                 " after validation", ""
             )
-    if kind in _PYTHON_ADVICE and isinstance(entry["input"], _JSON_VALUES):
+    if kind in _PYTHON_ADVICE and isinstance(entry.get("input"), _JSON_VALUES):
         return message.partition(" (for a ")[0]
     return message
 
@@ -90,16 +159,18 @@ def json_worded(error: ValidationError) -> ValidationError:
 
     Types, locations, inputs and contexts stay; pydantic's documentation links go with the changed words.
     """
-    entries = error.errors(include_url=False)
+    entries, total = first_entries(error, MAX_ERRORS)
     messages = [json_message(entry) for entry in entries]
-    if all(message == entry["msg"] for message, entry in zip(messages, entries)):
+    if total == len(entries) and all(message == entry["msg"] for message, entry in zip(messages, entries)):
         return error
     details: list[InitErrorDetails] = []
     for message, entry in zip(messages, entries):
         # The message is final text; the context is kept for those who read it (``{`` in the text is
         # only filled in for a key of the context, whose value the text already holds).
         kind = PydanticCustomError(entry["type"], message, entry.get("ctx"))  # pyright: ignore[reportArgumentType]
-        details.append({"type": kind, "loc": entry["loc"], "input": entry["input"]})
+        details.append({"type": kind, "loc": entry["loc"], "input": entry.get("input")})
+    if total > len(entries):
+        details.append(too_many(len(entries), total))
     return ValidationError.from_exception_data(error.title, details)
 
 
@@ -110,12 +181,12 @@ class Quoted(str):
     unit: str  # "bytes" or "characters"
 
     @classmethod
-    def of(cls, data: bytes | str) -> Quoted:
+    def of(cls, data: bytes | str, length: int = PREFIX) -> Quoted:
         if isinstance(data, bytes):
-            made = cls(data[:PREFIX].decode("utf-8", "replace"))
+            made = cls(data[:length].decode("utf-8", "replace"))
             made.size, made.unit = len(data), "bytes"
         else:
-            made = cls(data[:PREFIX])
+            made = cls(data[:length])
             made.size, made.unit = len(data), "characters"
         return made
 
@@ -125,7 +196,7 @@ class Quoted(str):
 
 def _found(value: object) -> str:
     if isinstance(value, Quoted):
-        return quoted(json.dumps(str(value), ensure_ascii=False), value.size, value.unit)
+        return quoted(json.dumps(str(value)[:PREFIX], ensure_ascii=False), value.size, value.unit)
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list):

@@ -17,6 +17,7 @@ from pydantic import ValidationError, ValidationInfo, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import Self
 
+from mplp_models import _errors
 from mplp_models._base import SCHEMA_ONLY, MplpModel
 
 __all__ = ["LifecycleModel", "RuleViolation", "RuledModel", "checked_move", "duplicate_ids", "permissive_moves"]
@@ -126,9 +127,22 @@ class RuledModel(LifecycleModel, frozen=True):
             return self
         violations = self._violations()
         if violations:
-            errors = [_error_details(violation, _value_at(self, violation.loc)) for violation in violations]
-            raise ValidationError.from_exception_data(type(self).__name__, errors)
+            raise ValidationError.from_exception_data(type(self).__name__, self._listed(violations))
         return self
+
+    def _listed(self, violations: list[RuleViolation]) -> list[InitErrorDetails]:
+        """The first ``MAX_ERRORS`` violations as error entries, then one saying how many more there are."""
+        shown = violations[: _errors.MAX_ERRORS]
+        errors = [_error_details(violation, _short(_value_at(self, violation.loc))) for violation in shown]
+        if len(violations) > len(shown):
+            errors.append(_errors.too_many(len(shown), len(violations)))
+        return errors
+
+
+def _short(value: object) -> object:
+    if isinstance(value, str) and len(value) > _errors.MAX_INPUT_CHARS:
+        return _errors.Quoted.of(value, _errors.MAX_INPUT_CHARS)
+    return value
 
 
 def _value_at(model: object, loc: tuple[str | int, ...]) -> object:

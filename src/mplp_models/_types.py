@@ -44,8 +44,9 @@ from pydantic_core import (
 from pydantic_core.core_schema import ErrorType
 from typing_extensions import TypeAliasType
 
-from mplp_models import _fastpath
+from mplp_models import _errors, _fastpath
 from mplp_models._canonical import plainly_json
+from mplp_models._errors import Quoted, first_entries, too_many
 from mplp_models._text import encodable, short_repr
 
 __all__ = [
@@ -269,52 +270,85 @@ class NonFinite(str):
 
 
 def writable_errors(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    """Every model's outermost validator: the value as validated, or its errors with JSON-writable inputs.
+    """Every model's outermost validator: the value as validated, or its errors bounded and with JSON-writable inputs.
 
     Python input (``json.loads``'s, so FastAPI's) may hold a NaN, an infinity
     or a lone surrogate where no number field screens it (a string, an enum,
     an id, an array, a key, the whole object), and an error quotes it, in its
     ``input`` (or, a key, in its ``loc``). FastAPI's 422 renderer cannot write
-    those, and answers 500. A valid value costs one call here; the screening
-    runs on the failure path only.
+    those, and answers 500. Hostile input may give an error for every two bytes
+    (``[0,0,...]`` where objects belong) or a string of megabytes to quote.
+    A valid value costs one call here; the screening runs on the failure path only.
     """
     try:
         return handler(value)
     except ValidationError as error:
-        # Fast path: an error quotes the input's own values (its keys, strings and numbers, or
-        # what the model keeps of them) or the SDK's own text, which is ASCII or a repr (which
-        # escapes a lone surrogate). So when orjson proves the whole input plain JSON (no NaN,
-        # infinity, lone surrogate or other object: _plainly_json), every error is writable.
-        if _fastpath.ENABLED and _plainly_json(value):
-            raise
-        raise _writable_error(error) from None
+        raise _writable_error(error, value) from None
 
 
-def _writable_error(error: ValidationError) -> ValidationError:
-    """``error``, or its entries with each NaN, infinity and lone surrogate in an input, location or message as text.
+def _writable_error(error: ValidationError, given_value: Any) -> ValidationError:
+    """``error``, bounded (``_errors.first_entries``, ``too_many``), strings longer than
+    ``MAX_INPUT_CHARS`` in its inputs cut, and each NaN, infinity and lone surrogate in an
+    input, location or message as text.
 
     Once per validation (the models inside are not screened on their own:
     ``_base._screened``). When nothing changes, the error is kept as it is;
     else every entry is built again (``_detail``).
     """
-    entries = error.errors(include_url=False)
+    entries, total = first_entries(error, _errors.MAX_ERRORS)
+    # Fast path: an error quotes the input's own values (its keys, strings and numbers, or
+    # what the model keeps of them) or the SDK's own text, which is ASCII or a repr (which
+    # escapes a lone surrogate). So when orjson proves the whole input plain JSON (no NaN,
+    # infinity, lone surrogate or other object: _plainly_json), every error is writable.
+    plain = _fastpath.ENABLED and _plainly_json(given_value)
     quoted: dict[int, Any] = {}  # an object's errors may all quote it: each input is screened once
     screened: list[tuple[ErrorDetails, tuple[int | str, ...], Any, str]] = []
-    changed = False
+    changed = total > len(entries)
     for entry in entries:
-        given: Any = entry["input"]
+        given: Any = entry["input"] if "input" in entry else _input_at(given_value, entry)
         if id(given) not in quoted:  # the entries hold every input: an id stands for one object throughout
-            quoted[id(given)] = _writable(given, 0)
+            quoted[id(given)] = _short(given) if plain else _writable(_short(given), 0)
         value = quoted[id(given)]
-        loc = tuple(_writable(part, 0) for part in entry["loc"])
-        message = _writable(entry["msg"], 0)
+        loc = entry["loc"] if plain else tuple(_writable(part, 0) for part in entry["loc"])
+        message = entry["msg"] if plain else _writable(entry["msg"], 0)
         changed = changed or not (
             value is given and message is entry["msg"] and all(map(operator.is_, loc, entry["loc"]))
         )
         screened.append((entry, loc, value, message))
     if not changed:
         return error
-    return ValidationError.from_exception_data(error.title, [_detail(*each) for each in screened])
+    details = [_detail(*each) for each in screened]
+    if total > len(entries):
+        details.append(too_many(len(entries), total))
+    return ValidationError.from_exception_data(error.title, details)
+
+
+def _short(value: Any) -> Any:
+    """A string longer than ``MAX_INPUT_CHARS`` as its start (a ``Quoted``, which knows the whole size); else ``value``."""
+    if isinstance(value, str) and len(value) > _errors.MAX_INPUT_CHARS:
+        return Quoted.of(value, _errors.MAX_INPUT_CHARS)
+    return value
+
+
+def _input_at(value: Any, entry: ErrorDetails) -> Any:
+    """What a pydantic entry at ``entry["loc"]`` in ``value`` quotes: the value there (for ``missing``, its object).
+
+    As deep as the location leads through dicts, lists and tuples: a part naming
+    a union's member or a validator is no key of the value.
+    """
+    loc = entry["loc"][:-1] if entry["type"] == "missing" else entry["loc"]
+    found: Any = value
+    for part in loc:
+        if isinstance(found, dict) and part in found:
+            found = cast("dict[Any, Any]", found)[part]  # type: ignore[redundant-cast]  # pyright sees dict[Unknown, Unknown]
+        elif isinstance(found, (list, tuple)) and isinstance(part, int):
+            items = cast("Sequence[Any]", found)
+            if not -len(items) <= part < len(items):
+                break
+            found = items[part]
+        else:
+            break
+    return cast(Any, found)
 
 
 def _detail(entry: ErrorDetails, loc: tuple[int | str, ...], value: Any, message: str) -> InitErrorDetails:

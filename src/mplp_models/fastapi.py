@@ -52,15 +52,39 @@ Entries about something other than the body (a query parameter, a header)
 get no pointer, nor does a body that was not read as JSON (sent with another
 content type). The OpenAPI document is FastAPI's own: the class changes how a
 body is read, not what it is declared to be.
+
+The answer stays small for any body: at most `MAX_ERRORS` entries and one
+more saying how many were left out (`too_many_errors`), and an `input` whose
+JSON text is longer than `MAX_INPUT_CHARS` is shown as the start of that text.
+
+A body longer than `max_body_bytes` (`MAX_BODY_BYTES`, 1 MiB, unless a
+subclass says otherwise) is answered with 413 before it is read as JSON: a
+`Content-Length` above it is refused before any byte is read, and the stream is
+counted as it comes (a client may send more than it declared), so no more than
+the limit and one chunk is ever held. `LimitedBodyRoute` is the same limit for
+plain routes, any body (JSON, form, bytes):
+
+```python
+from fastapi import APIRouter
+
+from mplp_models.fastapi import LimitedBodyRoute
+
+
+class SmallBodies(LimitedBodyRoute):
+    max_body_bytes = 64 * 1024
+
+
+router = APIRouter(route_class=SmallBodies)
+```
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
-from typing import Any, cast
+from collections.abc import AsyncGenerator, Callable, Coroutine
+from typing import Any, ClassVar, cast
 
 try:
-    from fastapi import Request, Response
+    from fastapi import HTTPException, Request, Response
     from fastapi.exceptions import RequestValidationError
     from fastapi.routing import APIRoute
 except ImportError:  # pragma: no cover - depends on the environment
@@ -68,39 +92,104 @@ except ImportError:  # pragma: no cover - depends on the environment
         "mplp_models.fastapi needs FastAPI; install it with: pip install 'mplp-models[fastapi]'",
         name="fastapi",
     )
+import orjson
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from mplp_models import _errors
 from mplp_models._errors import Quoted, json_message
 from mplp_models._reader import load_json
 from mplp_models._text import pointer
 
-__all__ = ["StrictJSONRoute"]
+__all__ = ["MAX_BODY_BYTES", "LimitedBodyRoute", "StrictJSONRoute"]
+
+MAX_BODY_BYTES = 1 << 20
+"""The default longest request body of `LimitedBodyRoute` and `StrictJSONRoute`, in bytes (1 MiB).
+
+A longer body is answered with 413. Each route class reads its own
+`max_body_bytes`: set it in a subclass to change the limit of its routes.
+"""
 
 _Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 _NOT_READ = object()
+_DIGITS = 18  # a Content-Length of more digits is too long anyway (and int() of a million digits is slow)
 
 
-class StrictJSONRoute(APIRoute):
+class LimitedBodyRoute(APIRoute):
+    """An `APIRoute` that answers a request body longer than `max_body_bytes` with 413.
+
+    Use it as `APIRouter(route_class=LimitedBodyRoute)`, or subclass it to set
+    `max_body_bytes`. The limit holds for any body the route reads (JSON, a
+    form, bytes); a declared `Content-Length` above it is refused before the
+    body is read, and the body is counted as it arrives whatever was declared.
+    Its 422 quotes an `input` longer than `MAX_INPUT_CHARS` as JSON text by its
+    start, as `StrictJSONRoute`'s does.
+    """
+
+    max_body_bytes: ClassVar[int] = MAX_BODY_BYTES
+
+    def get_route_handler(self) -> _Handler:
+        handler = super().get_route_handler()
+        limit = self.max_body_bytes
+
+        async def limited_handler(request: Request) -> Response:
+            try:
+                return await handler(_LimitedRequest(request.scope, request.receive, limit))
+            except RequestValidationError as error:
+                _shorten_inputs(error)
+                raise
+
+        return limited_handler
+
+
+class _LimitedRequest(Request):
+    """A request whose body stream stops with 413 once it passes ``limit`` bytes (``body()``, ``json()`` and ``form()`` read it)."""
+
+    def __init__(self, scope: Any, receive: Any, limit: int) -> None:
+        super().__init__(scope, receive)
+        self.limit = limit
+
+    async def stream(self) -> AsyncGenerator[bytes, None]:
+        declared = self.headers.get("content-length", "").strip()
+        # Checked first, so that a body declared too long is refused before any byte is read;
+        # not trusted: the stream is counted as it comes.
+        if declared.isascii() and declared.isdigit() and (len(declared) > _DIGITS or int(declared) > self.limit):
+            raise _too_large(self.limit)
+        size = 0
+        async for chunk in super().stream():
+            size += len(chunk)
+            if size > self.limit:
+                raise _too_large(self.limit)
+            yield chunk
+
+
+def _too_large(limit: int) -> HTTPException:
+    return HTTPException(status_code=413, detail=f"The request body is longer than {limit} bytes")
+
+
+class StrictJSONRoute(LimitedBodyRoute):
     """An `APIRoute` whose JSON request body is read as `MplpModel.from_json` reads it.
 
     Use it as `APIRouter(route_class=StrictJSONRoute)`. A body that is not
     strict JSON, or whose values the declared model refuses, is answered with
-    FastAPI's 422, each entry with a `pointer` into the body.
+    FastAPI's 422, each entry with a `pointer` into the body; a body longer
+    than `max_body_bytes` with 413 (`LimitedBodyRoute`).
     """
 
     def get_route_handler(self) -> _Handler:
-        handler = super().get_route_handler()
+        handler = APIRoute.get_route_handler(self)
+        limit = self.max_body_bytes
 
         async def strict_handler(request: Request) -> Response:
             # FastAPI reads a JSON body through `request.json()` (and validates
             # what it returns): the request it is handed reads strictly.
-            strict = _StrictRequest(request.scope, request.receive)
+            strict = _StrictRequest(request.scope, request.receive, limit)
             try:
                 return await handler(strict)
             except RequestValidationError as error:
                 if strict.json_read:
                     _point_into_body(error)
+                _shorten_inputs(error)
                 raise
             except Exception:
                 # FastAPI answers an exception while reading the body as a 400:
@@ -112,7 +201,7 @@ class StrictJSONRoute(APIRoute):
         return strict_handler
 
 
-class _StrictRequest(Request):
+class _StrictRequest(_LimitedRequest):
     """A request whose `json()` is the strict reading; a refusal is kept for the route to answer."""
 
     refusal: ValidationError | None = None
@@ -144,8 +233,28 @@ def _refused(error: ValidationError, body: bytes) -> RequestValidationError:
 
 
 def _shown(value: Any) -> Any:
-    # A text that never became JSON values is quoted by its start: it may be megabytes, or not UTF-8.
-    return str(value) if isinstance(value, Quoted) else value  # plain str for FastAPI's encoder
+    """``value`` as the answer quotes it: a ``Quoted`` text (the start of a text that never became
+    JSON values, or of a long string) as plain str; an array or object whose JSON text is longer
+    than ``MAX_INPUT_CHARS`` (the whole body, for a ``missing`` field) as the start of that text."""
+    if isinstance(value, Quoted):
+        return str(value)  # plain str for FastAPI's encoder
+    if isinstance(value, (dict, list, tuple)):
+        try:
+            # At most the first MAX_INPUT_CHARS + 1 characters matter; orjson writes the whole at C speed.
+            text = orjson.dumps(value)
+        except (TypeError, orjson.JSONEncodeError):
+            return cast(Any, value)  # what the app's own code raised: FastAPI's encoder as before
+        if len(text) > _errors.MAX_INPUT_CHARS:
+            return str(Quoted.of(text.decode("utf-8"), _errors.MAX_INPUT_CHARS))
+    return cast(Any, value)
+
+
+def _shorten_inputs(error: RequestValidationError) -> None:
+    """Each entry's ``input`` as ``_shown`` quotes it, in place (FastAPI's encoder would write it whole)."""
+    for entry in error.errors():
+        if isinstance(entry, dict) and "input" in entry:
+            found = cast("dict[str, Any]", entry)
+            found["input"] = _shown(found["input"])
 
 
 def _point_into_body(error: RequestValidationError) -> None:

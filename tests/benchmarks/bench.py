@@ -9,7 +9,8 @@ the floor; from_json with and without the rules, parse; msgspec, fastjsonschema,
 jsonschema-rs and jsonschema on the same bytes), writing canonical JSON (to_json
 against rfc8785 and orjson's sorted dump), a 10,000-line NDJSON file (in
 process, and through ``python -m mplp_models validate --ndjson``), import time
-and the memory a 2,000-step plan holds. Timings are medians of interleaved
+and the memory a 2,000-step plan holds, with the strict readers' peak memory per
+input byte (valid, duplicate-key and error-heavy input). Timings are medians of interleaved
 rounds (measure.py); the targets are reported, never enforced. A benchmark, not
 a test: it fails only when a contender is set up wrong (peers.check).
 """
@@ -386,12 +387,16 @@ def bench_first_plan(folder: Path, generated: Path, settings: Settings) -> dict[
 
 
 def bench_memory(path: Path, settings: Settings) -> dict[str, Any]:
+    # reader -> input (valid, duplicate key, error-heavy, ...) -> peak resident growth / input bytes
+    per_input_byte = memory.per_byte(path, settings.memory_runs)
     result = {
         "payload": "plan-2000",
         "bytes": path.stat().st_size,
         "readers": memory.measure(path, settings.memory_runs),
+        "per_input_byte": per_input_byte,
     }
     report.print_memory(result)
+    memory.print_per_byte(per_input_byte)
     return result
 
 

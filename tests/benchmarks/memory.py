@@ -6,11 +6,15 @@ keeps the result, collects garbage, and prints the bytes still traced (held)
 and the peak while reading, both counted from just before the read. The input
 bytes themselves are read before tracing starts and are not counted.
 
-``measure`` also prints the peak memory per input byte of the strict readers
-(``per_byte``): the growth of the resident set's high-water mark over one read,
-in a fresh process (``memory.py --per-byte READER INPUT FILE``), for a valid
-input, the same with a duplicate key, and one with an error at every step. The
-resident set, not tracemalloc: orjson asks for more than it touches.
+``per_byte`` measures the peak memory per input byte of the strict readers:
+the growth of the resident set's high-water mark over one read, in a fresh
+process (``memory.py --per-byte READER INPUT FILE``), for a valid input, the
+same with a duplicate key, one with an error at every step (2,000 of them:
+past ``MAX_ERRORS``, so the bounded listing is measured too), and the worst
+case, as long as the payload: a step array of zeros, a problem every two bytes. The resident set,
+not tracemalloc: orjson asks for more than it touches, and pydantic-core
+collects errors in Rust, which tracemalloc does not see. ``bench.py`` stores
+and prints them (``make bench``).
 """
 
 from __future__ import annotations
@@ -32,11 +36,7 @@ READERS = {
 
 
 def measure(path: Path, runs: int) -> dict[str, dict[str, Any]]:
-    """Held and peak bytes for each reader: the median over ``runs`` fresh processes each, interleaved.
-
-    Prints the peak per input byte of the strict readers too (``per_byte``).
-    """
-    print_per_byte(per_byte(path, runs))
+    """Held and peak bytes for each reader: the median over ``runs`` fresh processes each, interleaved."""
     found: dict[str, dict[str, list[int]]] = {name: {"held": [], "peak": []} for name in READERS}
     for _ in range(runs):
         for name in READERS:
@@ -114,10 +114,13 @@ def variant(raw: bytes, name: str) -> bytes:
         return raw[: raw.rindex(b"}")] + b', "title": "again"}'
     if name == "error-heavy":  # every status out of its enum
         return raw.replace(b'"status": "', b'"status": "not-')
+    if name == "0 for every step":  # the worst case of #25: a problem every two bytes, as long as the payload
+        head = b'{"plan_id": "p", "steps": ['
+        return head + b"0," * ((len(raw) - len(head)) // 2 - 1) + b"0]}"
     raise ValueError(name)
 
 
-VARIANTS = ("valid", "duplicate key", "error-heavy")
+VARIANTS = ("valid", "duplicate key", "error-heavy", "0 for every step")
 
 
 def per_byte(path: Path, runs: int) -> dict[str, dict[str, float]]:
@@ -141,9 +144,9 @@ def per_byte(path: Path, runs: int) -> dict[str, dict[str, float]]:
 
 def print_per_byte(found: dict[str, dict[str, float]]) -> None:
     print("\npeak memory per input byte (resident set's growth over one read, a fresh process each)")
-    print(f"  {'reader':<20}" + "".join(f"{name:>16}" for name in VARIANTS))
+    print(f"  {'reader':<20}" + "".join(f"{name:>18}" for name in VARIANTS))
     for reader, row in found.items():
-        print(f"  {reader:<20}" + "".join(f"{row[name]:>15.2f}x" for name in VARIANTS))
+        print(f"  {reader:<20}" + "".join(f"{row[name]:>17.2f}x" for name in VARIANTS))
 
 
 def _per_byte_child(reader: str, name: str, path: str) -> None:
