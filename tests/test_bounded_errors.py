@@ -82,8 +82,11 @@ def test_errors_as_json_and_feedback_end_with_the_count() -> None:
         "code": "too_many_errors",
         "message": "40 more problems were found and are not listed (50 in all; the first 10 are)",
     }
-    text = llm.feedback(caught(mm.Plan.model_validate, bad_steps(50)))
-    assert "50 in all" in text and len(text.splitlines()) <= 22
+    lines = llm.feedback(caught(mm.Plan.model_validate, bad_steps(50))).splitlines()
+    # The heading, the 10 listed problems, then the count of all the others (not of the listed ones).
+    assert len(lines) == 1 + LIMIT + 1
+    assert all(line.startswith("- /steps/") for line in lines[1:-1])
+    assert lines[-1] == "- and 40 more"
 
 
 def test_an_error_pydantic_built_with_too_many_entries_is_bounded_when_rendered() -> None:

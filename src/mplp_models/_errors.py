@@ -103,15 +103,30 @@ def first_entries(error: ValidationError, limit: int) -> tuple[list[ErrorDetails
     return entries, total
 
 
-def _too_many_text(shown: int, total: int | None) -> str:
+_STOPPED = "More problems were found; the checks stopped after the first {shown}"
+_NOT_LISTED = "{more} more problems were found and are not listed ({total} in all; the first {shown} are)"
+
+
+def _too_many_context(shown: int, total: int | None) -> tuple[str, dict[str, int]]:
     if total is None:
-        return f"More problems were found; the checks stopped after the first {shown}"
-    return f"{total - shown} more problems were found and are not listed ({total} in all; the first {shown} are)"
+        return _STOPPED, {"shown": shown}
+    return _NOT_LISTED, {"more": total - shown, "total": total, "shown": shown}
+
+
+def _too_many_text(shown: int, total: int | None) -> str:
+    template, context = _too_many_context(shown, total)
+    return template.format(**context)
 
 
 def too_many(shown: int, total: int | None) -> InitErrorDetails:
-    """The last entry of an error listing only its first ``shown`` problems of ``total`` (None: the checks stopped)."""
-    kind = PydanticCustomError(TOO_MANY, _too_many_text(shown, total))  # pyright: ignore[reportArgumentType]
+    """The last entry of an error listing only its first ``shown`` problems of ``total`` (None: the checks stopped).
+
+    Its ``ctx`` carries the counts (``shown``, and ``more`` and ``total`` when known), so that a
+    reader of the error, such as ``llm.feedback``, can say how many were left out without parsing
+    the message.
+    """
+    template, context = _too_many_context(shown, total)
+    kind = PydanticCustomError(TOO_MANY, template, context)  # pyright: ignore[reportArgumentType]
     return {"type": kind, "loc": (), "input": None}
 
 

@@ -54,7 +54,7 @@ from mplp_models._drafts import (
     PlanDraft,
     PlanStepDraft,
 )
-from mplp_models._errors import errors_as_json
+from mplp_models._errors import TOO_MANY, errors_as_json
 from mplp_models._llm_formats import AnthropicTool, OpenAIJsonSchema, OpenAIResponseFormat
 from mplp_models._llm_read import Problems, decode, encode, extract_json, relocated, unencodable
 from mplp_models._llm_schema import ANTHROPIC_STRICT_LIMITS, Dialect, dialect_schema, slots, strict_load
@@ -256,6 +256,11 @@ def feedback(error: ValidationError) -> str:
         most 20 lines, then how many more there are.
     """
     entries = errors_as_json(error)
+    unlisted: int | None = 0  # None: more were found, how many is not known (the checks stopped)
+    if entries and entries[-1]["code"] == TOO_MANY:  # a bounded error: its last entry counts the rest
+        last = error.errors(include_url=False, include_input=False)[-1]
+        unlisted = last.get("ctx", {}).get("more")
+        entries = entries[:-1]
     lines = [
         f"Your answer is not a valid {error.title}. Fix every problem below and answer again with the whole "
         "JSON document (pointers are RFC 6901 JSON Pointers into your answer):"
@@ -263,6 +268,8 @@ def feedback(error: ValidationError) -> str:
     for entry in entries[:_MOST]:
         where = entry["pointer"] or "(the whole answer)"
         lines.append(f"- {where} [{entry['code']}]: {entry['message']}")
-    if len(entries) > _MOST:
-        lines.append(f"- and {len(entries) - _MOST} more")
+    if unlisted is None:
+        lines.append(f"- and more: the checks stopped after the first {len(entries)} problems")
+    elif more := max(len(entries) - _MOST, 0) + unlisted:
+        lines.append(f"- and {more} more")
     return "\n".join(lines)
