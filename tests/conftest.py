@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -198,3 +199,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # that they start at once and the test processes (make test's pytest-xdist, which steals
     # work) share out the short ones around them.
     items.sort(key=lambda item: item.path.name != "test_roundtrip.py")
+
+
+@pytest.fixture
+def closes_run_sync_loop() -> Iterator[None]:
+    """Close the event loop that pydantic-ai's ``run_sync`` makes current and leaves open.
+
+    Left open, it is collected later, in whichever test drops it (an ``asyncio.run`` elsewhere
+    replaces the current loop), and its ResourceWarning fails that unrelated test.
+    """
+    import asyncio
+
+    yield
+    policy = asyncio.get_event_loop_policy()
+    with contextlib.suppress(RuntimeError):
+        policy.get_event_loop().close()
+    policy.set_event_loop(None)

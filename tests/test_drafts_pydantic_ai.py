@@ -10,13 +10,14 @@ import json
 import pytest
 
 pytest.importorskip("pydantic_ai", reason="pydantic-ai needs Python 3.11 or newer")
-
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from test_drafts_sdks import CONTEXT, DANGLING, GOOD, MESSAGE, check_plan
 
 from mplp_models import llm
+
+pytestmark = pytest.mark.usefixtures("closes_run_sync_loop")
 
 
 def test_output_type_plan_draft_is_retried_with_the_drafts_message() -> None:

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 pytest.importorskip("pydantic_ai", reason="pydantic-ai needs Python 3.11 or newer")
-
 from conftest import fixture
 from pydantic import ValidationError
 from pydantic_ai import Agent, ModelRetry, StructuredDict
@@ -20,6 +19,8 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 import mplp_models as mm
 from mplp_models import llm
+
+pytestmark = pytest.mark.usefixtures("closes_run_sync_loop")
 
 GHOST = "0b7c2b3e-8a4f-4c1d-9e2a-5f6b7c8d9e0f"
 
