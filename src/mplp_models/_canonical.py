@@ -41,6 +41,7 @@ __all__ = [
     "prepare",
     "refuse_non_json",
     "relocated",
+    "written_by_their_own_method",
 ]
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -98,11 +99,20 @@ def canonical_json(value: Any) -> bytes:
             ``str``, lone surrogates, nesting deeper than orjson writes (254
             levels), and values that are not JSON; ``pointer`` names the value.
     """
-    from mplp_models._base import MplpModel  # here: _base builds on this module
-
-    if isinstance(value, MplpModel):
-        return value.to_json()
+    if isinstance(value, _MODELS):
+        return cast(Any, value).to_json()
     return dumps(value)
+
+
+# The classes whose instances write themselves (their own ``to_json``): ``MplpModel``, which
+# registers here when it is defined, since this module is below it and imports nothing of it.
+_MODELS: tuple[type, ...] = ()
+
+
+def written_by_their_own_method(kind: type) -> None:
+    """Makes ``canonical_json`` write an instance of ``kind`` (or of a subclass) by its ``to_json``."""
+    global _MODELS
+    _MODELS = (*_MODELS, kind)
 
 
 def dumps(value: Any) -> bytes:

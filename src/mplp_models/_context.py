@@ -11,6 +11,7 @@ from typing_extensions import Self
 
 from mplp_models._base import MplpModel
 from mplp_models._rules import RuledModel, permissive_moves
+from mplp_models._fast_shapes import own_functions
 from mplp_models._types import JsonObject
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ class ContextRootBase(MplpModel, frozen=True):
 EXTRA_FUNCTIONS: tuple[object, ...] = (
     ContextRootBase.__dict__["_extra_is_json"].__func__,  # a classmethod: the function it binds
 )
+own_functions(*EXTRA_FUNCTIONS, extra_keys=True)
 
 
 class ContextBase(RuledModel, frozen=True):

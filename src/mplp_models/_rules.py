@@ -18,6 +18,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import Self
 
 from mplp_models._base import SCHEMA_ONLY, MplpModel
+from mplp_models._fast_shapes import own_functions
 
 __all__ = ["LifecycleModel", "RuleViolation", "RuledModel", "checked_move", "duplicate_ids", "permissive_moves"]
 
@@ -129,6 +130,10 @@ class RuledModel(LifecycleModel, frozen=True):
             errors = [_error_details(violation, _value_at(self, violation.loc)) for violation in violations]
             raise ValidationError.from_exception_data(type(self).__name__, errors)
         return self
+
+
+# Raises or returns the model unchanged, the same in both modes: the fast paths may hold it.
+own_functions(RuledModel.__pydantic_decorators__.model_validators["_apply_rules"].func)
 
 
 def _value_at(model: object, loc: tuple[str | int, ...]) -> object:

@@ -34,7 +34,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
 from mplp_models._canonical import CanonicalJSONError, holder_of, prepare, refuse_non_json, relocated
-from mplp_models._fast_shapes import shape_of
+from mplp_models._fast_shapes import own_functions, shape_of
 from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, NotNull
 
 __all__ = ["given_members", "model_members", "not_null_fields", "refuse_changed_open_objects"]
@@ -155,6 +155,9 @@ def given_members(model: BaseModel | None, handler: Callable[[Any], Any]) -> Any
             if name not in given:
                 written.pop(name, None)
     return cast(Any, members)
+
+
+own_functions(given_members)  # every model's wrap serializer, which model_members does the work of
 
 
 def refuse_changed_open_objects(model: BaseModel) -> None:
