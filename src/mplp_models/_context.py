@@ -10,8 +10,8 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from mplp_models._base import MplpModel
-from mplp_models._rules import RuledModel, permissive_moves
 from mplp_models._fast_shapes import own_functions
+from mplp_models._rules import RuledModel, permissive_moves
 from mplp_models._types import JsonObject
 
 if TYPE_CHECKING:
