@@ -41,7 +41,6 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from operator import attrgetter
 from typing import Any, cast
 
 import orjson
@@ -50,8 +49,8 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from mplp_models import _fastpath
 from mplp_models._errors import Quoted
-from mplp_models._fast_shapes import shape_of
 from mplp_models._text import short_repr
+from mplp_models._writer import write_every_field
 
 __all__ = ["MAX_DEPTH", "invalid", "json_bytes", "load_json", "place", "pointer_at", "read_as_strictly"]
 
@@ -357,47 +356,3 @@ def invalid(title: str, kind: str, message: str, loc: tuple[str | int, ...], dat
     error = PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]
     detail: InitErrorDetails = {"type": error, "loc": loc, "input": found}
     return ValidationError.from_exception_data(title, [detail])
-
-
-_DICT = attrgetter("__dict__")
-_GIVEN = attrgetter("__pydantic_fields_set__")
-
-
-def write_every_field(model: Any) -> tuple[bytes, int]:
-    """``model`` written with every field, given or not (``OPT_STRICT_INTEGER``), and how many were not given.
-
-    Nothing is copied or converted: each model is its own ``__dict__``, and a
-    list of models the list of theirs. An unset field holds its default,
-    ``None`` here, and is written as ``"name":null``; so the text has one
-    ``:`` per given key, one per unset field, and those of the strings.
-    """
-    unset = 0
-
-    def every_field(item: Any) -> Any:
-        nonlocal unset
-        try:
-            given = item.__pydantic_fields_set__
-        except AttributeError:
-            raise TypeError(f"{type(item).__name__} is not a JSON value") from None
-        shape = shape_of(item)
-        if not shape.plain:  # an unset field might hold a default with colons of its own
-            raise TypeError(f"{type(item).__name__} is not a generated model")
-        values: dict[str, Any] = item.__dict__
-        if shape.extra:  # its extra keys are counted among the given and written with the fields
-            extra: dict[str, Any] = item.__pydantic_extra__ or {}
-            unset += len(values) + len(extra) - len(given)
-            return {**values, **extra}
-        unset += len(values) - len(given)
-        many = shape.many
-        if not many:
-            return values
-        members = dict(values)
-        for name in many:
-            items = members[name]
-            if items and not shape_of(items[0]).extra:  # the items are of the field's class (read from JSON)
-                members[name] = dicts = list(map(_DICT, items))
-                unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
-        return members
-
-    written = orjson.dumps(model, default=every_field, option=orjson.OPT_STRICT_INTEGER)
-    return written, unset
