@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mplp_models._public import GENERATED as _GENERATED  # noqa: F401  # _schemas reads it here
-from mplp_models._public import LOCATIONS as _LOCATIONS
+from mplp_models import _public
 from mplp_models._version import __version__
 
 if TYPE_CHECKING:
@@ -281,6 +280,9 @@ __all__ = [
     "new_id",
     "parse",
 ]
+
+_LOCATIONS = _public.LOCATIONS
+_GENERATED = _public.GENERATED  # _schemas reads both here
 
 
 def __getattr__(name: str) -> Any:

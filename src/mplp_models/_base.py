@@ -487,7 +487,8 @@ class MplpModel(BaseModel, frozen=True):
         return ((name, value) for name, value in super().__repr_args__() if name in given)
 
 
-written_by_their_own_method(MplpModel)  # canonical_json(model) is model.to_json()
+# canonical_json(model) is model.to_json(), a subclass's own included.
+written_by_their_own_method(MplpModel, lambda model: model.to_json())
 
 
 def _may_hold_dicts(value: Any) -> bool:
