@@ -153,13 +153,15 @@ if TYPE_CHECKING:
     from mplp_models._ids import new_id
     from mplp_models._lines import LineVerdict, check_lines
     from mplp_models._parse import Payload, parse
-    from mplp_models._reader import MAX_DEPTH
+    from mplp_models._reader import MAX_DEPTH, MAX_JSON_DEPTH
     from mplp_models._rules import RuleViolation
-    from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
+    from mplp_models._types import MAX_OPEN_DEPTH, MAX_OPEN_OBJECT_DEPTH, JsonObject, Timestamp
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_JSON_DEPTH",
     "MAX_OPEN_DEPTH",
+    "MAX_OPEN_OBJECT_DEPTH",
     "SCHEMA_ONLY",
     "AgentTokenUsage",
     "AnthropicAssistantMessage",

@@ -29,7 +29,7 @@ class ContextRootBase(MplpModel, frozen=True):
     """Behaviour of ``ContextRoot``, an object the schema leaves open: keys beyond its own are kept, as JSON.
 
     They are read with the checks of every open object (JSON values only,
-    finite numbers, nesting within ``MAX_OPEN_DEPTH``) and written back as
+    finite numbers, nesting within ``MAX_OPEN_OBJECT_DEPTH``) and written back as
     given; ``root.model_extra`` holds them.
     """
 

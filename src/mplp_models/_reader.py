@@ -2,7 +2,7 @@
 
 orjson parses: it refuses invalid UTF-8, lone surrogate escapes, NaN and
 Infinity literals, and numbers that overflow a double. Nesting deeper than
-``MAX_DEPTH`` is refused here. orjson keeps the last of two equal keys, as most
+``MAX_JSON_DEPTH`` is refused here. orjson keeps the last of two equal keys, as most
 parsers do, so duplicates are found here too: two parsers that read one payload
 differently are a known way past a signature check.
 
@@ -52,10 +52,25 @@ from mplp_models._errors import Quoted
 from mplp_models._text import short_repr
 from mplp_models._writer import write_every_field
 
-__all__ = ["MAX_DEPTH", "invalid", "json_bytes", "load_json", "place", "pointer_at", "read_as_strictly"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_JSON_DEPTH",
+    "invalid",
+    "json_bytes",
+    "load_json",
+    "place",
+    "pointer_at",
+    "read_as_strictly",
+]
 
-MAX_DEPTH = 254
-"""Deepest nesting of arrays and objects that is read (what orjson can write back)."""
+MAX_JSON_DEPTH = 254
+"""Deepest nesting of arrays and objects in a JSON text that is read (what orjson can write back).
+
+Open objects inside a model nest no deeper than ``MAX_OPEN_OBJECT_DEPTH``.
+"""
+
+MAX_DEPTH = MAX_JSON_DEPTH
+"""The earlier name of ``MAX_JSON_DEPTH``, kept so that code using it still runs (deprecated)."""
 
 _ESCAPED_COLON = re.compile(rb"\\u003[aA]")
 
@@ -88,7 +103,7 @@ def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> A
         raise _syntax_error(raw, error, title) from None
     except orjson.JSONEncodeError:
         offset = _too_deep(raw)
-        message = f"Invalid JSON: nested deeper than {MAX_DEPTH} levels at {place(raw, offset)}"
+        message = f"Invalid JSON: nested deeper than {MAX_JSON_DEPTH} levels at {place(raw, offset)}"
         raise invalid(title, "json_invalid", message, pointer_at(raw, offset), raw) from None
     # Two short-cuts, each with its proof (in _exact_integers and the module
     # docstring); with the fast paths off, the second reading and the walk run always.
@@ -158,13 +173,13 @@ def _utf8_reason(raw: bytes, bad: UnicodeDecodeError) -> str:
 
 
 def _too_deep(raw: bytes) -> int:
-    """The offset of the first ``[`` or ``{`` nested more than ``MAX_DEPTH`` deep in a valid text (one is)."""
+    """The offset of the first ``[`` or ``{`` nested more than ``MAX_JSON_DEPTH`` deep in a valid text (one is)."""
     depth = 0
     for match in _STRUCTURE.finditer(_plain(raw)):
         byte = raw[match.start()]
         if byte in _OPENERS:
             depth += 1
-            if depth > MAX_DEPTH:
+            if depth > MAX_JSON_DEPTH:
                 return match.start()
         elif byte in _CLOSERS:
             depth -= 1
@@ -212,7 +227,7 @@ def read_as_strictly(raw: bytes, model: Any) -> bool:
       ``OPT_STRICT_INTEGER``, any such integer stops the writing (then: no);
     * ``NaN``, ``Infinity`` and overflowing numbers, which pydantic's parser
       takes into open objects: ``JsonObject`` refuses them in JSON mode;
-    * nesting beyond ``MAX_DEPTH``, which no model takes.
+    * nesting beyond ``MAX_JSON_DEPTH``, which no model takes.
 
     The count holds for plain models only (``_fast_shapes.fast_path_problems``: an
     unset field holds ``None``, every key is a field, no validator of the

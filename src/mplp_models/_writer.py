@@ -38,7 +38,7 @@ from pydantic_core import PydanticSerializationError
 
 from mplp_models._canonical import CanonicalJSONError, holder_of, prepare, refuse_non_json, relocated
 from mplp_models._fast_shapes import Shape, own_functions, shape_of
-from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, NotNull
+from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
 
 __all__ = [
     "given_members",
@@ -199,9 +199,9 @@ def _refuse_changed(value: Any, location: tuple[object, ...]) -> None:
     """``refuse_non_json`` for the value of an open field (or the extra keys) at ``location``: an open object, an array of them, or else nothing to check."""
     if isinstance(value, tuple):  # the model's own array (frozen): its items are open objects
         for index, item in enumerate(cast(tuple[Any, ...], value)):  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
-            refuse_non_json(item, (*location, index), MAX_OPEN_DEPTH)
+            refuse_non_json(item, (*location, index), MAX_OPEN_OBJECT_DEPTH)
     elif isinstance(value, dict):
-        refuse_non_json(value, location, MAX_OPEN_DEPTH)
+        refuse_non_json(value, location, MAX_OPEN_OBJECT_DEPTH)
 
 
 def _located_from(model: BaseModel, refusal: CanonicalJSONError) -> CanonicalJSONError:
