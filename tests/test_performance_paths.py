@@ -390,11 +390,40 @@ def test_the_lazy_names_are_the_typed_names_and_all_of_them() -> None:
 def test_importing_the_package_loads_nothing_yet() -> None:
     script = "import sys, mplp_models; print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'orjson', 'mplp_models.'))))"
     loaded = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert loaded.strip() == "['mplp_models._version']"
+    assert loaded.strip() == "['mplp_models._public', 'mplp_models._version']"  # the table of names
     script = "import sys; from mplp_models import Plan; print('mplp_models._parse' in sys.modules, Plan.__name__)"
     assert subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout.split() == ["False", "Plan"]
+
+
+def loaded_after(code: str) -> set[str]:
+    """The package's hand-written modules (``_generated`` left out) loaded once ``code`` has run in a fresh interpreter."""
+    script = f"import sys\n{code}\nprint(' '.join(m for m in sys.modules if m.startswith('mplp_models')))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    return {name.removeprefix("mplp_models.") for name in out.split() if "._generated" not in name}
+
+
+INTEGRATIONS = {"_chat", "_cloudevents", "_conversion", "_llm_schema", "_llm_read", "_cli.main"}
+
+
+@pytest.mark.parametrize("name", ["Role", "Plan", "Event", "Context", "Dialog", "InboxMessage"])
+def test_using_a_model_loads_no_integration(name: str) -> None:
+    # The chat formats and CloudEvents attach to Dialog and Event, and load when a method of theirs runs.
+    loaded = loaded_after(f"import mplp_models as mm\nmm.{name}.model_fields")
+    assert {"_base", "_reader", "_writer"} <= loaded
+    assert not loaded & INTEGRATIONS, loaded & INTEGRATIONS
+
+
+def test_a_chat_or_cloudevents_method_loads_its_integration_when_called() -> None:
+    dialog = (PAYLOADS / "dialog.json").as_posix()
+    event = (PAYLOADS / "event.json").as_posix()
+    loaded = loaded_after(
+        f"import mplp_models as mm\nmm.Dialog.from_json(open({dialog!r}, 'rb').read()).to_openai_messages(drop_events=True, agent_role='assistant')"
+    )
+    assert {"_chat", "_conversion"} <= loaded and "_cloudevents" not in loaded
+    loaded = loaded_after(f"import mplp_models as mm\nmm.Event.from_json(open({event!r}, 'rb').read()).to_cloudevent()")
+    assert {"_cloudevents", "_conversion"} <= loaded and "_chat" not in loaded
 
 
 def test_a_model_is_built_when_its_module_is_imported() -> None:

@@ -154,3 +154,9 @@ def test_every_model_and_field_has_a_docstring() -> None:
 
 def test_package_is_typed() -> None:
     assert (Path(mm.__file__).parent / "py.typed").exists()
+
+
+def test_each_limit_is_named_by_what_it_bounds_and_the_earlier_names_still_work() -> None:
+    # docs/validation.md: a JSON text nests up to 254 levels, an open object inside a model up to 128.
+    assert mm.MAX_JSON_DEPTH == 254 and mm.MAX_OPEN_OBJECT_DEPTH == 128
+    assert mm.MAX_DEPTH == mm.MAX_JSON_DEPTH and mm.MAX_OPEN_DEPTH == mm.MAX_OPEN_OBJECT_DEPTH

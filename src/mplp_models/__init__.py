@@ -8,12 +8,13 @@ absent fields told apart.
 # Importing the package loads nothing else: each name is imported on first use
 # (module __getattr__), so a program pays only for the models it touches. Type
 # checkers and IDEs read the imports under TYPE_CHECKING; _LOCATIONS says the
-# same for the run time (a test holds the two, and __all__, to one another).
+# same for the run time (_public.LOCATIONS; a test holds the two, and __all__, to one another).
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mplp_models import _public
 from mplp_models._version import __version__
 
 if TYPE_CHECKING:
@@ -161,13 +162,15 @@ if TYPE_CHECKING:
     from mplp_models._ids import new_id
     from mplp_models._lines import LineVerdict, check_lines
     from mplp_models._parse import Payload, parse
-    from mplp_models._reader import MAX_DEPTH
+    from mplp_models._reader import MAX_DEPTH, MAX_JSON_DEPTH
     from mplp_models._rules import RuleViolation
-    from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, Timestamp
+    from mplp_models._types import MAX_OPEN_DEPTH, MAX_OPEN_OBJECT_DEPTH, JsonObject, Timestamp
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_JSON_DEPTH",
     "MAX_OPEN_DEPTH",
+    "MAX_OPEN_OBJECT_DEPTH",
     "SCHEMA_ONLY",
     "AgentTokenUsage",
     "AnthropicAssistantMessage",
@@ -296,127 +299,8 @@ __all__ = [
     "parse",
 ]
 
-_GENERATED = "mplp_models._generated."
-_LOCATIONS: dict[str, str] = {
-    **dict.fromkeys(("SCHEMA_ONLY", "MplpModel"), "mplp_models._base"),
-    **dict.fromkeys(("CanonicalJSONError", "canonical_json"), "mplp_models._canonical"),
-    **dict.fromkeys(
-        (
-            "AnthropicAssistantMessage",
-            "AnthropicChat",
-            "AnthropicChatMessage",
-            "AnthropicTextBlock",
-            "AnthropicUserMessage",
-            "OpenAIAssistantMessage",
-            "OpenAIChatMessage",
-            "OpenAIDeveloperMessage",
-            "OpenAISystemMessage",
-            "OpenAIUserMessage",
-        ),
-        "mplp_models._chat",
-    ),
-    "CloudEvent": "mplp_models._cloudevents",
-    "ConversionError": "mplp_models._conversion",
-    "MAX_DEPTH": "mplp_models._reader",
-    "DialogGovernance": "mplp_models._dialog",  # the shared Governance, under the name it had first
-    **dict.fromkeys(("ErrorEntry", "errors_as_json"), "mplp_models._errors"),
-    **dict.fromkeys(
-        (
-            "FlowLocation",
-            "FlowProfile",
-            "FlowReport",
-            "FlowRuleResult",
-            "FlowViolation",
-            "check_flow",
-            "check_flow_report",
-        ),
-        "mplp_models._flow",
-    ),
-    **dict.fromkeys(("InboxMessage", "InboxMessageStatus", "InboxMessageType"), _GENERATED + "cortex.v1.inbox_schema"),
-    **dict.fromkeys(
-        ("CodeInboxMessage", "CodeInboxMessageRelations", "CodeInboxMessageStatus", "CodeInboxMessageType"),
-        _GENERATED + "cortex.v1.code_mode.inbox_message_schema",
-    ),
-    **dict.fromkeys(("Governance", "Ref", "RefModule"), _GENERATED + "mplp.v1_0.common.common_types_schema"),
-    "Event": _GENERATED + "mplp.v1_0.common.events_schema",
-    "MplpId": _GENERATED + "mplp.v1_0.common.identifiers_schema",
-    **dict.fromkeys(
-        (
-            "AgentTokenUsage",
-            "ErrorInfo",
-            "FeedbackDecision",
-            "LearningSample",
-            "LearningSampleTimestamps",
-            "TokenUsage",
-            "UserFeedback",
-        ),
-        _GENERATED + "mplp.v1_0.common.learning_sample_schema",
-    ),
-    **dict.fromkeys(("CrossCuttingConcern", "Metadata"), _GENERATED + "mplp.v1_0.common.metadata_schema"),
-    "TraceBase": _GENERATED + "mplp.v1_0.common.trace_base_schema",
-    **dict.fromkeys(
-        ("Dialog", "DialogMessage", "DialogMessageRole", "DialogStatus"),
-        _GENERATED + "mplp.v1_0.mplp_dialog_schema",
-    ),
-    **dict.fromkeys(("Plan", "PlanStatus", "PlanStep", "PlanStepStatus"), _GENERATED + "mplp.v1_0.mplp_plan_schema"),
-    **dict.fromkeys(
-        ("Collab", "CollabMode", "CollabParticipant", "CollabParticipantKind", "CollabStatus"),
-        _GENERATED + "mplp.v1_0.mplp_collab_schema",
-    ),
-    **dict.fromkeys(
-        ("Confirm", "ConfirmDecision", "ConfirmDecisionStatus", "ConfirmStatus", "ConfirmTargetType"),
-        _GENERATED + "mplp.v1_0.mplp_confirm_schema",
-    ),
-    **dict.fromkeys(("Context", "ContextRoot", "ContextStatus"), _GENERATED + "mplp.v1_0.mplp_context_schema"),
-    **dict.fromkeys(
-        ("Core", "CoreStatus", "ModuleDescriptor", "ModuleDescriptorStatus", "ModuleId"),
-        _GENERATED + "mplp.v1_0.mplp_core_schema",
-    ),
-    **dict.fromkeys(("Extension", "ExtensionStatus", "ExtensionType"), _GENERATED + "mplp.v1_0.mplp_extension_schema"),
-    **dict.fromkeys(
-        ("Network", "NetworkNode", "NetworkNodeKind", "NetworkNodeStatus", "NetworkStatus", "NetworkTopologyType"),
-        _GENERATED + "mplp.v1_0.mplp_network_schema",
-    ),
-    "Role": _GENERATED + "mplp.v1_0.mplp_role_schema",
-    **dict.fromkeys(
-        ("Trace", "TraceSegment", "TraceSegmentStatus", "TraceStatus"), _GENERATED + "mplp.v1_0.mplp_trace_schema"
-    ),
-    **dict.fromkeys(("Payload", "parse"), "mplp_models._parse"),
-    "RuleViolation": "mplp_models._rules",
-    "new_id": "mplp_models._ids",
-    **dict.fromkeys(("LineVerdict", "check_lines"), "mplp_models._lines"),
-    **dict.fromkeys(("MAX_OPEN_DEPTH", "JsonObject", "Timestamp"), "mplp_models._types"),
-    # The Literal of each enum's values (PlanStepStatusValue), where the enum is.
-    "CodeInboxMessageStatusValue": _GENERATED + "cortex.v1.code_mode.inbox_message_schema",
-    "CodeInboxMessageTypeValue": _GENERATED + "cortex.v1.code_mode.inbox_message_schema",
-    "CollabModeValue": _GENERATED + "mplp.v1_0.mplp_collab_schema",
-    "CollabParticipantKindValue": _GENERATED + "mplp.v1_0.mplp_collab_schema",
-    "CollabStatusValue": _GENERATED + "mplp.v1_0.mplp_collab_schema",
-    "ConfirmDecisionStatusValue": _GENERATED + "mplp.v1_0.mplp_confirm_schema",
-    "ConfirmStatusValue": _GENERATED + "mplp.v1_0.mplp_confirm_schema",
-    "ConfirmTargetTypeValue": _GENERATED + "mplp.v1_0.mplp_confirm_schema",
-    "ContextStatusValue": _GENERATED + "mplp.v1_0.mplp_context_schema",
-    "CoreStatusValue": _GENERATED + "mplp.v1_0.mplp_core_schema",
-    "CrossCuttingConcernValue": _GENERATED + "mplp.v1_0.common.metadata_schema",
-    "DialogMessageRoleValue": _GENERATED + "mplp.v1_0.mplp_dialog_schema",
-    "DialogStatusValue": _GENERATED + "mplp.v1_0.mplp_dialog_schema",
-    "ExtensionStatusValue": _GENERATED + "mplp.v1_0.mplp_extension_schema",
-    "ExtensionTypeValue": _GENERATED + "mplp.v1_0.mplp_extension_schema",
-    "FeedbackDecisionValue": _GENERATED + "mplp.v1_0.common.learning_sample_schema",
-    "InboxMessageStatusValue": _GENERATED + "cortex.v1.inbox_schema",
-    "InboxMessageTypeValue": _GENERATED + "cortex.v1.inbox_schema",
-    "ModuleDescriptorStatusValue": _GENERATED + "mplp.v1_0.mplp_core_schema",
-    "ModuleIdValue": _GENERATED + "mplp.v1_0.mplp_core_schema",
-    "NetworkNodeKindValue": _GENERATED + "mplp.v1_0.mplp_network_schema",
-    "NetworkNodeStatusValue": _GENERATED + "mplp.v1_0.mplp_network_schema",
-    "NetworkStatusValue": _GENERATED + "mplp.v1_0.mplp_network_schema",
-    "NetworkTopologyTypeValue": _GENERATED + "mplp.v1_0.mplp_network_schema",
-    "PlanStatusValue": _GENERATED + "mplp.v1_0.mplp_plan_schema",
-    "PlanStepStatusValue": _GENERATED + "mplp.v1_0.mplp_plan_schema",
-    "RefModuleValue": _GENERATED + "mplp.v1_0.common.common_types_schema",
-    "TraceSegmentStatusValue": _GENERATED + "mplp.v1_0.mplp_trace_schema",
-    "TraceStatusValue": _GENERATED + "mplp.v1_0.mplp_trace_schema",
-}
+_LOCATIONS = _public.LOCATIONS
+_GENERATED = _public.GENERATED  # _schemas reads both here
 
 
 def __getattr__(name: str) -> Any:

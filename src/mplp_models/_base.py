@@ -15,7 +15,7 @@ from pydantic_core import CoreSchema, PydanticSerializationError, core_schema
 from typing_extensions import Self, deprecated
 
 from mplp_models import _fastpath
-from mplp_models._canonical import CanonicalJSONError, dumps, relocated
+from mplp_models._canonical import CanonicalJSONError, dumps, relocated, written_by_their_own_method
 from mplp_models._errors import json_worded
 from mplp_models._fast_shapes import is_plain
 from mplp_models._reader import json_bytes, load_json, read_as_strictly
@@ -485,6 +485,10 @@ class MplpModel(BaseModel, frozen=True):
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         given = self.__pydantic_fields_set__
         return ((name, value) for name, value in super().__repr_args__() if name in given)
+
+
+# canonical_json(model) is model.to_json(), a subclass's own included.
+written_by_their_own_method(MplpModel, lambda model: model.to_json())
 
 
 def _may_hold_dicts(value: Any) -> bool:

@@ -10,6 +10,7 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import own_functions
 from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, permissive_moves
 from mplp_models._types import JsonObject, Timestamp
@@ -29,7 +30,7 @@ class ContextRootBase(MplpModel, frozen=True):
     """Behaviour of ``ContextRoot``, an object the schema leaves open: keys beyond its own are kept, as JSON.
 
     They are read with the checks of every open object (JSON values only,
-    finite numbers, nesting within ``MAX_OPEN_DEPTH``) and written back as
+    finite numbers, nesting within ``MAX_OPEN_OBJECT_DEPTH``) and written back as
     given; ``root.model_extra`` holds them.
     """
 
@@ -59,6 +60,7 @@ class ContextRootBase(MplpModel, frozen=True):
 EXTRA_FUNCTIONS: tuple[object, ...] = (
     ContextRootBase.__dict__["_extra_is_json"].__func__,  # a classmethod: the function it binds
 )
+own_functions(*EXTRA_FUNCTIONS, extra_keys=True)
 
 
 class ContextBase(RuledModel, frozen=True):

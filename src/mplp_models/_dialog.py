@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import BaseModel
 from typing_extensions import Self
 
-from mplp_models import _chat, _fastpath
-from mplp_models._chat import AgentRole, AnthropicChat, OpenAIChatMessage
+from mplp_models import _fastpath
 from mplp_models._generated.mplp.v1_0.common.common_types_schema import Governance
 from mplp_models._rules import RuledModel, RuleViolation
 from mplp_models._types import Timestamp, earliest_and_latest
 
 if TYPE_CHECKING:
+    from mplp_models._chat import AgentRole, AnthropicChat, OpenAIChatMessage
     from mplp_models._generated.mplp.v1_0.common.metadata_schema import Metadata
     from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import (
         DialogMessage,
@@ -137,7 +137,7 @@ class DialogBase(RuledModel, frozen=True):
                 )
         return found
 
-    # --- chat formats (the mapping: docs/interop.md) ---
+    # --- chat formats (the mapping: docs/interop.md; the work: _chat, imported when one is called) ---
 
     def to_openai_messages(
         self,
@@ -159,6 +159,8 @@ class DialogBase(RuledModel, frozen=True):
         The list goes into the openai SDK's ``chat.completions.create(messages=...)``
         as it is, typed: no cast.
         """
+        from mplp_models import _chat  # here: the chat formats load on first use, not with the model
+
         return _chat.to_openai(self.messages, agent_role=agent_role, system_role=system_role, drop_events=drop_events)
 
     def to_anthropic_messages(self, *, agent_role: AgentRole | None = None, drop_events: bool = False) -> AnthropicChat:
@@ -176,6 +178,8 @@ class DialogBase(RuledModel, frozen=True):
         The dict goes into the anthropic SDK's ``messages.create(**chat, ...)`` as
         it is, typed: no cast.
         """
+        from mplp_models import _chat  # here: the chat formats load on first use, not with the model
+
         return _chat.to_anthropic(self.messages, agent_role=agent_role, drop_events=drop_events)
 
     @classmethod
@@ -234,6 +238,8 @@ class DialogBase(RuledModel, frozen=True):
             ValidationError: If the dialog breaks the schema or a rule (a timestamp before ``started_at``...).
             TypeError: For an option of the wrong type (``drop_keys=None``...).
         """
+        from mplp_models import _chat  # here: the chat formats load on first use, not with the model
+
         options = _chat.reading(
             join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
         )
@@ -306,6 +312,8 @@ class DialogBase(RuledModel, frozen=True):
             ValidationError: If the dialog breaks the schema or a rule.
             TypeError: For an option of the wrong type (``drop_keys=None``...).
         """
+        from mplp_models import _chat  # here: the chat formats load on first use, not with the model
+
         options = _chat.reading(
             join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
         )
@@ -355,6 +363,8 @@ class DialogBase(RuledModel, frozen=True):
             ValidationError: If the dialog with the message breaks a rule (a timestamp after ``ended_at``...).
             TypeError: For an option of the wrong type (``drop_keys=None``...).
         """
+        from mplp_models import _chat  # here: the chat formats load on first use, not with the model
+
         options = _chat.reading(
             join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
         )
@@ -397,6 +407,8 @@ class DialogBase(RuledModel, frozen=True):
             ValidationError: If the dialog with the message breaks a rule.
             TypeError: For an option of the wrong type (``drop_keys=None``...).
         """
+        from mplp_models import _chat  # here: the chat formats load on first use, not with the model
+
         options = _chat.reading(
             join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
         )

@@ -1,4 +1,9 @@
-"""Behaviour of ``Event`` beyond its schema: conversion to and from CloudEvents v1.0."""
+"""Behaviour of ``Event`` beyond its schema: conversion to and from CloudEvents v1.0.
+
+The methods are the model's, for users and type checkers; the work is
+``_cloudevents``'s, imported when a method is first called (every model that
+holds events loads this module, and none of them needs CloudEvents to read or write).
+"""
 
 from __future__ import annotations
 
@@ -8,11 +13,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 from typing_extensions import Self
 
-from mplp_models import _cloudevents
 from mplp_models._base import MplpModel
-from mplp_models._cloudevents import CloudEvent
 
 if TYPE_CHECKING:
+    from mplp_models._cloudevents import CloudEvent
     from mplp_models._types import Timestamp
 
 __all__ = ["EventBase"]
@@ -39,6 +43,8 @@ class EventBase(MplpModel, frozen=True):
         A ``ConversionError`` (a ``ValueError``) if ``source`` is not a URI-reference,
         which CloudEvents requires.
         """
+        from mplp_models import _cloudevents  # here: CloudEvents load on first use, not with every model
+
         return _cloudevents.to_cloudevent(self)
 
     @classmethod
@@ -58,6 +64,8 @@ class EventBase(MplpModel, frozen=True):
         that is not dotted lowercase) raise a pydantic ``ValidationError`` located
         at the attribute names; so does JSON text that is not strict JSON.
         """
+        from mplp_models import _cloudevents  # here: as above
+
         document = _cloudevents.event_document(event, drop_attributes)
         try:
             return cls.model_validate(document)

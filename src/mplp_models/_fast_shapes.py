@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from mplp_models._types import CORE_FUNCTIONS
 
-__all__ = ["Shape", "fast_path_problems", "is_plain", "shape_of"]
+__all__ = ["Shape", "fast_path_problems", "is_plain", "own_functions", "shape_of"]
 
 
 class Shape(NamedTuple):
@@ -86,11 +86,11 @@ def fast_path_problems(kind: type) -> list[str]:
       (a default ``"0000:0000"`` would hide a duplicate key from the count);
     * no alias and no field excluded from writing;
     * ``extra="forbid"``, or ``extra="allow"`` with the extra keys checked by
-      the SDK's own functions (``_context.EXTRA_FUNCTIONS``: each key's value
+      the SDK's own functions (registered with ``extra_keys``, ``_context``'s: each key's value
       an open JSON value, in both modes; ``model_members`` writes and
       ``write_every_field`` counts them) and of no declared type;
     * no computed fields, no ``model_post_init``;
-    * no validator or serializer but the SDK's own (``_own_functions``):
+    * no validator or serializer but the SDK's own (registered by ``own_functions``):
       code the proofs cannot see might change a value, read the mode, or
       write otherwise than ``model_members`` does.
     """
@@ -118,10 +118,8 @@ def fast_path_problems(kind: type) -> list[str]:
 
 def _extra_problems(kind: type, schema: Any) -> list[str]:
     """What keeps the extra keys of an ``extra="allow"`` class off the fast paths: unchecked, or of a declared type."""
-    from mplp_models._context import EXTRA_FUNCTIONS  # here: _context builds on the writer, which builds on this module
-
     problems: list[str] = []
-    if not any(_unbound(function) is EXTRA_FUNCTIONS[0] for function in _decorated_functions(kind)):
+    if not any(id(_unbound(function)) in _EXTRA_CHECKS for function in _decorated_functions(kind)):
         problems.append("extra='allow': keys that are no field, not checked as an open object")
     if _holds_key(schema, "extras_schema"):
         problems.append("a declared type for its extra keys (__pydantic_extra__)")
@@ -161,15 +159,32 @@ def _field_problems(field: Any) -> list[str]:
     return problems
 
 
-def _own_functions() -> dict[int, object]:
-    """The validators and serializers of the SDK's own, each named, by ``id``: the only ones a plain class may hold."""
-    from mplp_models._context import EXTRA_FUNCTIONS  # here: as below
-    from mplp_models._rules import RuledModel  # here: _rules builds on _base, which builds on this module
-    from mplp_models._writer import given_members  # here: the writer builds on this module
+# The SDK's own validators and serializers, by id: the only ones a plain class may hold. Each module
+# that defines one registers it when it loads (own_functions), so this module imports none of the
+# modules above it; a class can hold a function only once its module has run, and so registered it.
+_OWN: dict[int, object] = {}
+# Those of them that check the extra keys of an extra="allow" class as an open object.
+_EXTRA_CHECKS: dict[int, object] = {}
 
-    rules = RuledModel.__pydantic_decorators__.model_validators["_apply_rules"].func  # the same in both modes
-    # given_members: every model's wrap serializer, which model_members does the work of.
-    return {id(function): function for function in (rules, given_members, *CORE_FUNCTIONS, *EXTRA_FUNCTIONS)}
+
+def own_functions(*functions: object, extra_keys: bool = False) -> None:
+    """Registers validators and serializers as the SDK's own: ``fast_path_problems`` lets a class hold them.
+
+    Each must do no more than the proofs of the fast paths allow (see
+    ``fast_path_problems``); with ``extra_keys``, each checks the extra keys of
+    an open class as one open JSON object (``_context``).
+    """
+    for function in functions:
+        _OWN[id(function)] = function
+        if extra_keys:
+            _EXTRA_CHECKS[id(function)] = function
+
+
+def _own_functions() -> dict[int, object]:
+    return _OWN
+
+
+own_functions(*CORE_FUNCTIONS)
 
 
 _DECORATED = (

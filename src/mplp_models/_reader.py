@@ -2,7 +2,7 @@
 
 orjson parses: it refuses invalid UTF-8, lone surrogate escapes, NaN and
 Infinity literals, and numbers that overflow a double. Nesting deeper than
-``MAX_DEPTH`` is refused here. orjson keeps the last of two equal keys, as most
+``MAX_JSON_DEPTH`` is refused here. orjson keeps the last of two equal keys, as most
 parsers do, so duplicates are found here too: two parsers that read one payload
 differently are a known way past a signature check.
 
@@ -41,7 +41,6 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from operator import attrgetter
 from typing import Any, cast
 
 import orjson
@@ -50,13 +49,28 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from mplp_models import _fastpath
 from mplp_models._errors import Quoted
-from mplp_models._fast_shapes import shape_of
 from mplp_models._text import short_repr
+from mplp_models._writer import write_every_field
 
-__all__ = ["MAX_DEPTH", "invalid", "json_bytes", "load_json", "place", "pointer_at", "read_as_strictly"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_JSON_DEPTH",
+    "invalid",
+    "json_bytes",
+    "load_json",
+    "place",
+    "pointer_at",
+    "read_as_strictly",
+]
 
-MAX_DEPTH = 254
-"""Deepest nesting of arrays and objects that is read (what orjson can write back)."""
+MAX_JSON_DEPTH = 254
+"""Deepest nesting of arrays and objects in a JSON text that is read (what orjson can write back).
+
+Open objects inside a model nest no deeper than ``MAX_OPEN_OBJECT_DEPTH``.
+"""
+
+MAX_DEPTH = MAX_JSON_DEPTH
+"""The earlier name of ``MAX_JSON_DEPTH``, kept so that code using it still runs (deprecated)."""
 
 _ESCAPED_COLON = re.compile(rb"\\u003[aA]")
 
@@ -89,7 +103,7 @@ def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> A
         raise _syntax_error(raw, error, title) from None
     except orjson.JSONEncodeError:
         offset = _too_deep(raw)
-        message = f"Invalid JSON: nested deeper than {MAX_DEPTH} levels at {place(raw, offset)}"
+        message = f"Invalid JSON: nested deeper than {MAX_JSON_DEPTH} levels at {place(raw, offset)}"
         raise invalid(title, "json_invalid", message, pointer_at(raw, offset), raw) from None
     # Two short-cuts, each with its proof (in _exact_integers and the module
     # docstring); with the fast paths off, the second reading and the walk run always.
@@ -159,13 +173,13 @@ def _utf8_reason(raw: bytes, bad: UnicodeDecodeError) -> str:
 
 
 def _too_deep(raw: bytes) -> int:
-    """The offset of the first ``[`` or ``{`` nested more than ``MAX_DEPTH`` deep in a valid text (one is)."""
+    """The offset of the first ``[`` or ``{`` nested more than ``MAX_JSON_DEPTH`` deep in a valid text (one is)."""
     depth = 0
     for match in _STRUCTURE.finditer(_plain(raw)):
         byte = raw[match.start()]
         if byte in _OPENERS:
             depth += 1
-            if depth > MAX_DEPTH:
+            if depth > MAX_JSON_DEPTH:
                 return match.start()
         elif byte in _CLOSERS:
             depth -= 1
@@ -213,7 +227,7 @@ def read_as_strictly(raw: bytes, model: Any) -> bool:
       ``OPT_STRICT_INTEGER``, any such integer stops the writing (then: no);
     * ``NaN``, ``Infinity`` and overflowing numbers, which pydantic's parser
       takes into open objects: ``JsonObject`` refuses them in JSON mode;
-    * nesting beyond ``MAX_DEPTH``, which no model takes.
+    * nesting beyond ``MAX_JSON_DEPTH``, which no model takes.
 
     The count holds for plain models only (``_fast_shapes.fast_path_problems``: an
     unset field holds ``None``, every key is a field, no validator of the
@@ -357,47 +371,3 @@ def invalid(title: str, kind: str, message: str, loc: tuple[str | int, ...], dat
     error = PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]
     detail: InitErrorDetails = {"type": error, "loc": loc, "input": found}
     return ValidationError.from_exception_data(title, [detail])
-
-
-_DICT = attrgetter("__dict__")
-_GIVEN = attrgetter("__pydantic_fields_set__")
-
-
-def write_every_field(model: Any) -> tuple[bytes, int]:
-    """``model`` written with every field, given or not (``OPT_STRICT_INTEGER``), and how many were not given.
-
-    Nothing is copied or converted: each model is its own ``__dict__``, and a
-    list of models the list of theirs. An unset field holds its default,
-    ``None`` here, and is written as ``"name":null``; so the text has one
-    ``:`` per given key, one per unset field, and those of the strings.
-    """
-    unset = 0
-
-    def every_field(item: Any) -> Any:
-        nonlocal unset
-        try:
-            given = item.__pydantic_fields_set__
-        except AttributeError:
-            raise TypeError(f"{type(item).__name__} is not a JSON value") from None
-        shape = shape_of(item)
-        if not shape.plain:  # an unset field might hold a default with colons of its own
-            raise TypeError(f"{type(item).__name__} is not a generated model")
-        values: dict[str, Any] = item.__dict__
-        if shape.extra:  # its extra keys are counted among the given and written with the fields
-            extra: dict[str, Any] = item.__pydantic_extra__ or {}
-            unset += len(values) + len(extra) - len(given)
-            return {**values, **extra}
-        unset += len(values) - len(given)
-        many = shape.many
-        if not many:
-            return values
-        members = dict(values)
-        for name in many:
-            items = members[name]
-            if items and not shape_of(items[0]).extra:  # the items are of the field's class (read from JSON)
-                members[name] = dicts = list(map(_DICT, items))
-                unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
-        return members
-
-    written = orjson.dumps(model, default=every_field, option=orjson.OPT_STRICT_INTEGER)
-    return written, unset

@@ -19,6 +19,7 @@ from typing_extensions import Self
 
 from mplp_models import _errors
 from mplp_models._base import SCHEMA_ONLY, MplpModel
+from mplp_models._fast_shapes import own_functions
 
 __all__ = ["LifecycleModel", "RuleViolation", "RuledModel", "checked_move", "duplicate_ids", "permissive_moves"]
 
@@ -143,6 +144,10 @@ def _short(value: object) -> object:
     if isinstance(value, str) and len(value) > _errors.MAX_INPUT_CHARS:
         return _errors.Quoted.of(value, _errors.MAX_INPUT_CHARS)
     return value
+
+
+# Raises or returns the model unchanged, the same in both modes: the fast paths may hold it.
+own_functions(RuledModel.__pydantic_decorators__.model_validators["_apply_rules"].func)
 
 
 def _value_at(model: object, loc: tuple[str | int, ...]) -> object:

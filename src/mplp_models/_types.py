@@ -52,6 +52,7 @@ from mplp_models._text import encodable, short_repr
 __all__ = [
     "CORE_FUNCTIONS",
     "MAX_OPEN_DEPTH",
+    "MAX_OPEN_OBJECT_DEPTH",
     "ConstOne",
     "JsonInputValue",
     "JsonInt",
@@ -75,12 +76,16 @@ __all__ = [
     "writable_errors",
 ]
 
-MAX_OPEN_DEPTH = 128
+MAX_OPEN_OBJECT_DEPTH = 128
 """How deep arrays and objects may nest inside an open object (the object itself is level 1).
 
 pydantic-core stops at a fixed recursion depth with a ``TypeError``; this limit
 keeps every schema's open objects well inside it and gives a ``ValidationError``.
+The nesting of a whole JSON text is ``MAX_JSON_DEPTH``'s.
 """
+
+MAX_OPEN_DEPTH = MAX_OPEN_OBJECT_DEPTH
+"""The earlier name of ``MAX_OPEN_OBJECT_DEPTH``, kept so that code using it still runs (deprecated)."""
 
 
 _UNORDERED = (AbstractSet, KeysView, ValuesView, ItemsView)
@@ -137,7 +142,7 @@ class _Refused(Exception):
 
 
 def _json_from_python(node: Any, depth: int) -> Any:
-    if depth > MAX_OPEN_DEPTH:
+    if depth > MAX_OPEN_OBJECT_DEPTH:
         return node  # open_object_problem refuses it, for every mode alike
     if isinstance(node, (str, int, float)) or node is None:  # bool is an int
         return node
@@ -172,7 +177,7 @@ def _child(item: Any, step: str | int, depth: int) -> Any:
 
 
 def _check_open_object(value: Any) -> Any:
-    """Depth within MAX_OPEN_DEPTH, text that UTF-8 can carry, finite numbers.
+    """Depth within MAX_OPEN_OBJECT_DEPTH, text that UTF-8 can carry, finite numbers.
 
     Numbers must be finite in every mode: pydantic's JSON parser takes
     ``NaN``, ``Infinity`` and ``1e400`` into an open object, which strict JSON
@@ -204,8 +209,8 @@ def open_object_problem(value: Any) -> tuple[str, str] | float | None:
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
-        if depth > MAX_OPEN_DEPTH:
-            return "json_too_deep", f"Open object nests deeper than {MAX_OPEN_DEPTH} levels"
+        if depth > MAX_OPEN_OBJECT_DEPTH:
+            return "json_too_deep", f"Open object nests deeper than {MAX_OPEN_OBJECT_DEPTH} levels"
         items: Iterable[Any]
         if isinstance(node, dict):
             members = cast(dict[Any, Any], node)  # type: ignore[redundant-cast]  # pyright sees dict[Unknown, Unknown]
@@ -233,7 +238,7 @@ def open_object_problem(value: Any) -> tuple[str, str] | float | None:
 
 def _plainly_json(value: Any) -> bool:
     """True only when ``open_object_problem`` would find nothing in ``value``, proven at C speed (the proof: ``plainly_json``)."""
-    return plainly_json(value, MAX_OPEN_DEPTH)
+    return plainly_json(value, MAX_OPEN_OBJECT_DEPTH)
 
 
 def _unencodable(keys: Iterable[Any]) -> bool:
@@ -372,7 +377,7 @@ def _detail(entry: ErrorDetails, loc: tuple[int | str, ...], value: Any, message
     return {"type": PydanticCustomError(kind, message), "loc": loc, "input": value}  # pyright: ignore[reportArgumentType]  # built at run time
 
 
-_QUOTE_DEPTH = 2 * MAX_OPEN_DEPTH
+_QUOTE_DEPTH = 2 * MAX_OPEN_OBJECT_DEPTH
 """How deep an error's input is screened; what nests deeper is quoted as ``_TOO_DEEP``."""
 
 _TOO_DEEP = "(nested too deep to quote)"
@@ -471,7 +476,7 @@ JsonObject = Annotated[
     _FromPython(),
     WrapSerializer(_write_open_object),
 ]
-"""An open JSON object: every key and nested value is kept as given (nesting up to ``MAX_OPEN_DEPTH``)."""
+"""An open JSON object: every key and nested value is kept as given (nesting up to ``MAX_OPEN_OBJECT_DEPTH``)."""
 
 # RFC 3339 section 5.6 `date-time`, with real calendar dates (leap years
 # included) so that no Python code has to run per value. ASCII digits only:

@@ -13,7 +13,9 @@ their member dicts in bulk, by C-level maps: a plan's steps and a dialog's
 messages are most of what is written, and a Python call per item would
 dominate the writing.
 
-Used by ``MplpModel.to_json`` (with ``OPT_SORT_KEYS``). Whatever has no form
+The one model walker: ``MplpModel.to_json`` writes with it (with
+``OPT_SORT_KEYS``), and so does the reader's proof (``write_every_field``,
+every field as read, for ``_reader.read_as_strictly`` to count). Whatever has no form
 here (an integer beyond +/-(2**53 - 1) under ``OPT_STRICT_INTEGER``, a lone
 surrogate, a value that is not JSON) makes orjson raise ``JSONEncodeError``.
 
@@ -30,29 +32,47 @@ from itertools import repeat
 from operator import attrgetter, is_
 from typing import Any, cast
 
+import orjson
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
 from mplp_models._canonical import CanonicalJSONError, holder_of, prepare, refuse_non_json, relocated
-from mplp_models._fast_shapes import shape_of
-from mplp_models._types import MAX_OPEN_DEPTH, JsonObject, NotNull
+from mplp_models._fast_shapes import Shape, own_functions, shape_of
+from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
 
-__all__ = ["given_members", "model_members", "not_null_fields", "refuse_changed_open_objects"]
+__all__ = [
+    "given_members",
+    "model_members",
+    "not_null_fields",
+    "refuse_changed_open_objects",
+    "write_every_field",
+]
 
 _DICT = attrgetter("__dict__")
 _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
 _GIVEN = attrgetter("__pydantic_fields_set__")
 
 
-def model_members(model: Any) -> Any:
-    """orjson's ``default`` for a model: its given fields (explicit nulls included), ready to write."""
+def _plain_model(model: Any) -> tuple[set[str], Shape]:
+    """The given fields and the shape of a model the fast paths may write; a ``TypeError`` (orjson stops) for any other value.
+
+    The one precondition of both walkers (``model_members``, ``write_every_field``):
+    a plain class (``_fast_shapes.fast_path_problems`` finds nothing in it), whose
+    ``__dict__`` holds its fields under their names, unset ones as ``None``.
+    """
     try:
-        given = model.__pydantic_fields_set__
+        given: set[str] = model.__pydantic_fields_set__
     except AttributeError:
         raise TypeError(f"{type(model).__name__} is not a JSON value") from None
     shape = shape_of(model)
-    if not shape.plain:
+    if not shape.plain:  # an unset field might hold a default, a serializer write otherwise...
         raise TypeError(f"{type(model).__name__} is written by model_dump")
+    return given, shape
+
+
+def model_members(model: Any) -> Any:
+    """orjson's ``default`` for a model: its given fields (explicit nulls included), ready to write."""
+    given, shape = _plain_model(model)
     values: dict[str, Any] = model.__dict__
     if shape.extra:
         return _with_extra(model, values, given)
@@ -157,6 +177,9 @@ def given_members(model: BaseModel | None, handler: Callable[[Any], Any]) -> Any
     return cast(Any, members)
 
 
+own_functions(given_members)  # every model's wrap serializer, which model_members does the work of
+
+
 def refuse_changed_open_objects(model: BaseModel) -> None:
     """A ``CanonicalJSONError`` if an open object of ``model`` (its own, not its models') was changed in place into what the reading refuses.
 
@@ -176,9 +199,9 @@ def _refuse_changed(value: Any, location: tuple[object, ...]) -> None:
     """``refuse_non_json`` for the value of an open field (or the extra keys) at ``location``: an open object, an array of them, or else nothing to check."""
     if isinstance(value, tuple):  # the model's own array (frozen): its items are open objects
         for index, item in enumerate(cast(tuple[Any, ...], value)):  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
-            refuse_non_json(item, (*location, index), MAX_OPEN_DEPTH)
+            refuse_non_json(item, (*location, index), MAX_OPEN_OBJECT_DEPTH)
     elif isinstance(value, dict):
-        refuse_non_json(value, location, MAX_OPEN_DEPTH)
+        refuse_non_json(value, location, MAX_OPEN_OBJECT_DEPTH)
 
 
 def _located_from(model: BaseModel, refusal: CanonicalJSONError) -> CanonicalJSONError:
@@ -248,3 +271,40 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
                 del members[name]
     # Nested lists of models (none in these schemas' list items today) are written item by item.
     return dicts
+
+
+def write_every_field(model: Any) -> tuple[bytes, int]:
+    """``model`` written with every field, given or not (``OPT_STRICT_INTEGER``), and how many were not given.
+
+    The reader's proof (``_reader.read_as_strictly``) counts colons in it.
+    Nothing is copied or converted: each model is its own ``__dict__``, and a
+    list of models the list of theirs. An unset field holds its default,
+    ``None`` here, and is written as ``"name":null``; so the text has one
+    ``:`` per given key, one per unset field, and those of the strings. The
+    same walk as ``model_members`` on the same precondition (``_plain_model``),
+    but every field, no preparing (the counts need the values as read).
+    """
+    unset = 0
+
+    def every_field(item: Any) -> Any:
+        nonlocal unset
+        given, shape = _plain_model(item)
+        values: dict[str, Any] = item.__dict__
+        if shape.extra:  # its extra keys are counted among the given and written with the fields
+            extra: dict[str, Any] = item.__pydantic_extra__ or {}
+            unset += len(values) + len(extra) - len(given)
+            return {**values, **extra}
+        unset += len(values) - len(given)
+        many = shape.many
+        if not many:
+            return values
+        members = dict(values)
+        for name in many:
+            items = members[name]
+            if items and not shape_of(items[0]).extra:  # the items are of the field's class (read from JSON)
+                members[name] = dicts = list(map(_DICT, items))
+                unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
+        return members
+
+    written = orjson.dumps(model, default=every_field, option=orjson.OPT_STRICT_INTEGER)
+    return written, unset

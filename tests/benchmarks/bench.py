@@ -35,6 +35,7 @@ from typing import Any
 
 import bench_edits
 import bench_flow
+import bench_import
 import bench_lines
 import bench_strategy_cost
 import measure
@@ -504,6 +505,8 @@ def run(settings: Settings) -> dict[str, Any]:
         results["ndjson"] = bench_ndjson(ndjson, lines, settings)
         results["lines_per_second"] = bench_lines.run(Path(tmp), quick=settings.mode == "quick")
         results["imports"] = bench_imports(Path(tmp), settings)
+        results["import_per_use"] = bench_import.run(Path(tmp), quick=settings.mode == "quick")
+        bench_import.print_table(results["import_per_use"])
         results["memory"] = bench_memory(plan_2000, settings)
         results["naive"] = bench_naive(Path(tmp), settings)
     results["plan_edits"] = bench_edits.run(quick=settings.mode == "quick")

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import sys
 from contextlib import AbstractContextManager, nullcontext
-from functools import cache
 from typing import IO
+
+from mplp_models._public import model_names  # the library's fact, which --kind reads too
 
 __all__ = ["model_names", "open_input"]
 
@@ -18,18 +19,3 @@ def open_input(path: str) -> AbstractContextManager[IO[bytes]]:
     if path == "-":
         return nullcontext(sys.stdin.buffer)
     return open(path, "rb")
-
-
-@cache
-def model_names() -> frozenset[str]:
-    """The public model names, which ``--kind`` takes and error titles carry."""
-    import mplp_models
-    from mplp_models._base import MplpModel  # here: listing the subcommands needs no model
-
-    return frozenset(
-        name
-        for name in mplp_models.__all__
-        if isinstance(kind := getattr(mplp_models, name), type)
-        and issubclass(kind, MplpModel)
-        and kind is not MplpModel
-    )
