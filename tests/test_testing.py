@@ -64,6 +64,13 @@ def wrapped(model: type[mm.MplpModel], document: dict[str, Any]) -> tuple[type[m
         mm.ErrorInfo: (mm.LearningSample, "error_info", lambda part: part),
         mm.LearningSampleTimestamps: (mm.LearningSample, "timestamps", lambda part: part),
         mm.CodeInboxMessageRelations: (mm.CodeInboxMessage, "relations", lambda part: part),
+        mm.CIStage: (mm.CIEvent, "stages", lambda part: [part]),
+        mm.SampleMeta: (mm.LearningSampleCore, "meta", lambda part: part),
+        **{
+            getattr(mm, f"{family}{part}"): (getattr(mm, f"{family}Sample"), part.lower(), lambda part: part)
+            for family in ("DeltaImpact", "IntentResolution")
+            for part in ("Input", "State", "Output", "Meta")
+        },
     }
     parent, field, place = places[model]
     return parent, {**fixture(parent), field: place(document)}
@@ -209,7 +216,26 @@ ENUMS: list[tuple[type[mm.MplpModel], str, type[Any]]] = [
     (mm.Network, "topology_type", mm.NetworkTopologyType),
     (mm.NetworkNode, "status", mm.NetworkNodeStatus),
     (mm.Extension, "extension_type", mm.ExtensionType),
+    (mm.GraphUpdateEvent, "update_kind", mm.GraphUpdateKind),
+    (mm.RuntimeExecutionEvent, "executor_kind", mm.ExecutorKind),
+    (mm.SAEvent, "event_type", mm.SAEventType),
+    (mm.MAPEvent, "event_type", mm.MAPEventType),
+    (mm.CIEvent, "status", mm.CIStatus),
+    (mm.CIStage, "status", mm.CIStageStatus),
+    (mm.GitEvent, "event_kind", mm.GitEventKind),
+    (mm.ToolEvent, "tool_kind", mm.ToolKind),
+    (mm.DeltaImpactOutput, "impact_scope", mm.ImpactScope),
+    (mm.SampleMeta, "human_feedback_label", mm.HumanFeedbackLabel),
 ]
+
+
+def test_event_cores_draw_the_nine_families_without_a_model_of_their_own() -> None:
+    # Written out from mplp-event-core's enum less the three families that have their own schema.
+    nine = {"import_process", "intent", "delta_intent", "impact_analysis", "compensation_plan", "methodology"}
+    nine |= {"reasoning_graph", "cost_budget", "external_integration"}
+    for family in nine:
+        assert produces(testing.event_cores(), lambda event: event.event_family == family), family
+    assert not produces(testing.event_cores(), lambda event: event.event_family not in nine)
 
 
 @pytest.mark.parametrize(("model", "name", "kind"), ENUMS, ids=lambda value: getattr(value, "__name__", value))
