@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import rfc8785
@@ -75,7 +76,7 @@ FAMILY_EXAMPLES = {
 }
 
 
-def without_comment(path: Path) -> dict[str, object]:
+def without_comment(path: Path) -> dict[str, Any]:
     document = load(path)
     assert isinstance(document.pop("$comment"), str)
     return document

@@ -115,7 +115,7 @@ def test_a_family_without_its_fields_is_refused_naming_the_discriminator_value()
 def test_the_sample_family_picks_the_model() -> None:
     assert type(mm.parse(load(PAYLOADS / "delta-impact-sample.json"))) is mm.DeltaImpactSample
     assert type(mm.parse(load(PAYLOADS / "intent-resolution-sample.json"))) is mm.IntentResolutionSample
-    for other in ("pipeline_outcome", "confirm_decision", "graph_evolution", "multi_agent_coordination", ""):
+    for other in ("pipeline_outcome", "confirm_decision", "graph_evolution", "multi_agent_coordination", "x"):
         assert type(mm.parse({**CORE_SAMPLE, "sample_family": other})) is mm.LearningSampleCore
     # A family's own enum survives: the delta sample is held to it, where the core would take any output.
     document = load(PAYLOADS / "delta-impact-sample.json")

@@ -27,6 +27,7 @@ from strategy_timing import first_inputs
 
 import mplp_models as mm
 from mplp_models import testing
+from mplp_models._rules import RuledModel
 
 # Every public model class (the base excepted): a new model without a strategy fails here.
 MODELS: list[type[mm.MplpModel]] = sorted(
@@ -37,7 +38,9 @@ MODELS: list[type[mm.MplpModel]] = sorted(
     ),
     key=lambda model: model.__name__,
 )
-RULED = (mm.Plan, mm.Dialog, mm.InboxMessage, mm.Trace, mm.Confirm, mm.Collab, mm.Core, mm.Network)
+RULED: tuple[type[RuledModel], ...] = (mm.Plan, mm.Dialog, mm.InboxMessage, mm.Trace, mm.Confirm, mm.Collab, mm.Core)
+RULED += (mm.Network, mm.EventCore, mm.GraphUpdateEvent, mm.PipelineStageEvent, mm.RuntimeExecutionEvent, mm.CIEvent)
+RULED += (mm.ToolEvent, mm.GitEvent, mm.LearningSampleCore, mm.DeltaImpactSample, mm.IntentResolutionSample)
 VALIDITY = settings(
     max_examples=examples(quick=10, deep=20), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from mplp_models._conversion import ConversionError
     from mplp_models._dialog import DialogGovernance
     from mplp_models._errors import ErrorEntry, errors_as_json
+    from mplp_models._family_rules import check_map_events
     from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (
         CodeInboxMessage,
         CodeInboxMessageRelations,
@@ -435,6 +436,7 @@ __all__ = [
     "__version__",
     "canonical_json",
     "check_lines",
+    "check_map_events",
     "errors_as_json",
     "new_id",
     "parse",
@@ -648,6 +650,7 @@ _LOCATIONS: dict[str, str] = {
     ),
     **dict.fromkeys(("Payload", "parse"), "mplp_models._parse"),
     "RuleViolation": "mplp_models._rules",
+    "check_map_events": "mplp_models._family_rules",
     "new_id": "mplp_models._ids",
     **dict.fromkeys(("LineVerdict", "check_lines"), "mplp_models._lines"),
     **dict.fromkeys(("MAX_OPEN_DEPTH", "JsonObject", "Timestamp"), "mplp_models._types"),

@@ -1584,7 +1584,12 @@ _CORE_EVENT_FAMILIES = tuple(
     for member in _enum_members(EventFamily)
     if member.value not in ("graph_update", "pipeline_stage", "runtime_execution")
 )
-_EVENT_CORE_REQUIRED: dict[str, _Builder[object]] = {"event_id": _any_id, "event_type": _text, "timestamp": _timestamp}
+# The rules: an event type is not empty (obs_event_type_non_empty).
+_EVENT_CORE_REQUIRED: dict[str, _Builder[object]] = {
+    "event_id": _any_id,
+    "event_type": _filled_text,
+    "timestamp": _timestamp,
+}
 _EVENT_CORE_OPTIONAL: dict[str, _Builder[object]] = {"project_id": _any_id, "payload": _json_object}
 
 
@@ -1603,7 +1608,7 @@ _graph_update_event = _record(
 )  # fmt: skip
 _pipeline_stage_event = _record(
     PipelineStageEvent,
-    {**_EVENT_CORE_REQUIRED, "event_family": _family("pipeline_stage"), "pipeline_id": _any_id, "stage_id": _text,
+    {**_EVENT_CORE_REQUIRED, "event_family": _family("pipeline_stage"), "pipeline_id": _any_id, "stage_id": _filled_text,
      "stage_status": _member(_enum_members(PipelineStageStatus))},
     {**_EVENT_CORE_OPTIONAL, "stage_name": _text, "stage_order": _count},
 )  # fmt: skip
@@ -1706,7 +1711,7 @@ _git_event = _record(
     {"repo_url": _filled_text, "commit_id": _filled_text, "ref_name": _filled_text,
      "event_kind": _member(_enum_members(GitEventKind)), "timestamp": _timestamp},
     {"author_name": _text, "author_email": _text, "commit_message": _text, "files_changed": _count,
-     "insertions": _count, "deletions": _count, "parent_commits": _names},
+     "insertions": _count, "deletions": _count, "parent_commits": _unique_texts},
 )  # fmt: skip
 
 
@@ -1759,7 +1764,9 @@ def tool_events() -> SearchStrategy[ToolEvent]:
 _FEEDBACK_LABELS = _enum_members(HumanFeedbackLabel)
 _SAMPLE_META_OPTIONAL: dict[str, _Builder[object]] = {
     "source_flow_id": _filled_text,  # the rule: a source flow id is not empty
-    "source_event_ids": _list_of(_any_id, 3),
+    "source_event_ids": lambda source: list(
+        dict.fromkeys(_any_id(source) for _ in range(source.below(4)))
+    ),  # none twice
     "project_id": _any_id,
     "quality_score": _number_builder(0, 1),
 }

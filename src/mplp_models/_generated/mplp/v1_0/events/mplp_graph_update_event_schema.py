@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._open_models import OpenModelBase
+from mplp_models._family_rules import EventCoreBase
 from mplp_models._types import (
     JsonInputValue,
     JsonInt,
@@ -21,7 +21,7 @@ from mplp_models._types import (
 from pydantic import ConfigDict, Field
 
 
-class GraphUpdateEvent(OpenModelBase, frozen=True):
+class GraphUpdateEvent(EventCoreBase, frozen=True):
     """
     **REQUIRED** - PSG structural update events (MANDATORY for v1.0 compliance)
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._open_models import OpenModelBase
+from mplp_models._family_rules import PipelineStageEventBase
 from mplp_models._types import (
     JsonInputValue,
     JsonIntMin0,
@@ -21,7 +21,7 @@ from mplp_models._types import (
 from pydantic import ConfigDict, Field
 
 
-class PipelineStageEvent(OpenModelBase, frozen=True):
+class PipelineStageEvent(PipelineStageEventBase, frozen=True):
     """
     **REQUIRED** - Pipeline stage transition events (MANDATORY for v1.0 compliance)
     """

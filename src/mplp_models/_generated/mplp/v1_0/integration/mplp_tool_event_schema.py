@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._base import MplpModel
+from mplp_models._family_rules import RunEventBase
 from mplp_models._types import (
     JsonInputValue,
     JsonInt,
@@ -21,7 +21,7 @@ from mplp_models._types import (
 from pydantic import ConfigDict, Field, StrictStr
 
 
-class ToolEvent(MplpModel, frozen=True):
+class ToolEvent(RunEventBase, frozen=True):
     """
     External tool invocation and results (formatters, linters, test runners, generators)
     """

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
+from mplp_models._family_rules import LearningSampleCoreBase
 from mplp_models._open_models import OpenModelBase
 from mplp_models._types import (
     JsonInputValue,
@@ -35,7 +36,7 @@ HumanFeedbackLabelValue: TypeAlias = Literal["approved", "rejected", "not_review
 """The values of ``HumanFeedbackLabel``, which a constructor or a transition takes as well as its members."""
 
 
-class LearningSampleCore(OpenModelBase, frozen=True):
+class LearningSampleCore(LearningSampleCoreBase, frozen=True):
     """
     Core structure for MPLP LearningSample entities - defines the universal format for learning samples generated from execution history
     """

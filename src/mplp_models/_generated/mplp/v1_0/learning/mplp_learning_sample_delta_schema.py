@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
+from mplp_models._family_rules import DeltaImpactSampleBase
 from mplp_models._open_models import OpenModelBase
 from mplp_models._types import (
     JsonInputValue,
@@ -227,7 +228,7 @@ class DeltaImpactOutput(OpenModelBase, frozen=True):
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
-class DeltaImpactSample(OpenModelBase, frozen=True):
+class DeltaImpactSample(DeltaImpactSampleBase, frozen=True):
     """
     Specialized schema for delta_impact samples capturing change effect analysis and compensation planning
     """

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
+from mplp_models._family_rules import IntentResolutionSampleBase
 from mplp_models._open_models import OpenModelBase
 from mplp_models._types import (
     JsonInputValue,
@@ -240,7 +241,7 @@ class IntentResolutionOutput(OpenModelBase, frozen=True):
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
-class IntentResolutionSample(OpenModelBase, frozen=True):
+class IntentResolutionSample(IntentResolutionSampleBase, frozen=True):
     """
     Specialized schema for intent_resolution samples capturing user intent clarification and plan generation
     """
