@@ -370,6 +370,10 @@ def walk(node: Any) -> Iterator[dict[str, Any]]:
 
 
 def map_leaf_type(node: dict[str, Any]) -> None:
+    # `examples` (the integration schemas' sample values) is an annotation: the schema file keeps it,
+    # the models' JSON Schema (what the LLM dialects are made from) keeps to the keywords they know.
+    if isinstance(node.get("examples"), list):  # a list: the keyword, not a property named "examples"
+        del node["examples"]
     if "pattern" in node:
         node["pattern"] = ecma_digits(node["pattern"])
     if node.get("format") in SENDERS_TEXT_FORMATS:

@@ -31,21 +31,21 @@ class CIEvent(RunEventBase, frozen=True):
         arbitrary_types_allowed=True,
     )
     ci_provider: Annotated[
-        Annotated[StrictStr, Field(examples=["github-actions", "gitlab-ci", "jenkins", "circleci", "travis-ci"], min_length=1)],
+        Annotated[StrictStr, Field(min_length=1)],
         Field(description="CI platform identifier"),
     ]
     """
     CI platform identifier
     """
     pipeline_id: Annotated[
-        Annotated[StrictStr, Field(examples=["build-and-test", "deploy-production"], min_length=1)],
+        Annotated[StrictStr, Field(min_length=1)],
         Field(description="Pipeline or workflow identifier"),
     ]
     """
     Pipeline or workflow identifier
     """
     run_id: Annotated[
-        Annotated[StrictStr, Field(examples=["123456789", "run-2025-11-30-001"], min_length=1)],
+        Annotated[StrictStr, Field(min_length=1)],
         Field(description="Unique identifier for this pipeline run"),
     ]
     """

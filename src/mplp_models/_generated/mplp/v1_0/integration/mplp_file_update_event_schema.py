@@ -45,7 +45,7 @@ class FileUpdateEvent(MplpModel, frozen=True):
         arbitrary_types_allowed=True,
     )
     file_path: Annotated[
-        Annotated[StrictStr, Field(examples=["src/components/App.tsx", "/Users/dev/project/main.py"], min_length=1)],
+        Annotated[StrictStr, Field(min_length=1)],
         Field(description="Path to the file (absolute or workspace-relative)"),
     ]
     """

@@ -30,21 +30,21 @@ class GitEvent(GitEventBase, frozen=True):
         arbitrary_types_allowed=True,
     )
     repo_url: Annotated[
-        Annotated[StrictStr, Field(examples=["https://github.com/org/repo.git", "git@github.com:org/repo.git"], min_length=1)],
+        Annotated[StrictStr, Field(min_length=1)],
         Field(description="Repository URL or identifier"),
     ]
     """
     Repository URL or identifier
     """
     commit_id: Annotated[
-        Annotated[StrictStr, Field(examples=["abc123def456", "1a2b3c4d5e6f7g8h9i0j"], min_length=1)],
+        Annotated[StrictStr, Field(min_length=1)],
         Field(description="Commit SHA or identifier"),
     ]
     """
     Commit SHA or identifier
     """
     ref_name: Annotated[
-        Annotated[StrictStr, Field(examples=["refs/heads/main", "refs/tags/v1.0.0", "main"], min_length=1)],
+        Annotated[StrictStr, Field(min_length=1)],
         Field(description="Branch, tag, or ref name"),
     ]
     """

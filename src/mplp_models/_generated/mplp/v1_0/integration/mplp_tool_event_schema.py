@@ -31,7 +31,7 @@ class ToolEvent(RunEventBase, frozen=True):
         arbitrary_types_allowed=True,
     )
     tool_id: Annotated[
-        Annotated[StrictStr, Field(examples=["eslint-v8.50.0", "prettier-v3.0.0", "black-v23.10.0"], min_length=1)],
+        Annotated[StrictStr, Field(min_length=1)],
         Field(description="Unique identifier for the tool"),
     ]
     """

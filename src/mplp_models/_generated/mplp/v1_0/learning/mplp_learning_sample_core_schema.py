@@ -53,7 +53,7 @@ class LearningSampleCore(LearningSampleCoreBase, frozen=True):
     Unique identifier of the learning sample (UUID v4)
     """
     sample_family: Annotated[
-        Annotated[JsonText, Field(examples=["intent_resolution", "delta_impact", "pipeline_outcome", "confirm_decision", "graph_evolution", "multi_agent_coordination"])],
+        JsonText,
         Field(
             description="LearningSample family identifier - determines expected input/output structure"
         ),

@@ -245,7 +245,7 @@ class DeltaImpactSample(DeltaImpactSampleBase, frozen=True):
     Unique identifier of the learning sample (UUID v4)
     """
     sample_family: Annotated[
-        Annotated[Literal["delta_impact"], Field(examples=["intent_resolution", "delta_impact", "pipeline_outcome", "confirm_decision", "graph_evolution", "multi_agent_coordination"])],
+        Literal["delta_impact"],
         Field(description="Must be \u0027delta_impact\u0027 for this sample type"),
     ]
     """

@@ -258,7 +258,7 @@ class IntentResolutionSample(IntentResolutionSampleBase, frozen=True):
     Unique identifier of the learning sample (UUID v4)
     """
     sample_family: Annotated[
-        Annotated[Literal["intent_resolution"], Field(examples=["intent_resolution", "delta_impact", "pipeline_outcome", "confirm_decision", "graph_evolution", "multi_agent_coordination"])],
+        Literal["intent_resolution"],
         Field(description="Must be \u0027intent_resolution\u0027 for this sample type"),
     ]
     """
