@@ -108,6 +108,11 @@ _OWN_KEYS = {
     for kind, keys in _REQUIRED.items()
 }
 
+_OWNERS: dict[str, tuple[type[MplpModel], ...]] = {}
+for _kind, _own in _OWN_KEYS.items():
+    for _key in _own:
+        _OWNERS[_key] = (*_OWNERS.get(_key, ()), _kind)
+
 _ID_FIELD = {entry.model: entry.id_field for entry in _REGISTRY if entry.model in _REQUIRED}
 _NAMING_KEY = {kind: _ID_FIELD[kind] if _ID_FIELD[kind] in own else min(own) for kind, own in _OWN_KEYS.items()}
 
@@ -170,10 +175,17 @@ def _named_by(error: ValidationError, why: str) -> ValidationError:
 def _kind_of(value: Any) -> type[MplpModel]:
     if not isinstance(value, Mapping):
         raise invalid("parse", "payload_type", "A payload should be a JSON object", (), value)
-    scores = {kind: len(own & value.keys()) / len(own) for kind, own in _OWN_KEYS.items()}
-    for kind, wider in _WIDER.items():
-        if any(scores[other] > 0 for other in wider):
-            scores[kind] = 0.0
+    # Only the kinds that own one of the payload's keys score above 0: found through the index of
+    # owners, one lookup per key, rather than an intersection per registered kind.
+    found: dict[type[MplpModel], int] = {}
+    keys: Mapping[str, Any] = value  # a JSON object's keys are strings
+    for key in keys:
+        for kind in _OWNERS.get(key, ()):
+            found[kind] = found.get(kind, 0) + 1
+    scores = dict.fromkeys(_OWN_KEYS, 0.0)
+    for kind, count in found.items():
+        if not any(other in found for other in _WIDER[kind]):
+            scores[kind] = count / len(_OWN_KEYS[kind])
     best = max(scores.values())
     winners = [kind.__name__ for kind, score in scores.items() if score == best]
     if best == 0:
