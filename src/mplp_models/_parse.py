@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Union
+from typing import Any, Union, cast
 
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -178,7 +178,7 @@ def _kind_of(value: Any) -> type[MplpModel]:
     # Only the kinds that own one of the payload's keys score above 0: found through the index of
     # owners, one lookup per key, rather than an intersection per registered kind.
     found: dict[type[MplpModel], int] = {}
-    keys: Mapping[str, Any] = value  # a JSON object's keys are strings
+    keys = cast("Mapping[str, Any]", value)  # a JSON object's keys are strings
     for key in keys:
         for kind in _OWNERS.get(key, ()):
             found[kind] = found.get(kind, 0) + 1
