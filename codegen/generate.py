@@ -23,6 +23,14 @@ files under ``schemas/`` stay verbatim):
 * The ``governance`` block that every MPLP module but Plan repeats is made one
   definition that each module refers to, for one ``Governance`` class.
 * A ``pattern``'s ``\\d`` is written ``[0-9]``, the ASCII digits of ECMA-262.
+* A root ``allOf`` of a core file and a family part (the event and learning-sample
+  families) is merged into one object schema (``merged_all_of``, ``merge``), after the
+  descriptions (whose pointers may address ``/allOf/1/...``) and before the open objects
+  are prepared: the family's own fields, enums and required keys survive, and a
+  ``const`` inside the core's ``enum`` is that ``const``.
+* ``format: uuid``, ``email`` and ``uri`` are dropped from the prepared copy: the models keep
+  the sender's text, with no format check (``uuid`` is no draft-07 format; draft-07 does not
+  make validators assert the other two). A string ``const`` becomes ``Literal["x"]``.
 * Properties that the schema leaves undescribed get the description of
   ``codegen/descriptions.json`` (for the IDE hover); any property still without
   one fails the run.
