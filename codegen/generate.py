@@ -23,6 +23,14 @@ files under ``schemas/`` stay verbatim):
 * The ``governance`` block that every MPLP module but Plan repeats is made one
   definition that each module refers to, for one ``Governance`` class.
 * A ``pattern``'s ``\\d`` is written ``[0-9]``, the ASCII digits of ECMA-262.
+* A root ``allOf`` of a core file and a family part (the event and learning-sample
+  families) is merged into one object schema (``merged_all_of``, ``merge``), after the
+  descriptions (whose pointers may address ``/allOf/1/...``) and before the open objects
+  are prepared: the family's own fields, enums and required keys survive, and a
+  ``const`` inside the core's ``enum`` is that ``const``.
+* ``format: uuid``, ``email`` and ``uri`` are dropped from the prepared copy: the models keep
+  the sender's text, with no format check (``uuid`` is no draft-07 format; draft-07 does not
+  make validators assert the other two). A string ``const`` becomes ``Literal["x"]``.
 * Properties that the schema leaves undescribed get the description of
   ``codegen/descriptions.json`` (for the IDE hover); any property still without
   one fails the run.
@@ -141,8 +149,10 @@ def generate(prepared: Path, out: Path) -> None:
         schema = json.loads(raw)
         refuse_defaults(schema, relative)  # reads only
         refuse_newer_keywords(schema, relative)  # reads only
-        # Dead $defs go first: a property that only they hold needs no description.
+        # Dead $defs go first: a property that only they hold needs no description. The allOf merge
+        # comes after the descriptions, whose pointers address the file as it is (/allOf/1/...).
         schema = describe(without_dead_defs(schema), descriptions.get(relative, {}), relative)
+        schema = merged_all_of(schema, source, descriptions)
         destination.write_text(json.dumps(prepare(shared_governance(schema, relative)), indent=2), encoding="utf-8")
     command = [sys.executable, "-m", "datamodel_code_generator", "--input", str(prepared), "--output", str(out)]
     result = subprocess.run(command + GENERATOR_FLAGS, capture_output=True, text=True, check=False)
@@ -164,7 +174,8 @@ def describe(schema: dict[str, Any], extra: dict[str, str], name: str) -> dict[s
     for pointer, text in extra.items():
         node: Any = schema
         for part in filter(None, pointer.split("/")):  # "" is the root (RFC 6901)
-            node = node[part]
+            part = part.replace("~1", "/").replace("~0", "~")
+            node = node[int(part)] if isinstance(node, list) else node[part]  # /allOf/1/... is a branch
         if "description" in node:
             raise SystemExit(f"{name}{pointer} has its own description: drop it from codegen/descriptions.json")
         node["description"] = text
@@ -232,6 +243,80 @@ def escape(part: str) -> str:
     return part.replace("~", "~0").replace("/", "~1")
 
 
+def merged_all_of(schema: dict[str, Any], source: Path, descriptions: dict[str, Any]) -> dict[str, Any]:
+    """A root ``allOf`` (a family schema on its core) made one object schema, so that the family's fields survive.
+
+    The generator would make the core's open ``input``/``output`` one loose
+    object and the family's own fields and enums would be lost. Each branch is an
+    object schema or a ``$ref`` to a sibling file (read, described, and merged
+    the same way); ``merge`` says why the result means what the ``allOf`` means.
+    The family's own ``$id``, title and description stay at the root.
+    """
+    branches = schema.get("allOf")
+    if branches is None:
+        return schema
+    merged: dict[str, Any] = {}
+    for branch in branches:
+        if "$ref" in branch:
+            reference = branch["$ref"]
+            if set(branch) != {"$ref"} or "#" in reference or "/" in reference:
+                raise SystemExit(f"{source.name}: allOf branch {branch}: only a whole sibling file is merged")
+            target = source.parent / reference
+            relative = target.relative_to(SCHEMAS).as_posix()
+            core = describe(
+                without_dead_defs(json.loads(target.read_bytes())), descriptions.get(relative, {}), relative
+            )
+            branch = merged_all_of(core, target, descriptions)
+        merged = merge(merged, branch, source.name)
+    root = {key: value for key, value in schema.items() if key != "allOf"}
+    body = {key: value for key, value in merged.items() if key not in ROOT_ONLY}
+    return {**root, **body, **{key: root[key] for key in ("title", "description") if key in root}}
+
+
+# What names a schema file or says where it came from: the family's own, never the core's.
+ROOT_ONLY = ("$comment", "$schema", "$id", "title", "x-mplp-meta", "$defs", "definitions")
+
+
+def merge(first: dict[str, Any], second: dict[str, Any], name: str) -> dict[str, Any]:
+    """One schema that accepts exactly what both accept (for the shapes these schemas have; any other fails the run).
+
+    An instance satisfies two object schemas with open ``additionalProperties``
+    iff it has the union of their ``required`` keys and each property satisfies
+    both property schemas: properties merge one by one, recursively. Two leaves
+    merge when they agree on every keyword but the annotations (the second's
+    description wins: the family says it more precisely); a ``const`` inside the
+    other's ``enum`` means the ``const`` alone. A closed object
+    (``additionalProperties`` other than ``true``) fails the run: the other
+    schema's properties would be extra keys to it, which a merge cannot keep.
+    """
+    out = dict(first)
+    for key, value in second.items():
+        if key not in out:
+            out[key] = value
+        elif key == "properties":
+            out[key] = {
+                **out[key],
+                **{
+                    member: merge(out[key][member], schema, name) if member in out[key] else schema
+                    for member, schema in value.items()
+                },
+            }
+        elif key == "required":
+            out[key] = [*out[key], *(member for member in value if member not in out[key])]
+        elif key in ("description", "title", "examples"):
+            out[key] = value
+        elif out[key] != value:
+            raise SystemExit(f"{name}: allOf branches disagree on {key!r} ({out[key]!r} / {value!r}): merge by hand")
+    for side in (first, second):
+        if side.get("additionalProperties", True) is not True and ("properties" in first and "properties" in second):
+            raise SystemExit(f"{name}: allOf over a closed object cannot be merged into one model")
+    if "const" in out and "enum" in out:
+        if out["const"] not in out["enum"]:
+            raise SystemExit(f"{name}: const {out['const']!r} is not in its enum: nothing is valid")
+        del out["enum"]
+    return out
+
+
 GOVERNANCE_HOME = "mplp/v1.0/common/common-types.schema.json"
 GOVERNANCE_SOURCE = "mplp/v1.0/mplp-dialog.schema.json"
 
@@ -293,9 +378,18 @@ def walk(node: Any) -> Iterator[dict[str, Any]]:
 
 
 def map_leaf_type(node: dict[str, Any]) -> None:
+    # `examples` (the integration schemas' sample values) is an annotation: the schema file keeps it,
+    # the models' JSON Schema (what the LLM dialects are made from) keeps to the keywords they know.
+    if isinstance(node.get("examples"), list):  # a list: the keyword, not a property named "examples"
+        del node["examples"]
     if "pattern" in node:
         node["pattern"] = ecma_digits(node["pattern"])
+    if node.get("format") in SENDERS_TEXT_FORMATS:
+        node.pop("format")  # then a plain string: JsonText below
     custom = None
+    if "const" in node and isinstance(node["const"], str) and node.get("type", "string") == "string":
+        node["type"] = "string"  # the generator writes Literal["x"], which pydantic matches with that str only
+        return
     if "const" in node:
         # The generator would write Literal[1], which Pydantic also matches with True.
         if node.pop("const") != 1 or node.get("type") not in (None, "integer", "number"):
@@ -358,6 +452,11 @@ def ecma_digits(pattern: str) -> str:
     return "".join(out)
 
 
+# Kept as the sender's text with the draft-07 meaning: `uuid` is no draft-07 format (validators ignore it, and
+# upstream's own examples use ids like evt-flow01-...); `email` and `uri` are annotations that draft-07 does not
+# make validators assert. Pydantic's UUID, EmailStr and AnyUrl would check them, and rewrite what they accept
+# (uppercase ids, a host's case, a trailing slash), so a payload would not come back as it was sent.
+SENDERS_TEXT_FORMATS = ("uuid", "email", "uri")
 UUID4_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
 BOUNDS = {"minimum": "Min", "maximum": "Max"}
 

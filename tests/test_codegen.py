@@ -11,14 +11,16 @@ import re
 import shutil
 import subprocess
 import sys
+import typing
 from importlib.metadata import version
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from conftest import ROOT
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
+import mplp_models as mm
 from mplp_models import _generated
 from mplp_models._fast_shapes import fast_path_problems, is_plain
 
@@ -108,7 +110,19 @@ def test_every_generated_class_takes_the_fast_paths() -> None:
     # An object that declares fields and admits others too (Context's root) keeps its extra keys
     # outside __dict__: they are checked by the SDK's own functions, and the fast paths write and
     # count them with the fields (_fast_shapes: Shape.extra).
-    assert {kind.__qualname__ for kind in classes if kind.model_config.get("extra") == "allow"} == {"ContextRoot"}
+    # The open objects of the schemas (`additionalProperties: true` beside declared properties), written out
+    # from the schema files: Context's root, the event core and its three families, the learning-sample core,
+    # its two families and their input/state/output/meta objects.
+    assert {kind.__qualname__ for kind in classes if kind.model_config.get("extra") == "allow"} == {
+        "ContextRoot",
+        *("EventCore", "GraphUpdateEvent", "PipelineStageEvent", "RuntimeExecutionEvent"),
+        *("LearningSampleCore", "SampleMeta", "DeltaImpactSample", "IntentResolutionSample"),
+        *(
+            f"{family}{part}"
+            for family in ("DeltaImpact", "IntentResolution")
+            for part in ("Input", "State", "Output", "Meta")
+        ),
+    }
     problems = {kind.__qualname__: fast_path_problems(kind) for kind in classes}
     assert not any(problems.values()), problems
     assert all(is_plain(kind) for kind in classes)
@@ -254,3 +268,96 @@ def test_a_model_default_other_than_none_fails_the_constructor() -> None:
     source = "class M(MplpModel, frozen=True):\n    a: JsonText = 'x'\n"
     with pytest.raises(SystemExit, match="default other than None"):
         codegen_module().constructors(source, {})
+
+
+# --- the event and learning-sample families (issue #23) -------------------------
+
+
+def test_a_family_on_its_core_keeps_its_own_fields_and_enums() -> None:
+    # allOf [core, family] made one model: the delta family's input and output are not the core's loose objects.
+    sample = {
+        "sample_id": "s-1",
+        "sample_family": "delta_impact",
+        "created_at": "2025-12-03T10:00:00Z",
+        "input": {"delta_id": "d-1", "intent_id": "i-1", "change_summary": "narrower scope"},
+        "output": {"actual_impact_summary": "two modules", "impact_scope": "module"},
+    }
+    assert mm.DeltaImpactSample.from_json(json.dumps(sample)).output.impact_scope == "module"
+    for path, value in [(("output", "impact_scope"), "bogus"), (("input", "delta_type"), "bogus")]:
+        bad = json.loads(json.dumps(sample))
+        bad[path[0]][path[1]] = value
+        with pytest.raises(ValidationError, match=path[1]):
+            mm.DeltaImpactSample.from_json(json.dumps(bad))
+    for required in ("delta_id", "intent_id", "change_summary"):
+        bad = json.loads(json.dumps(sample))
+        del bad["input"][required]
+        with pytest.raises(ValidationError, match=required):
+            mm.DeltaImpactSample.from_json(json.dumps(bad))
+    with pytest.raises(ValidationError, match="sample_family"):
+        mm.DeltaImpactSample.from_json(json.dumps({**sample, "sample_family": "intent_resolution"}))
+
+
+def test_a_string_const_is_a_literal_of_that_string_only() -> None:
+    field = mm.GraphUpdateEvent.model_fields["event_family"]
+    assert typing.get_args(field.annotation) == ("graph_update",)
+
+
+SENDERS_TEXT = [
+    (mm.GitEvent, "author_email", "Dev.Name@Example.COM"),
+    (mm.GitEvent, "author_email", "not an email"),
+    (mm.CIEvent, "run_url", "https://CI.example.com/a/../b"),
+    (mm.EventCore, "event_id", "EVT-FLOW01-0001"),
+]
+
+
+@pytest.mark.parametrize(("model", "field", "text"), SENDERS_TEXT)
+def test_uuid_email_and_uri_formats_are_the_senders_text(model: type[mm.MplpModel], field: str, text: str) -> None:
+    # Draft-07 does not make a validator assert `uuid` (no such format), `email` or `uri`: the text stays as sent.
+    payloads = {
+        mm.GitEvent: {
+            "repo_url": "https://github.com/org/repo.git",
+            "commit_id": "abc123",
+            "ref_name": "main",
+            "event_kind": "push",
+            "timestamp": "2025-12-03T10:00:00Z",
+        },
+        mm.CIEvent: {"ci_provider": "github-actions", "pipeline_id": "build", "run_id": "1", "status": "running"},
+        mm.EventCore: {
+            "event_id": "x",
+            "event_type": "import_started",
+            "event_family": "import_process",
+            "timestamp": "2025-12-03T10:00:00Z",
+        },
+    }
+    document = {**payloads[model], field: text}
+    model_instance = model.from_json(json.dumps(document))
+    assert getattr(model_instance, field) == text
+    assert json.loads(model_instance.to_json())[field] == text
+
+
+def test_a_description_may_address_an_all_of_branch() -> None:
+    generate = codegen_module()
+    schema = {"allOf": [{"$ref": "x.json"}, {"properties": {"a/b": {"type": "string"}}}]}
+    described = generate.describe(schema, {"/allOf/1/properties/a~1b": "The a/b."}, "y")
+    assert described["allOf"][1]["properties"]["a/b"]["description"] == "The a/b."
+
+
+def test_the_all_of_merge_refuses_what_it_cannot_keep() -> None:
+    merge = codegen_module().merge
+    closed = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
+    with pytest.raises(SystemExit, match="closed object"):
+        merge(closed, {"type": "object", "properties": {"b": {"type": "string"}}}, "z")
+    with pytest.raises(SystemExit, match="disagree on 'type'"):
+        merge({"type": "string"}, {"type": "integer"}, "z")
+    with pytest.raises(SystemExit, match="not in its enum"):
+        merge({"enum": ["a", "b"]}, {"const": "c"}, "z")
+    merged = merge(
+        {"type": "object", "properties": {"f": {"type": "string", "enum": ["a", "b"]}}, "required": ["f"]},
+        {"type": "object", "properties": {"f": {"const": "a"}, "g": {"type": "integer"}}, "required": ["g", "f"]},
+        "z",
+    )
+    assert merged == {
+        "type": "object",
+        "properties": {"f": {"type": "string", "const": "a"}, "g": {"type": "integer"}},
+        "required": ["f", "g"],
+    }

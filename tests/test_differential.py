@@ -144,3 +144,58 @@ def test_upstream_payloads_mutated(name: str) -> None:
         if accepts(model, mutated) != reference_accepts(model, mutated)
     ]
     assert not disagreements, "\n".join(disagreements[:20])
+
+
+FAMILY_UPSTREAM = [
+    "mplp-v1.0/examples/integration/ci-build-finished.json",
+    "mplp-v1.0/examples/integration/git-push.json",
+    "mplp-v1.0/examples/integration/ide-file-save.json",
+    "mplp-v1.0/examples/integration/tool-execution.json",
+    "mplp-v1.0/examples/learning/flow-01-intent-sample.json",
+    "mplp-v1.0/examples/learning/flow-05-confirm-sample.json",
+]
+
+
+@pytest.mark.parametrize("name", FAMILY_UPSTREAM)
+def test_upstream_family_examples_mutated(name: str) -> None:
+    # Upstream's own integration and learning examples, without their top-level `$comment` (not payload).
+    from conftest import shared_or_skip
+
+    document = json.loads(shared_or_skip(*name.split("/")).read_bytes())
+    del document["$comment"]
+    model = type(mm.parse(document))
+    disagreements = [
+        f"{change}; document {json.dumps(mutated)[:600]}"
+        for change, mutated in mutations(document)
+        if accepts(model, mutated) != reference_accepts(model, mutated)
+    ]
+    assert not disagreements, "\n".join(disagreements[:20])
+
+
+def test_the_reference_knows_all_29_mplp_schemas_by_their_ids() -> None:
+    # Both `$id` hosts (schemas.mplp.dev/v1.0/ and mplp.dev/schemas/v1.0/) and the integration `$id`s ending
+    # `.json`: the families' relative `$ref`s resolve against them. Written out from the upstream files.
+    from conftest import REGISTRY
+
+    hosts = {"https://schemas.mplp.dev/v1.0/": 16, "https://mplp.dev/schemas/v1.0/": 13}
+    ids = [uri for uri in REGISTRY if "mplp" in uri and "cortex" not in uri and "Kucell" not in uri]
+    assert {host: sum(uri.startswith(host) for uri in ids) for host in hosts} == hosts
+    for name in ("ci", "file-update", "git", "tool"):
+        assert f"https://mplp.dev/schemas/v1.0/integration/mplp-{name}-event.json" in ids
+    core = REGISTRY.contents("https://mplp.dev/schemas/v1.0/events/mplp-event-core.schema.json")
+    assert core["required"] == ["event_id", "event_type", "event_family", "timestamp"]
+
+
+@pytest.mark.parametrize(
+    ("model", "family"),
+    [
+        (mm.GraphUpdateEvent, "graph_update"),
+        (mm.PipelineStageEvent, "pipeline_stage"),
+        (mm.RuntimeExecutionEvent, "runtime_execution"),
+    ],
+)
+def test_a_family_and_the_reference_refuse_another_family_value(model: type[mm.MplpModel], family: str) -> None:
+    document = fixture(model)
+    for other in ("import_process", "graph_update", "pipeline_stage", "runtime_execution", "bogus"):
+        changed = {**document, "event_family": other}
+        assert accepts(model, changed) == reference_accepts(model, changed) == (other == family)

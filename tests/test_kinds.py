@@ -10,7 +10,7 @@ from conftest import SCHEMAS
 import mplp_models as mm
 from mplp_models._cli.skeletons import SKELETONS, skeleton
 from mplp_models._kinds import KINDS, MPLP_MODULES, PART_ID_FIELDS, Kind
-from mplp_models._schemas import SCHEMA_FILES, schema_bytes
+from mplp_models._schemas import SCHEMA_FILES, schema_bytes, schema_id
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
@@ -20,9 +20,16 @@ def test_each_kind_names_its_model_schema_and_id(kind: Kind) -> None:
     assert SCHEMA_FILES[kind.name] == kind.schema
     schema = json.loads(schema_bytes(kind.name))
     # A schema without an `$id` (the Cortex code mode's) is named by its path, its base URI on disk.
-    assert kind.schema_id == schema.get("$id", f"file:///{kind.schema}")
-    assert kind.schema_id.endswith(kind.schema.rpartition("/")[2])
-    assert kind.id_field in schema["required"]
+    assert schema_id(kind.name) == schema.get("$id", f"file:///{kind.schema}")
+    # The integration schemas' `$id`s end in `.json` where their files end in `.schema.json`.
+    file = kind.schema.rpartition("/")[2]
+    assert schema_id(kind.name).rpartition("/")[2] in (file, file.replace(".schema.json", ".json"))
+    # A family (allOf [core, family]) has its id field required by the core it refers to.
+    cores = [branch["$ref"] for branch in schema.get("allOf", ()) if "$ref" in branch]
+    required = [*schema.get("required", ())]
+    for core in cores:
+        required += json.loads((SCHEMAS / kind.schema).with_name(core).read_bytes())["required"]
+    assert kind.id_field in required
     assert kind.model.model_fields[kind.id_field].is_required()
 
 

@@ -10,7 +10,7 @@ from conftest import FIXTURE_OF, PAYLOADS, load
 from pydantic import ValidationError
 
 import mplp_models as mm
-from mplp_models._kinds import KINDS
+from mplp_models._kinds import DISCRIMINATORS, KINDS
 
 
 @pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
@@ -64,6 +64,84 @@ def test_payload_is_the_union_of_the_registered_kinds() -> None:
 
 def test_every_kind_has_keys_of_its_own() -> None:
     # A kind whose required keys all belong to other kinds too could never be told apart.
+    # The families of a core with a discriminator are told apart by its value instead (DISCRIMINATORS).
     from mplp_models._parse import _OWN_KEYS  # pyright: ignore[reportPrivateUsage]
 
-    assert {model.__name__ for model, own in _OWN_KEYS.items() if own} == {kind.name for kind in KINDS}
+    families = {family for _, named in DISCRIMINATORS.values() for family in named.values()}
+    assert families == {"GraphUpdateEvent", "PipelineStageEvent", "RuntimeExecutionEvent"} | {
+        "DeltaImpactSample",
+        "IntentResolutionSample",
+    }
+    assert {model.__name__ for model, own in _OWN_KEYS.items() if own} == {kind.name for kind in KINDS} - families
+
+
+# --- the event and learning-sample families: the discriminator decides (issue #23) ---------------
+
+CORE_EVENT = {"event_id": "e-1", "event_type": "t", "timestamp": "2026-03-01T09:00:00Z"}
+CORE_SAMPLE = {"sample_id": "s-1", "created_at": "2026-03-01T09:00:00Z", "input": {}, "output": {}}
+
+
+@pytest.mark.parametrize(
+    ("family", "model"),
+    [
+        ("graph_update", mm.GraphUpdateEvent),
+        ("pipeline_stage", mm.PipelineStageEvent),
+        ("runtime_execution", mm.RuntimeExecutionEvent),
+        *((name, mm.EventCore) for name in ("import_process", "intent", "delta_intent", "impact_analysis")),
+        *((name, mm.EventCore) for name in ("compensation_plan", "methodology", "reasoning_graph")),
+        *((name, mm.EventCore) for name in ("cost_budget", "external_integration")),
+    ],
+)
+def test_the_event_family_picks_the_model(family: str, model: type[mm.MplpModel]) -> None:
+    fixture = load(PAYLOADS / f"{family.replace('_', '-')}-event.json") if model is not mm.EventCore else {}
+    document = {**CORE_EVENT, **fixture, "event_family": family}
+    assert type(mm.parse(document)) is model
+
+
+def test_a_family_without_its_fields_is_refused_naming_the_discriminator_value() -> None:
+    # event-core alone accepts it: the keys present must not decide.
+    document = {**CORE_EVENT, "event_family": "graph_update", "graph_id": "g-1"}
+    assert mm.EventCore.from_json(json.dumps(document))
+    with pytest.raises(ValidationError) as caught:
+        mm.parse(document)
+    assert caught.value.title == "GraphUpdateEvent"
+    assert [error["loc"] for error in caught.value.errors()] == [("update_kind",), ("node_delta",), ("edge_delta",)]
+    assert all(error["type"] == "missing" for error in caught.value.errors())
+    assert "event_family 'graph_update' is a GraphUpdateEvent, which requires node_delta" in str(caught.value)
+    with pytest.raises(ValidationError, match="sample_family 'delta_impact' is a DeltaImpactSample"):
+        mm.parse({**CORE_SAMPLE, "sample_family": "delta_impact", "input": {"delta_id": "d"}})
+
+
+def test_the_sample_family_picks_the_model() -> None:
+    assert type(mm.parse(load(PAYLOADS / "delta-impact-sample.json"))) is mm.DeltaImpactSample
+    assert type(mm.parse(load(PAYLOADS / "intent-resolution-sample.json"))) is mm.IntentResolutionSample
+    for other in ("pipeline_outcome", "confirm_decision", "graph_evolution", "multi_agent_coordination", "x"):
+        assert type(mm.parse({**CORE_SAMPLE, "sample_family": other})) is mm.LearningSampleCore
+    # A family's own enum survives: the delta sample is held to it, where the core would take any output.
+    document = load(PAYLOADS / "delta-impact-sample.json")
+    document["output"]["impact_scope"] = "bogus"
+    with pytest.raises(ValidationError, match="impact_scope"):
+        mm.parse(document)
+    assert mm.LearningSampleCore.from_json(json.dumps(document))
+
+
+@pytest.mark.parametrize(
+    ("document", "model"),
+    [
+        ({"repo_url": "u", "commit_id": "c", "ref_name": "r", "event_kind": "push", "timestamp": "t"}, mm.GitEvent),
+        ({"file_path": "a.py", "change_type": "modified", "timestamp": "t"}, mm.FileUpdateEvent),
+        ({"tool_id": "t", "tool_kind": "linter", "invocation_id": "i", "status": "running"}, mm.ToolEvent),
+        ({"ci_provider": "p", "pipeline_id": "b", "run_id": "1", "status": "running"}, mm.CIEvent),
+        ({**CORE_EVENT, "sa_id": "a"}, mm.SAEvent),
+        ({**CORE_EVENT, "session_id": "s"}, mm.MAPEvent),
+        ({**CORE_EVENT, "source": "plan"}, mm.Event),
+    ],
+)
+def test_the_other_events_are_told_apart_by_their_keys(document: dict[str, object], model: type[mm.MplpModel]) -> None:
+    # Validated as that kind even where a value is bad (the timestamp "t"): the error is then the kind's own.
+    try:
+        parsed = mm.parse(document)
+    except ValidationError as error:
+        assert error.title == model.__name__
+    else:
+        assert type(parsed) is model

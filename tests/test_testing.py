@@ -27,6 +27,7 @@ from strategy_timing import first_inputs
 
 import mplp_models as mm
 from mplp_models import testing
+from mplp_models._rules import RuledModel
 
 # Every public model class (the base excepted): a new model without a strategy fails here.
 MODELS: list[type[mm.MplpModel]] = sorted(
@@ -37,7 +38,9 @@ MODELS: list[type[mm.MplpModel]] = sorted(
     ),
     key=lambda model: model.__name__,
 )
-RULED = (mm.Plan, mm.Dialog, mm.InboxMessage, mm.Trace, mm.Confirm, mm.Collab, mm.Core, mm.Network)
+RULED: tuple[type[RuledModel], ...] = (mm.Plan, mm.Dialog, mm.InboxMessage, mm.Trace, mm.Confirm, mm.Collab, mm.Core)
+RULED += (mm.Network, mm.EventCore, mm.GraphUpdateEvent, mm.PipelineStageEvent, mm.RuntimeExecutionEvent, mm.CIEvent)
+RULED += (mm.ToolEvent, mm.GitEvent, mm.LearningSampleCore, mm.DeltaImpactSample, mm.IntentResolutionSample)
 VALIDITY = settings(
     max_examples=examples(quick=10, deep=20), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -64,6 +67,13 @@ def wrapped(model: type[mm.MplpModel], document: dict[str, Any]) -> tuple[type[m
         mm.ErrorInfo: (mm.LearningSample, "error_info", lambda part: part),
         mm.LearningSampleTimestamps: (mm.LearningSample, "timestamps", lambda part: part),
         mm.CodeInboxMessageRelations: (mm.CodeInboxMessage, "relations", lambda part: part),
+        mm.CIStage: (mm.CIEvent, "stages", lambda part: [part]),
+        mm.SampleMeta: (mm.LearningSampleCore, "meta", lambda part: part),
+        **{
+            getattr(mm, f"{family}{part}"): (getattr(mm, f"{family}Sample"), part.lower(), lambda part: part)
+            for family in ("DeltaImpact", "IntentResolution")
+            for part in ("Input", "State", "Output", "Meta")
+        },
     }
     parent, field, place = places[model]
     return parent, {**fixture(parent), field: place(document)}
@@ -209,7 +219,26 @@ ENUMS: list[tuple[type[mm.MplpModel], str, type[Any]]] = [
     (mm.Network, "topology_type", mm.NetworkTopologyType),
     (mm.NetworkNode, "status", mm.NetworkNodeStatus),
     (mm.Extension, "extension_type", mm.ExtensionType),
+    (mm.GraphUpdateEvent, "update_kind", mm.GraphUpdateKind),
+    (mm.RuntimeExecutionEvent, "executor_kind", mm.ExecutorKind),
+    (mm.SAEvent, "event_type", mm.SAEventType),
+    (mm.MAPEvent, "event_type", mm.MAPEventType),
+    (mm.CIEvent, "status", mm.CIStatus),
+    (mm.CIStage, "status", mm.CIStageStatus),
+    (mm.GitEvent, "event_kind", mm.GitEventKind),
+    (mm.ToolEvent, "tool_kind", mm.ToolKind),
+    (mm.DeltaImpactOutput, "impact_scope", mm.ImpactScope),
+    (mm.SampleMeta, "human_feedback_label", mm.HumanFeedbackLabel),
 ]
+
+
+def test_event_cores_draw_the_nine_families_without_a_model_of_their_own() -> None:
+    # Written out from mplp-event-core's enum less the three families that have their own schema.
+    nine = {"import_process", "intent", "delta_intent", "impact_analysis", "compensation_plan", "methodology"}
+    nine |= {"reasoning_graph", "cost_budget", "external_integration"}
+    for family in nine:
+        assert produces(testing.event_cores(), lambda event: event.event_family == family), family
+    assert not produces(testing.event_cores(), lambda event: event.event_family not in nine)
 
 
 @pytest.mark.parametrize(("model", "name", "kind"), ENUMS, ids=lambda value: getattr(value, "__name__", value))

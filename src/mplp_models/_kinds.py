@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel
 
-__all__ = ["KINDS", "MPLP_MODULES", "PART_ID_FIELDS", "SCHEMA_ONLY_FILES", "Kind", "kind_named"]
+__all__ = ["DISCRIMINATORS", "KINDS", "MPLP_MODULES", "PART_ID_FIELDS", "SCHEMA_ONLY_FILES", "Kind", "kind_named"]
 
 
 @dataclass(frozen=True)
@@ -31,18 +31,13 @@ class Kind:
     new: str | None  # the KIND of `mplp-models new`, if it makes skeletons of this kind
 
     @property
-    def schema_id(self) -> str:
-        """The ``$id`` of the schema file, read from the file itself; for a file without one, its ``file:`` URI."""
-        from mplp_models._schemas import schema_id
-
-        return schema_id(self.name)
-
-    @property
     def model(self) -> type[MplpModel]:
-        """The model class (imported on first use)."""
-        import mplp_models
+        """The model class (its module imported on first use, through the table of public names)."""
+        import importlib
 
-        model: type[MplpModel] = getattr(mplp_models, self.name)
+        from mplp_models import _public  # the lowest module: no import upward
+
+        model: type[MplpModel] = getattr(importlib.import_module(_public.LOCATIONS[self.name]), self.name)
         return model
 
 
@@ -55,6 +50,10 @@ def _module(name: str) -> Kind:
     return Kind(name, f"mplp/v1.0/mplp-{slug}.schema.json", f"{slug}_id", slug, slug)
 
 
+_EVENTS = "mplp/v1.0/events/"
+_INTEGRATION = "mplp/v1.0/integration/"
+_LEARNING = "mplp/v1.0/learning/"
+
 KINDS: tuple[Kind, ...] = (
     *map(_module, MPLP_MODULES),
     Kind("InboxMessage", "cortex/v1/inbox.schema.json", "message_id", "inbox", "inbox"),
@@ -62,8 +61,38 @@ KINDS: tuple[Kind, ...] = (
     Kind("LearningSample", "mplp/v1.0/common/learning-sample.schema.json", "sample_id", "learning-sample", "sample"),
     Kind("Event", "mplp/v1.0/common/events.schema.json", "event_id", "event", None),
     Kind("TraceBase", "mplp/v1.0/common/trace-base.schema.json", "span_id", "trace-base", None),
-)
+    # The event core and its families (event_family tells them apart), the SA and MAP profile events.
+    Kind("EventCore", _EVENTS + "mplp-event-core.schema.json", "event_id", "event-core", "event-core"),
+    Kind("GraphUpdateEvent", _EVENTS + "mplp-graph-update-event.schema.json", "event_id", "graph-update-event", "graph-update-event"),
+    Kind("PipelineStageEvent", _EVENTS + "mplp-pipeline-stage-event.schema.json", "event_id", "pipeline-stage-event", "pipeline-stage-event"),
+    Kind("RuntimeExecutionEvent", _EVENTS + "mplp-runtime-execution-event.schema.json", "event_id", "runtime-execution-event", "runtime-execution-event"),
+    Kind("SAEvent", _EVENTS + "mplp-sa-event.schema.json", "event_id", "sa-event", "sa-event"),
+    Kind("MAPEvent", _EVENTS + "mplp-map-event.schema.json", "event_id", "map-event", "map-event"),
+    # The integration events (closed objects; no id field in common: each names its document its own way).
+    Kind("CIEvent", _INTEGRATION + "mplp-ci-event.schema.json", "run_id", "ci-event", "ci-event"),
+    Kind("FileUpdateEvent", _INTEGRATION + "mplp-file-update-event.schema.json", "file_path", "file-update-event", "file-update-event"),
+    Kind("GitEvent", _INTEGRATION + "mplp-git-event.schema.json", "commit_id", "git-event", "git-event"),
+    Kind("ToolEvent", _INTEGRATION + "mplp-tool-event.schema.json", "invocation_id", "tool-event", "tool-event"),
+    # The learning-sample core and its families (sample_family tells them apart).
+    Kind("LearningSampleCore", _LEARNING + "mplp-learning-sample-core.schema.json", "sample_id", "learning-sample-core", "learning-sample-core"),
+    Kind("DeltaImpactSample", _LEARNING + "mplp-learning-sample-delta.schema.json", "sample_id", "delta-impact-sample", "delta-impact-sample"),
+    Kind("IntentResolutionSample", _LEARNING + "mplp-learning-sample-intent.schema.json", "sample_id", "intent-resolution-sample", "intent-resolution-sample"),
+)  # fmt: skip
 """Every top-level payload kind, in the order ``parse`` and the command line list them."""
+
+DISCRIMINATORS: dict[str, tuple[str, dict[str, str]]] = {
+    "EventCore": ("event_family", {"graph_update": "GraphUpdateEvent", "pipeline_stage": "PipelineStageEvent",
+                                   "runtime_execution": "RuntimeExecutionEvent"}),
+    "LearningSampleCore": ("sample_family", {"delta_impact": "DeltaImpactSample",
+                                             "intent_resolution": "IntentResolutionSample"}),
+}  # fmt: skip
+"""The cores whose families are told apart by a discriminator field rather than by their keys.
+
+Core kind -> (the field, {its value -> the family kind whose schema has it as ``const``}). A payload
+with the field is of the family its value names, or else of the core (the other nine event
+families and any other sample family have no schema of their own): event-core alone would accept
+``event_family: "graph_update"`` with no graph fields, so the keys present cannot decide.
+"""
 
 SCHEMA_ONLY_FILES: dict[str, str] = {
     "Metadata": "mplp/v1.0/common/metadata.schema.json",

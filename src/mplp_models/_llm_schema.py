@@ -174,15 +174,26 @@ class _Walk:
         if self.is_open(node):
             return Slot("text") if self.profile.open_as_text else LEAF
         if self.is_closed_object(node):
-            required = set(node.get("required", ()))
-            fields = {
-                name: Field(self.slot(member), self.absence(name in required, member))
-                for name, member in node.get("properties", {}).items()
-            }
-            return Slot("object", fields=fields)
+            return self.object_slot(node)
         if node.get("type") == "array":
             return Slot("array", item=self.slot(node.get("items", {})))
         return LEAF
+
+    def object_slot(self, node: Mapping[str, Any]) -> Slot:
+        required = set(node.get("required", ()))
+        fields = {
+            name: Field(self.slot(member), self.absence(name in required, member))
+            for name, member in node.get("properties", {}).items()
+        }
+        return Slot("object", fields=fields)
+
+    def root_slot(self) -> Slot:
+        # An open root (the event and learning-sample cores, their families) is asked for as its
+        # declared fields: a dialect's root is an object, and the keys beyond them are optional.
+        # (Where open objects are plain JSON, the json-schema dialect, the root is one too, extras and all.)
+        if self.profile.open_as_text and self.is_open(self.source):
+            return self.object_slot(self.source)
+        return self.slot(self.source)
 
     def nullable(self, node: Mapping[str, Any]) -> bool:
         if "$ref" in node:
@@ -199,7 +210,12 @@ class _Walk:
     # --- the dialect's schema ---
 
     def schema(self) -> dict[str, Any]:
-        root = self.convert(self.source)
+        if self.profile.open_as_text and self.is_open(self.source):  # see root_slot
+            root = self.closed_object(self.source)
+            note = "Keys beyond these are allowed in the payload, but not asked for here."
+            root["description"] = " ".join(part for part in (self.source.get("description"), note) if part)
+        else:
+            root = self.convert(self.source)
         defs: dict[str, Any] = {}
         pending = sorted(self.used)
         converted: set[str] = set()
@@ -339,7 +355,7 @@ def dialect_schema(model: type[MplpModel], dialect: Dialect) -> dict[str, Any]:
 def slots(model: type[MplpModel], dialect: Dialect) -> Slot:
     """What each place of an answer in ``dialect`` holds, from the root."""
     walk = _Walk(model, DIALECTS.get(dialect, _PLAIN))
-    return walk.slot(walk.source)
+    return walk.root_slot()
 
 
 ANTHROPIC_STRICT_LIMITS: dict[str, int] = {"optional parameters": 24, "parameters with union types": 16}

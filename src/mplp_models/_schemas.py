@@ -7,6 +7,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mplp_models import _public
 from mplp_models._kinds import KINDS, SCHEMA_ONLY_FILES
 
 if TYPE_CHECKING:
@@ -26,14 +27,12 @@ SCHEMA_FILES: dict[str, str] = {**{kind.name: kind.schema for kind in KINDS}, **
 
 def _defined_in() -> dict[str, str]:
     """Each public name that lives inside another model's schema file, and that model (``schema PlanStep`` points there)."""
-    import mplp_models  # the package's map of names to modules; nothing generated is imported
-
     # codegen writes schemas/a/v1.0/b-c.schema.json as the module a.v1_0.b_c_schema.
     owner = {_module_of(path): name for name, path in SCHEMA_FILES.items()}
-    prefix = mplp_models._GENERATED  # pyright: ignore[reportPrivateUsage]
+    prefix = _public.GENERATED
     found = {
         name: owner[location.removeprefix(prefix)]
-        for name, location in mplp_models._LOCATIONS.items()  # pyright: ignore[reportPrivateUsage]
+        for name, location in _public.LOCATIONS.items()
         if location.startswith(prefix) and name not in SCHEMA_FILES
     }
     # The governance block is written out in every module schema but Plan's (codegen makes it one

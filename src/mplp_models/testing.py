@@ -51,6 +51,11 @@ from pydantic import JsonValue
 
 from mplp_models import (
     AgentTokenUsage,
+    CIEvent,
+    CIStage,
+    CIStageStatus,
+    CIStatus,
+    CITriggerKind,
     CodeInboxMessage,
     CodeInboxMessageRelations,
     CodeInboxMessageStatus,
@@ -71,6 +76,13 @@ from mplp_models import (
     Core,
     CoreStatus,
     CrossCuttingConcern,
+    DeltaImpactFeedbackLabel,
+    DeltaImpactInput,
+    DeltaImpactMeta,
+    DeltaImpactOutput,
+    DeltaImpactSample,
+    DeltaImpactState,
+    DeltaType,
     Dialog,
     DialogGovernance,
     DialogMessage,
@@ -78,16 +90,37 @@ from mplp_models import (
     DialogStatus,
     ErrorInfo,
     Event,
+    EventCore,
+    EventFamily,
+    ExecutorKind,
     Extension,
     ExtensionStatus,
     ExtensionType,
     FeedbackDecision,
+    FileChangeType,
+    FileUpdateEvent,
+    GitEvent,
+    GitEventKind,
     Governance,
+    GraphUpdateEvent,
+    GraphUpdateKind,
+    HumanFeedbackLabel,
+    ImpactPredictionAccuracy,
+    ImpactScope,
     InboxMessage,
     InboxMessageStatus,
     InboxMessageType,
+    IntentResolutionFeedbackLabel,
+    IntentResolutionInput,
+    IntentResolutionMeta,
+    IntentResolutionOutput,
+    IntentResolutionSample,
+    IntentResolutionState,
     LearningSample,
+    LearningSampleCore,
     LearningSampleTimestamps,
+    MAPEvent,
+    MAPEventType,
     Metadata,
     ModuleDescriptor,
     ModuleDescriptorStatus,
@@ -99,15 +132,27 @@ from mplp_models import (
     NetworkNodeStatus,
     NetworkStatus,
     NetworkTopologyType,
+    PipelineStageEvent,
+    PipelineStageStatus,
     Plan,
     PlanStatus,
     PlanStep,
     PlanStepStatus,
     Ref,
     RefModule,
+    ResolutionQualityLabel,
+    RiskLevel,
     Role,
+    RuntimeExecutionEvent,
+    RuntimeExecutionStatus,
+    SAEvent,
+    SAEventType,
+    SampleMeta,
     Timestamp,
     TokenUsage,
+    ToolEvent,
+    ToolKind,
+    ToolStatus,
     Trace,
     TraceBase,
     TraceSegment,
@@ -122,6 +167,8 @@ from mplp_models._types import StatusEnum
 
 __all__ = [
     "agent_token_usages",
+    "ci_events",
+    "ci_stages",
     "code_inbox_message_relations",
     "code_inbox_messages",
     "collab_participants",
@@ -131,31 +178,52 @@ __all__ = [
     "context_roots",
     "contexts",
     "cores",
+    "delta_impact_inputs",
+    "delta_impact_metas",
+    "delta_impact_outputs",
+    "delta_impact_samples",
+    "delta_impact_states",
     "dialog_governance",
     "dialog_messages",
     "dialogs",
     "error_info",
+    "event_cores",
     "events",
     "extensions",
+    "file_update_events",
+    "git_events",
     "governance",
+    "graph_update_events",
     "inbox_messages",
     "instances",
+    "intent_resolution_inputs",
+    "intent_resolution_metas",
+    "intent_resolution_outputs",
+    "intent_resolution_samples",
+    "intent_resolution_states",
     "json_objects",
+    "learning_sample_cores",
     "learning_sample_timestamps",
     "learning_samples",
+    "map_events",
     "metadata",
     "module_descriptors",
     "mplp_ids",
     "network_nodes",
     "networks",
     "payloads",
+    "pipeline_stage_events",
     "plan_steps",
     "plans",
     "refs",
     "register_type_strategies",
     "roles",
+    "runtime_execution_events",
+    "sa_events",
+    "sample_metas",
     "timestamps",
     "token_usages",
+    "tool_events",
     "trace_bases",
     "trace_segments",
     "traces",
@@ -1469,6 +1537,391 @@ def networks() -> SearchStrategy[Network]:
     return _strategy(_network)
 
 
+# --- the event core and its families, the SA and MAP events, the integration events ------------
+# The ids these schemas mark `format: uuid` are the sender's text (no draft-07 format): a UUID or any text.
+
+
+def _any_id(source: _Source) -> str:
+    return _mplp_id(source) if source.coin() else source.text()
+
+
+def _json_int(source: _Source) -> int:
+    return _json_integer(source)
+
+
+def _count(source: _Source) -> int:
+    return _json_integer(source, 0)
+
+
+def _flag(source: _Source) -> bool:
+    return source.coin()
+
+
+_names = _list_of(_text, 4)
+
+
+def _record(
+    model: type[M], required: Mapping[str, _Builder[object]], optional: Mapping[str, _Builder[object]]
+) -> _Builder[M]:
+    """As ``_built``; an open model (``extra="allow"``) sometimes carries keys beyond its fields, any JSON."""
+
+    def build(source: _Source) -> M:
+        fields: dict[str, object] = {name: value(source) for name, value in required.items()}
+        for name, value in optional.items():
+            _maybe(source, fields, name, value)
+        if model.model_config.get("extra") == "allow" and source.coin():
+            extra = _json_object(source)
+            fields.update({key: extra[key] for key in extra.keys() - model.model_fields.keys()})
+        return model.model_validate(fields)
+
+    build.__name__ = build.__qualname__ = f"_{model.__name__}"
+    return build
+
+
+# The families with a model of their own are never drawn for the core: parse reads them as that model.
+_CORE_EVENT_FAMILIES = tuple(
+    member
+    for member in _enum_members(EventFamily)
+    if member.value not in ("graph_update", "pipeline_stage", "runtime_execution")
+)
+# The rules: an event type is not empty (obs_event_type_non_empty).
+_EVENT_CORE_REQUIRED: dict[str, _Builder[object]] = {
+    "event_id": _any_id,
+    "event_type": _filled_text,
+    "timestamp": _timestamp,
+}
+_EVENT_CORE_OPTIONAL: dict[str, _Builder[object]] = {"project_id": _any_id, "payload": _json_object}
+
+
+def _family(value: str) -> _Builder[object]:
+    return lambda source: value
+
+
+_event_core = _record(
+    EventCore, {**_EVENT_CORE_REQUIRED, "event_family": _member(_CORE_EVENT_FAMILIES)}, _EVENT_CORE_OPTIONAL
+)
+_graph_update_event = _record(
+    GraphUpdateEvent,
+    {**_EVENT_CORE_REQUIRED, "event_family": _family("graph_update"), "graph_id": _any_id,
+     "update_kind": _member(_enum_members(GraphUpdateKind)), "node_delta": _json_int, "edge_delta": _json_int},
+    {**_EVENT_CORE_OPTIONAL, "source_module": _text},
+)  # fmt: skip
+_pipeline_stage_event = _record(
+    PipelineStageEvent,
+    {**_EVENT_CORE_REQUIRED, "event_family": _family("pipeline_stage"), "pipeline_id": _any_id, "stage_id": _filled_text,
+     "stage_status": _member(_enum_members(PipelineStageStatus))},
+    {**_EVENT_CORE_OPTIONAL, "stage_name": _text, "stage_order": _count},
+)  # fmt: skip
+_runtime_execution_event = _record(
+    RuntimeExecutionEvent,
+    {**_EVENT_CORE_REQUIRED, "event_family": _family("runtime_execution"), "execution_id": _any_id,
+     "executor_kind": _member(_enum_members(ExecutorKind)), "status": _member(_enum_members(RuntimeExecutionStatus))},
+    {**_EVENT_CORE_OPTIONAL, "executor_role": _text},
+)  # fmt: skip
+_sa_event = _record(
+    SAEvent,
+    {"event_id": _any_id, "event_type": _member(_enum_members(SAEventType)), "timestamp": _timestamp, "sa_id": _any_id},
+    {"context_id": _any_id, "plan_id": _any_id, "trace_id": _any_id, "payload": _json_object},
+)
+_map_event = _record(
+    MAPEvent,
+    {
+        "event_id": _any_id,
+        "event_type": _member(_enum_members(MAPEventType)),
+        "timestamp": _timestamp,
+        "session_id": _any_id,
+    },
+    {"initiator_role": _text, "target_roles": _names, "payload": _json_object},
+)
+
+
+def event_cores() -> SearchStrategy[EventCore]:
+    """``EventCore``: any of the nine families with no schema of their own (the other three are their own models)."""
+    return _strategy(_event_core)
+
+
+def graph_update_events() -> SearchStrategy[GraphUpdateEvent]:
+    """``GraphUpdateEvent``: any update kind, node and edge deltas of either sign, keys beyond the fields sometimes."""
+    return _strategy(_graph_update_event)
+
+
+def pipeline_stage_events() -> SearchStrategy[PipelineStageEvent]:
+    """``PipelineStageEvent``: any stage status, maybe a name and an order from 0."""
+    return _strategy(_pipeline_stage_event)
+
+
+def runtime_execution_events() -> SearchStrategy[RuntimeExecutionEvent]:
+    """``RuntimeExecutionEvent``: any executor kind and status, maybe a role."""
+    return _strategy(_runtime_execution_event)
+
+
+def sa_events() -> SearchStrategy[SAEvent]:
+    """``SAEvent``: any SA lifecycle event type, maybe the context, plan and trace it belongs to."""
+    return _strategy(_sa_event)
+
+
+def map_events() -> SearchStrategy[MAPEvent]:
+    """``MAPEvent``: any MAP session event type, maybe an initiator and target roles."""
+    return _strategy(_map_event)
+
+
+def _started_and_completed(source: _Source, fields: dict[str, object]) -> None:
+    # The rules: a run or an invocation completes no earlier than it started.
+    started, completed = _timeline(source, 2)
+    _maybe_value(source, fields, "started_at", started)
+    _maybe_value(source, fields, "completed_at", completed)
+
+
+_ci_stage = _record(
+    CIStage,
+    {"stage_name": _text, "status": _member(_enum_members(CIStageStatus))},
+    {"duration_ms": _count},
+)
+
+
+def _ci_event(source: _Source) -> CIEvent:
+    fields: dict[str, object] = {
+        "ci_provider": _filled_text(source),
+        "pipeline_id": _filled_text(source),
+        "run_id": _filled_text(source),
+        "status": source.pick(_enum_members(CIStatus)),
+    }
+    _started_and_completed(source, fields)
+    optional: dict[str, _Builder[object]] = {
+        "branch_name": _text,
+        "commit_id": _text,
+        "run_url": _text,
+        "duration_ms": _count,
+        "stages": _list_of(_ci_stage, 4),
+        "trigger_kind": _member(_enum_members(CITriggerKind)),
+    }
+    for name, value in optional.items():
+        _maybe(source, fields, name, value)
+    return CIEvent.model_validate(fields)
+
+
+_file_update_event = _record(
+    FileUpdateEvent,
+    {"file_path": _filled_text, "change_type": _member(_enum_members(FileChangeType)), "timestamp": _timestamp},
+    {"workspace_root": _text, "change_summary": _text, "lines_added": _count, "lines_removed": _count,
+     "previous_path": _text, "encoding": _text, "language": _text},
+)  # fmt: skip
+_git_event = _record(
+    GitEvent,
+    {"repo_url": _filled_text, "commit_id": _filled_text, "ref_name": _filled_text,
+     "event_kind": _member(_enum_members(GitEventKind)), "timestamp": _timestamp},
+    {"author_name": _text, "author_email": _text, "commit_message": _text, "files_changed": _count,
+     "insertions": _count, "deletions": _count, "parent_commits": _unique_texts},
+)  # fmt: skip
+
+
+def _tool_event(source: _Source) -> ToolEvent:
+    fields: dict[str, object] = {
+        "tool_id": _filled_text(source),
+        "tool_kind": source.pick(_enum_members(ToolKind)),
+        "invocation_id": _mplp_id(source),  # a pattern: a lowercase UUID v4
+        "status": source.pick(_enum_members(ToolStatus)),
+    }
+    _started_and_completed(source, fields)
+    optional: dict[str, _Builder[object]] = {
+        "exit_code": _json_int,
+        "output_summary": _text,
+        "args": _names,
+        "working_directory": _text,
+    }
+    for name, value in optional.items():
+        _maybe(source, fields, name, value)
+    return ToolEvent.model_validate(fields)
+
+
+def ci_stages() -> SearchStrategy[CIStage]:
+    """``CIStage``: any name and status, maybe a duration."""
+    return _strategy(_ci_stage)
+
+
+def ci_events() -> SearchStrategy[CIEvent]:
+    """``CIEvent``: any status and trigger, completed no earlier than started, any text for the URL (no format check)."""
+    return _strategy(_ci_event)
+
+
+def file_update_events() -> SearchStrategy[FileUpdateEvent]:
+    """``FileUpdateEvent``: any change type, a path of at least one character."""
+    return _strategy(_file_update_event)
+
+
+def git_events() -> SearchStrategy[GitEvent]:
+    """``GitEvent``: any operation, any text for the e-mail (no format check), maybe parent commits."""
+    return _strategy(_git_event)
+
+
+def tool_events() -> SearchStrategy[ToolEvent]:
+    """``ToolEvent``: any tool kind and status, an invocation id that is a UUID v4, completed no earlier than started."""
+    return _strategy(_tool_event)
+
+
+# --- the learning-sample core and its families ------------------------------------------------
+
+_FEEDBACK_LABELS = _enum_members(HumanFeedbackLabel)
+_SAMPLE_META_OPTIONAL: dict[str, _Builder[object]] = {
+    "source_flow_id": _filled_text,  # the rule: a source flow id is not empty
+    "source_event_ids": lambda source: list(
+        dict.fromkeys(_any_id(source) for _ in range(source.below(4)))
+    ),  # none twice
+    "project_id": _any_id,
+    "quality_score": _number_builder(0, 1),
+}
+
+
+def _meta_of(model: type[M], label: Sequence[object], own: Mapping[str, _Builder[object]]) -> _Builder[M]:
+    return _record(model, {}, {**_SAMPLE_META_OPTIONAL, "human_feedback_label": _member(label), **own})
+
+
+_sample_meta = _meta_of(SampleMeta, _FEEDBACK_LABELS, {})
+_delta_impact_input = _record(
+    DeltaImpactInput,
+    {"delta_id": _filled_text, "intent_id": _filled_text, "change_summary": _text},
+    {"delta_type": _member(_enum_members(DeltaType))},
+)
+_delta_impact_state = _record(
+    DeltaImpactState,
+    {},
+    {
+        "affected_artifact_count": _count,
+        "risk_level": _member(_enum_members(RiskLevel)),
+        "psg_complexity_score": _number_builder(0),
+    },
+)
+_delta_impact_output = _record(
+    DeltaImpactOutput,
+    {"actual_impact_summary": _text, "impact_scope": _member(_enum_members(ImpactScope))},
+    {"comp_plan_required": _flag, "comp_plan_applied": _flag, "rollback_used": _flag},
+)
+_delta_impact_meta = _meta_of(
+    DeltaImpactMeta,
+    _enum_members(DeltaImpactFeedbackLabel),
+    {
+        "impact_analysis_duration_ms": _count,
+        "predicted_vs_actual_accuracy": _member(_enum_members(ImpactPredictionAccuracy)),
+    },
+)
+_intent_resolution_input = _record(
+    IntentResolutionInput,
+    {"intent_id": _filled_text, "raw_request_summary": _text},
+    {"constraints_summary": _text, "dialog_turns_count": _count},
+)
+_intent_resolution_state = _record(
+    IntentResolutionState, {}, {"project_phase": _text, "psg_node_count": _count, "existing_plan_count": _count}
+)
+_intent_resolution_output = _record(
+    IntentResolutionOutput,
+    {"final_intent_summary": _text},
+    {
+        "plan_id": _any_id,
+        "plan_step_count": _count,
+        "resolution_quality_label": _member(_enum_members(ResolutionQualityLabel)),
+    },
+)
+_intent_resolution_meta = _meta_of(
+    IntentResolutionMeta,
+    _enum_members(IntentResolutionFeedbackLabel),
+    {"clarification_rounds": _count, "ambiguity_flags": _names},
+)
+_SAMPLE_REQUIRED: dict[str, _Builder[object]] = {"sample_id": _any_id, "created_at": _timestamp}
+_FAMILIES_OF_THEIR_OWN = ("delta_impact", "intent_resolution")
+_KNOWN_SAMPLE_FAMILIES = ("pipeline_outcome", "confirm_decision", "graph_evolution", "multi_agent_coordination")
+
+
+def _sample_family(source: _Source) -> str:
+    # Not empty (a rule), and never a family with a model of its own: parse reads those as that model.
+    if source.coin():
+        return source.pick(_KNOWN_SAMPLE_FAMILIES)
+    family = _filled_text(source)
+    return family if family not in _FAMILIES_OF_THEIR_OWN else family + "_"
+
+
+_learning_sample_core = _record(
+    LearningSampleCore,
+    {**_SAMPLE_REQUIRED, "sample_family": _sample_family, "input": _json_object, "output": _json_object},
+    {"state": _json_object, "meta": _sample_meta},
+)
+_delta_impact_sample = _record(
+    DeltaImpactSample,
+    {
+        **_SAMPLE_REQUIRED,
+        "sample_family": _family("delta_impact"),
+        "input": _delta_impact_input,
+        "output": _delta_impact_output,
+    },
+    {"state": _delta_impact_state, "meta": _delta_impact_meta},
+)
+_intent_resolution_sample = _record(
+    IntentResolutionSample,
+    {**_SAMPLE_REQUIRED, "sample_family": _family("intent_resolution"), "input": _intent_resolution_input,
+     "output": _intent_resolution_output},
+    {"state": _intent_resolution_state, "meta": _intent_resolution_meta},
+)  # fmt: skip
+
+
+def learning_sample_cores() -> SearchStrategy[LearningSampleCore]:
+    """``LearningSampleCore``: a family with no schema of its own, open input, state and output, maybe meta."""
+    return _strategy(_learning_sample_core)
+
+
+def sample_metas() -> SearchStrategy[SampleMeta]:
+    """``SampleMeta``: provenance, feedback label and a quality score from 0 to 1, each maybe."""
+    return _strategy(_sample_meta)
+
+
+def delta_impact_samples() -> SearchStrategy[DeltaImpactSample]:
+    """``DeltaImpactSample``: the family's input and output, maybe its state and meta."""
+    return _strategy(_delta_impact_sample)
+
+
+def delta_impact_inputs() -> SearchStrategy[DeltaImpactInput]:
+    """``DeltaImpactInput``: delta and intent ids (not empty), a change summary, maybe a delta type."""
+    return _strategy(_delta_impact_input)
+
+
+def delta_impact_states() -> SearchStrategy[DeltaImpactState]:
+    """``DeltaImpactState``: artifact count, risk level and complexity score, each maybe."""
+    return _strategy(_delta_impact_state)
+
+
+def delta_impact_outputs() -> SearchStrategy[DeltaImpactOutput]:
+    """``DeltaImpactOutput``: an impact summary and scope, maybe the compensation flags."""
+    return _strategy(_delta_impact_output)
+
+
+def delta_impact_metas() -> SearchStrategy[DeltaImpactMeta]:
+    """``DeltaImpactMeta``: the core's meta fields and the family's, each maybe."""
+    return _strategy(_delta_impact_meta)
+
+
+def intent_resolution_samples() -> SearchStrategy[IntentResolutionSample]:
+    """``IntentResolutionSample``: the family's input and output, maybe its state and meta."""
+    return _strategy(_intent_resolution_sample)
+
+
+def intent_resolution_inputs() -> SearchStrategy[IntentResolutionInput]:
+    """``IntentResolutionInput``: an intent id (not empty) and a request summary, maybe constraints and turns."""
+    return _strategy(_intent_resolution_input)
+
+
+def intent_resolution_states() -> SearchStrategy[IntentResolutionState]:
+    """``IntentResolutionState``: project phase and counts, each maybe."""
+    return _strategy(_intent_resolution_state)
+
+
+def intent_resolution_outputs() -> SearchStrategy[IntentResolutionOutput]:
+    """``IntentResolutionOutput``: the resolved intent, maybe a plan and a quality label."""
+    return _strategy(_intent_resolution_output)
+
+
+def intent_resolution_metas() -> SearchStrategy[IntentResolutionMeta]:
+    """``IntentResolutionMeta``: the core's meta fields and the family's, each maybe."""
+    return _strategy(_intent_resolution_meta)
+
+
 # --- by model class ---------------------------------------------------------------------
 
 _BY_MODEL: dict[type[MplpModel], Callable[[], SearchStrategy[MplpModel]]] = {
@@ -1504,6 +1957,29 @@ _BY_MODEL: dict[type[MplpModel], Callable[[], SearchStrategy[MplpModel]]] = {
     AgentTokenUsage: agent_token_usages,
     UserFeedback: user_feedback,
     ErrorInfo: error_info,
+    EventCore: event_cores,
+    GraphUpdateEvent: graph_update_events,
+    PipelineStageEvent: pipeline_stage_events,
+    RuntimeExecutionEvent: runtime_execution_events,
+    SAEvent: sa_events,
+    MAPEvent: map_events,
+    CIEvent: ci_events,
+    CIStage: ci_stages,
+    FileUpdateEvent: file_update_events,
+    GitEvent: git_events,
+    ToolEvent: tool_events,
+    LearningSampleCore: learning_sample_cores,
+    SampleMeta: sample_metas,
+    DeltaImpactSample: delta_impact_samples,
+    DeltaImpactInput: delta_impact_inputs,
+    DeltaImpactState: delta_impact_states,
+    DeltaImpactOutput: delta_impact_outputs,
+    DeltaImpactMeta: delta_impact_metas,
+    IntentResolutionSample: intent_resolution_samples,
+    IntentResolutionInput: intent_resolution_inputs,
+    IntentResolutionState: intent_resolution_states,
+    IntentResolutionOutput: intent_resolution_outputs,
+    IntentResolutionMeta: intent_resolution_metas,
 }
 
 

@@ -147,6 +147,80 @@ def _network(now: str) -> dict[str, Any]:
     }
 
 
+def _event_core(now: str) -> dict[str, Any]:
+    return {"event_id": new_id(), "event_type": "import_started", "event_family": "import_process", "timestamp": now}
+
+
+def _graph_update_event(now: str) -> dict[str, Any]:
+    family = {"event_family": "graph_update", "event_type": "graph_updated"}
+    return {
+        **_event_core(now),
+        **family,
+        "graph_id": new_id(),
+        "update_kind": "node_add",
+        "node_delta": 1,
+        "edge_delta": 0,
+    }
+
+
+def _pipeline_stage_event(now: str) -> dict[str, Any]:
+    family = {"event_family": "pipeline_stage", "event_type": "pipeline_stage_started"}
+    return {**_event_core(now), **family, "pipeline_id": new_id(), "stage_id": "import", "stage_status": "running"}
+
+
+def _runtime_execution_event(now: str) -> dict[str, Any]:
+    family = {"event_family": "runtime_execution", "event_type": "execution_started"}
+    return {**_event_core(now), **family, "execution_id": new_id(), "executor_kind": "agent", "status": "running"}
+
+
+def _sa_event(now: str) -> dict[str, Any]:
+    return {"event_id": new_id(), "event_type": "SAInitialized", "timestamp": now, "sa_id": new_id()}
+
+
+def _map_event(now: str) -> dict[str, Any]:
+    return {"event_id": new_id(), "event_type": "MAPSessionStarted", "timestamp": now, "session_id": new_id()}
+
+
+def _ci_event(now: str) -> dict[str, Any]:
+    return {
+        "ci_provider": "github-actions",
+        "pipeline_id": "build",
+        "run_id": new_id(),
+        "status": "running",
+        "started_at": now,
+    }
+
+
+def _file_update_event(now: str) -> dict[str, Any]:
+    return {"file_path": "README.md", "change_type": "modified", "timestamp": now}
+
+
+def _git_event(now: str) -> dict[str, Any]:
+    commit = uuid.uuid4().hex + uuid.uuid4().hex[:8]  # 40 hex digits, the length of a SHA-1 commit id
+    return {"repo_url": "https://example.com/repo.git", "commit_id": commit, "ref_name": "refs/heads/main",
+            "event_kind": "commit", "timestamp": now}  # fmt: skip
+
+
+def _tool_event(now: str) -> dict[str, Any]:
+    return {"tool_id": "tool", "tool_kind": "other", "invocation_id": new_id(), "status": "running", "started_at": now}
+
+
+def _learning_sample_core(now: str) -> dict[str, Any]:
+    return {"sample_id": new_id(), "sample_family": "pipeline_outcome", "created_at": now, "input": {}, "output": {}}
+
+
+def _delta_impact_sample(now: str) -> dict[str, Any]:
+    input_ = {"delta_id": "delta-1", "intent_id": "intent-1", "change_summary": "What the change asks for"}
+    output = {"actual_impact_summary": "What the change did", "impact_scope": "local"}
+    return {**_learning_sample_core(now), "sample_family": "delta_impact", "input": input_, "output": output}
+
+
+def _intent_resolution_sample(now: str) -> dict[str, Any]:
+    input_ = {"intent_id": "intent-1", "raw_request_summary": "What the user asked for"}
+    output = {"final_intent_summary": "What the intent was resolved to"}
+    return {**_learning_sample_core(now), "sample_family": "intent_resolution", "input": input_, "output": output}
+
+
 _MAKERS: dict[str, Callable[[str], dict[str, Any]]] = {
     "Plan": _plan,
     "Dialog": _dialog,
@@ -160,6 +234,19 @@ _MAKERS: dict[str, Callable[[str], dict[str, Any]]] = {
     "Network": _network,
     "InboxMessage": _inbox,
     "LearningSample": _sample,
+    "EventCore": _event_core,
+    "GraphUpdateEvent": _graph_update_event,
+    "PipelineStageEvent": _pipeline_stage_event,
+    "RuntimeExecutionEvent": _runtime_execution_event,
+    "SAEvent": _sa_event,
+    "MAPEvent": _map_event,
+    "CIEvent": _ci_event,
+    "FileUpdateEvent": _file_update_event,
+    "GitEvent": _git_event,
+    "ToolEvent": _tool_event,
+    "LearningSampleCore": _learning_sample_core,
+    "DeltaImpactSample": _delta_impact_sample,
+    "IntentResolutionSample": _intent_resolution_sample,
 }
 
 SKELETONS: dict[str, tuple[str, Callable[[str], dict[str, Any]]]] = {
