@@ -37,6 +37,19 @@ ID_FIELD = {
     mm.LearningSample: "sample_id",
     mm.Event: "event_id",
     mm.TraceBase: "span_id",
+    mm.EventCore: "event_id",
+    mm.GraphUpdateEvent: "event_id",
+    mm.PipelineStageEvent: "event_id",
+    mm.RuntimeExecutionEvent: "event_id",
+    mm.SAEvent: "event_id",
+    mm.MAPEvent: "event_id",
+    mm.CIEvent: "run_id",
+    mm.FileUpdateEvent: "file_path",
+    mm.GitEvent: "commit_id",
+    mm.ToolEvent: "invocation_id",
+    mm.LearningSampleCore: "sample_id",
+    mm.DeltaImpactSample: "sample_id",
+    mm.IntentResolutionSample: "sample_id",
 }
 
 

@@ -215,3 +215,30 @@ def closes_run_sync_loop() -> Iterator[None]:
     with contextlib.suppress(RuntimeError):
         policy.get_event_loop().close()
     policy.set_event_loop(None)
+
+
+# The objects whose schema declares properties and admits other keys (`additionalProperties: true`),
+# written out from schemas/: the context's root, the event core and the three families built on it
+# with allOf, and the learning-sample core and its two families, with their input, state, output and
+# meta objects. Every other model forbids unknown keys.
+OPEN_MODELS = frozenset(
+    {
+        "ContextRoot",
+        "EventCore",
+        "GraphUpdateEvent",
+        "PipelineStageEvent",
+        "RuntimeExecutionEvent",
+        "LearningSampleCore",
+        "SampleMeta",
+        "DeltaImpactSample",
+        "DeltaImpactInput",
+        "DeltaImpactState",
+        "DeltaImpactOutput",
+        "DeltaImpactMeta",
+        "IntentResolutionSample",
+        "IntentResolutionInput",
+        "IntentResolutionState",
+        "IntentResolutionOutput",
+        "IntentResolutionMeta",
+    }
+)

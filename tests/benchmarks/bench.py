@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import bench_edits
+import bench_events
 import bench_flow
 import bench_import
 import bench_lines
@@ -321,8 +322,18 @@ def bench_naive(folder: Path, settings: Settings) -> dict[str, Any]:
     models = naive.models(generated)
     kinds: dict[str, Any] = {}
     for name, payload in payloads.every_kind().items():
+        if name not in models:  # its naive module needs an extra (naive.models)
+            kinds[name] = {"payload": payload.key, "skipped": "the naive model does not import"}
+            report.print_naive_kind(name, kinds[name])
+            continue
         raw, ours, theirs = payload.raw, getattr(mm, name), models[name]
-        instance, peer = ours.from_json(raw), theirs.model_validate_json(raw)
+        try:
+            peer = theirs.model_validate_json(raw)
+        except ValueError:  # the generator's defaults read ids and URIs otherwise (uuid.UUID, AnyUrl)
+            kinds[name] = {"payload": payload.key, "skipped": "the naive model refuses the payload"}
+            report.print_naive_kind(name, kinds[name])
+            continue
+        instance = ours.from_json(raw)
         cases: dict[str, Callable[[], object]] = {
             "from_json": functools.partial(ours.from_json, raw),
             "naive model_validate_json": functools.partial(theirs.model_validate_json, raw),
@@ -452,9 +463,9 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     target("Plan memory, 2,000 steps: held / orjson.loads tree", x, "<= 2", x <= 2)
     speedup = results["ndjson"]["cli"].get("jobs2_speedup")
     kinds = results["naive"]["kinds"]
-    x = max(k["read_ratio"] for k in kinds.values())
+    x = max(k["read_ratio"] for k in kinds.values() if "skipped" not in k)
     target("from_json (rules) / naive model_validate_json, the worst kind", x, "<= 1.2", x <= NAIVE_READ_GOAL)
-    x = max(k["write_ratio"] for k in kinds.values())
+    x = max(k["write_ratio"] for k in kinds.values() if "skipped" not in k)
     target("to_json / naive model_dump_json(exclude_unset=True), the worst kind", x, "<= 0.5", x <= NAIVE_WRITE_GOAL)
     x = results["naive"]["first_plan"]["ratio"]
     target("fresh process, import and read a 200-step plan / the same with the naive models", x, "<= 1.3", x <= 1.3)
@@ -509,6 +520,8 @@ def run(settings: Settings) -> dict[str, Any]:
         bench_import.print_table(results["import_per_use"])
         results["memory"] = bench_memory(plan_2000, settings)
         results["naive"] = bench_naive(Path(tmp), settings)
+        results["event_families"] = bench_events.run(Path(tmp, "naive-events"), quick=settings.mode == "quick")
+        bench_events.print_table(results["event_families"])
     results["plan_edits"] = bench_edits.run(quick=settings.mode == "quick")
     results["flow"] = bench_flow.run(quick=settings.mode == "quick")
     results["strategies_ms_per_example"] = bench_strategies(settings)

@@ -112,6 +112,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="naive-") as tmp:
         results = run(Path(tmp), quick=args.quick)
+    print_table(results)
+
+
+def print_table(results: dict[str, Any]) -> None:
     print(f"{results['lines']} lines of mixed event and learning-sample families, read by both")
     for name, rate in results["lines_per_second"].items():
         print(f"  {name:<20} {rate:>10,.0f} lines/s")

@@ -128,6 +128,9 @@ def print_naive_kind(name: str, row: dict[str, Any]) -> None:
         print(
             "\nagainst the naive generated models (x: time over the naive models'; targets read <= 1.2, write <= 0.5):"
         )
+    if "skipped" in row:
+        print(f"  - {name:<36} skipped: {row['skipped']}")
+        return
     cases = row["cases"]
     print(
         f"  {MARK[row['read_met']]} {row['name']:<36} read  {seconds(cases['from_json']['median']):>10} vs "
@@ -386,6 +389,9 @@ def _naive(naive: dict[str, Any]) -> list[str]:
     ]
     rows = []
     for name, row in naive["kinds"].items():
+        if "skipped" in row:
+            rows.append([f"`{name}`", "", f"skipped: {row['skipped']}", "", "", ""])
+            continue
         cases = row["cases"]
         rows.append(
             [
