@@ -234,9 +234,19 @@ def answer(instance: MplpModel, *, dialect: Dialect = "openai") -> dict[str, Any
         The JSON value (a dict) that ``from_llm_json`` reads back as ``instance``.
 
     Raises:
-        ValueError: For a dialect that is not one of the four.
+        ValueError: For a dialect that is not one of the four; or for an instance of an open
+            model (an event or learning-sample core, a family) with keys beyond its fields in
+            a dialect other than ``"json-schema"``: those dialects ask for the declared fields
+            only, so the answer could not carry them (never dropped silently).
     """
     _check(dialect)
+    extra = instance.model_extra
+    if extra and dialect != "json-schema":
+        keys = ", ".join(sorted(map(repr, extra))[:5])
+        raise ValueError(
+            f"the {dialect} dialect asks for the declared fields of {type(instance).__name__} only: its keys "
+            f"beyond them ({keys}) cannot be carried; use dialect='json-schema', or leave them out"
+        )
     form: dict[str, Any] = encode(instance.to_dict(), slots(type(instance), dialect))
     return form
 
