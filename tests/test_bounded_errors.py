@@ -158,3 +158,16 @@ def test_an_error_pydantic_core_cannot_write_as_json_is_bounded_too() -> None:
     assert len(entries) == 1001
     assert [entry["pointer"] for entry in entries[:3]] == ["/items/0", "/items/1", "/items/2"]
     assert entries[-1]["message"].startswith("500 more problems")
+
+
+def test_feedback_counts_an_unbounded_error_by_its_count() -> None:
+    # A draft is a plain pydantic model: its error holds every problem; feedback lists 20 and counts the rest.
+    step = {"id": "s1", "description": " ", "agent_role": None, "depends_on": ["zz"]}
+    answer = json.dumps({"title": "t", "objective": "o", "steps": [step] * 3000})
+    with pytest.raises(ValidationError) as caught:
+        llm.PlanDraft.model_validate_json(answer)
+    total = caught.value.error_count()
+    assert total > _errors.MAX_ERRORS
+    lines = llm.feedback(caught.value).splitlines()
+    assert len(lines) == 1 + 20 + 1
+    assert lines[-1] == f"- and {total - 20} more"

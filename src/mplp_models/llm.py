@@ -267,10 +267,13 @@ def feedback(error: ValidationError) -> str:
     """
     entries = errors_as_json(error)
     unlisted: int | None = 0  # None: more were found, how many is not known (the checks stopped)
-    if entries and entries[-1]["code"] == TOO_MANY:  # a bounded error: its last entry counts the rest
-        last = error.errors(include_url=False, include_input=False)[-1]
-        unlisted = last.get("ctx", {}).get("more")
+    if entries and entries[-1]["code"] == TOO_MANY:
         entries = entries[:-1]
+        count = error.error_count()
+        if count > len(entries) + 1:  # an error pydantic built whole (a draft's): errors_as_json cut it
+            unlisted = count - len(entries)
+        else:  # bounded by the models: its last entry counts the rest (and the error is short)
+            unlisted = error.errors(include_url=False, include_input=False)[-1].get("ctx", {}).get("more")
     lines = [
         f"Your answer is not a valid {error.title}. Fix every problem below and answer again with the whole "
         "JSON document (pointers are RFC 6901 JSON Pointers into your answer):"
