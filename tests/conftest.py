@@ -242,3 +242,13 @@ OPEN_MODELS = frozenset(
         "IntentResolutionMeta",
     }
 )
+
+
+def accepted(model: type[mm.MplpModel], document: dict[str, Any], **validate: Any) -> Any:
+    """The model of ``document``, from the dict and from its JSON alike, keeping every member as given."""
+    read: Any = model.model_validate(document, **validate)
+    assert read.to_dict() == document, "every member kept, none added"
+    if not validate:
+        assert model.from_json(json.dumps(document)) == read
+        assert read.check() == []
+    return read

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import fixture
+from conftest import accepted, fixture
 from hypothesis import given, settings
 from pydantic import ValidationError
 
@@ -27,16 +27,6 @@ def nested_lists(depth: int) -> list[Any]:
     for _ in range(depth):
         nested = [nested]
     return nested
-
-
-def accepted(model: type[mm.MplpModel], document: dict[str, Any], **validate: Any) -> Any:
-    """The model of ``document``, from the dict and from its JSON alike, keeping every member as given."""
-    read: Any = model.model_validate(document, **validate)
-    assert read.to_dict() == document, "every member kept, none added"
-    if not validate:
-        assert model.from_json(json.dumps(document)) == read
-        assert read.check() == []
-    return read
 
 
 def violations(model: type[mm.MplpModel], document: dict[str, Any]) -> list[tuple[tuple[Any, ...], str, str]]:

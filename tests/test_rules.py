@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import PAYLOADS, fixture
+from conftest import PAYLOADS, accepted, fixture
 from pydantic import ValidationError
 
 import mplp_models as mm
@@ -29,16 +29,6 @@ def step(n: int, status: str = "pending", deps: tuple[int, ...] = (), order: int
     if order is not None:
         result["order_index"] = order
     return result
-
-
-def accepted(model: type[mm.MplpModel], document: dict[str, Any], **validate: Any) -> Any:
-    """The model of ``document``, from the dict and from its JSON alike, keeping every member as given."""
-    read: Any = model.model_validate(document, **validate)
-    assert read.to_dict() == document, "every member kept, none added"
-    if not validate:
-        assert model.from_json(json.dumps(document)) == read
-        assert read.check() == []
-    return read
 
 
 def violations(document: dict[str, Any], model: type[mm.MplpModel] = mm.Plan) -> list[dict[str, Any]]:
