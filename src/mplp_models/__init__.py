@@ -465,15 +465,17 @@ _LOCATIONS = _public.LOCATIONS
 _GENERATED = _public.GENERATED  # _schemas reads both here
 
 
-def __getattr__(name: str) -> Any:
-    location = _LOCATIONS.get(name)
-    if location is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
+if not TYPE_CHECKING:  # type checkers see the imports above: a module __getattr__ would make a typo Any
 
-    value = getattr(importlib.import_module(location), name)
-    globals()[name] = value  # the next lookup is a plain module attribute
-    return value
+    def __getattr__(name: str) -> Any:
+        location = _LOCATIONS.get(name)
+        if location is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        import importlib
+
+        value = getattr(importlib.import_module(location), name)
+        globals()[name] = value  # the next lookup is a plain module attribute
+        return value
 
 
 def __dir__() -> list[str]:

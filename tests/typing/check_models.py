@@ -124,6 +124,8 @@ def modules(trace: mm.Trace, confirm: mm.Confirm, context: mm.Context, network: 
     assert_type(network.nodes, tuple[mm.NetworkNode, ...] | None)
     assert_type(mm.Core.from_json(b"{}").modules, tuple[mm.ModuleDescriptor, ...])
     assert_type(mm.DialogGovernance, type[mm.Governance])
+    # A name the package does not have is an error, not Any (its lazy __getattr__ is hidden from checkers).
+    mm.Plann  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
 
 
 def strategies() -> None:
