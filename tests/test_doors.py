@@ -363,9 +363,9 @@ def only_nested_lists(attributes: dict[str, Any], levels: int) -> None:
     [
         lambda attributes: attributes.update(ratio=float("nan")),
         lambda attributes: attributes.update(
-            deep=json.loads("[" * (mm.MAX_OPEN_DEPTH + 1) + "]" * (mm.MAX_OPEN_DEPTH + 1))
+            deep=json.loads("[" * (mm.MAX_OPEN_OBJECT_DEPTH + 1) + "]" * (mm.MAX_OPEN_OBJECT_DEPTH + 1))
         ),
-        lambda attributes: only_nested_lists(attributes, mm.MAX_OPEN_DEPTH),
+        lambda attributes: only_nested_lists(attributes, mm.MAX_OPEN_OBJECT_DEPTH),
         lambda attributes: attributes.update(bad="\ud800"),
         lambda attributes: attributes.update(thing=object()),
     ],
@@ -386,8 +386,8 @@ def test_an_open_object_changed_in_place_is_never_written(change: Any) -> None:
 def test_an_open_object_changed_in_place_at_the_depth_limit_is_written() -> None:
     plan = mm.Plan.model_validate(fixture(mm.Plan))
     assert plan.trace is not None and plan.trace.attributes is not None
-    only_nested_lists(plan.trace.attributes, mm.MAX_OPEN_DEPTH - 1)
-    deep = "[" * (mm.MAX_OPEN_DEPTH - 1) + "]" * (mm.MAX_OPEN_DEPTH - 1)
+    only_nested_lists(plan.trace.attributes, mm.MAX_OPEN_OBJECT_DEPTH - 1)
+    deep = "[" * (mm.MAX_OPEN_OBJECT_DEPTH - 1) + "]" * (mm.MAX_OPEN_OBJECT_DEPTH - 1)
     assert f'"attributes":{{"deep":{deep}}}'.encode() in plan.to_json()
 
 

@@ -43,7 +43,7 @@ from mplp_models import _base, _dialog, _fast_shapes, _plan, _reader, _types, _w
 from mplp_models._context import EXTRA_FUNCTIONS, ContextRootBase
 from mplp_models._fast_shapes import fast_path_problems, is_plain
 from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextRoot
-from mplp_models._types import MAX_OPEN_DEPTH
+from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
 
 
 def outcome(model: type[mm.MplpModel], raw: bytes, **options: Any) -> Any:
@@ -496,7 +496,7 @@ def learning_sample(*, others: str) -> mm.LearningSample:
     return mm.LearningSample.from_json(json.dumps(document))
 
 
-@pytest.mark.parametrize("depth", [MAX_OPEN_DEPTH - 1, MAX_OPEN_DEPTH, MAX_OPEN_DEPTH + 1])
+@pytest.mark.parametrize("depth", [MAX_OPEN_OBJECT_DEPTH - 1, MAX_OPEN_OBJECT_DEPTH, MAX_OPEN_OBJECT_DEPTH + 1])
 @pytest.mark.parametrize("others", ["as read", "one empty"])
 def test_one_open_object_among_several_nested_to_the_limit_is_written_or_refused_as_strictly(
     depth: int, others: str
@@ -509,4 +509,4 @@ def test_one_open_object_among_several_nested_to_the_limit_is_written_or_refused
 
     fast, strict = on_both_paths(lambda: written_or_refusal(lambda: learning_sample(others=others), deepen))
     assert fast == strict
-    assert isinstance(fast, str) is (depth > MAX_OPEN_DEPTH)
+    assert isinstance(fast, str) is (depth > MAX_OPEN_OBJECT_DEPTH)

@@ -79,14 +79,14 @@ def nested_event(depth: int) -> str:
 
 
 def test_depth_limits_are_documented_and_exact() -> None:
-    # Inside an open object: MAX_OPEN_DEPTH levels, the open object (data) being the first.
-    event = mm.Event.from_json(nested_event(mm.MAX_OPEN_DEPTH + 1))
+    # Inside an open object: MAX_OPEN_OBJECT_DEPTH levels, the open object (data) being the first.
+    event = mm.Event.from_json(nested_event(mm.MAX_OPEN_OBJECT_DEPTH + 1))
     assert event.data is not None and "deep" in event.data
-    refused(nested_event(mm.MAX_OPEN_DEPTH + 2), "json_too_deep")
-    # The JSON text as a whole: MAX_DEPTH levels, and anything up to orjson's own 1024 or beyond.
-    assert mm.MAX_DEPTH == 254
-    refused(nested_event(mm.MAX_DEPTH), "json_too_deep")
-    for depth in (mm.MAX_DEPTH + 1, 300, 1024, 1025, 100_000):
+    refused(nested_event(mm.MAX_OPEN_OBJECT_DEPTH + 2), "json_too_deep")
+    # The JSON text as a whole: MAX_JSON_DEPTH levels, and anything up to orjson's own 1024 or beyond.
+    assert mm.MAX_JSON_DEPTH == 254
+    refused(nested_event(mm.MAX_JSON_DEPTH), "json_too_deep")
+    for depth in (mm.MAX_JSON_DEPTH + 1, 300, 1024, 1025, 100_000):
         refused(nested_event(depth), "json_invalid")
     with pytest.raises(ValidationError):
         mm.parse("[" * 300 + "]" * 300)
@@ -166,7 +166,7 @@ PLACES = {
     "trailing data": (b'{"a":1} x', "", 1, 9, 8),
     "a byte order mark": (b'\xef\xbb\xbf{"a": 1}', "", 1, 1, 0),
     "cut short: the whole document": (b'{"a": [1, 2', "", 1, 12, 11),
-    "nested deeper than MAX_DEPTH": (b"[" * 300 + b"]" * 300, "/0" * 254, 1, 255, 254),
+    "nested deeper than MAX_JSON_DEPTH": (b"[" * 300 + b"]" * 300, "/0" * 254, 1, 255, 254),
     "a duplicate key after escapes": (b'{"x":[{"a":1,"b\\\\\\"":2,"a":3}]}', "/x/0/a", 1, 24, 23),
 }
 

@@ -572,7 +572,7 @@ def test_helpers_for_the_sdks() -> None:
 
 
 def test_json_text_nested_too_deep_is_refused_as_from_json_refuses_it() -> None:
-    deep = '{"a": ' * (mm.MAX_OPEN_DEPTH + 1) + "1" + "}" * (mm.MAX_OPEN_DEPTH + 1)
+    deep = '{"a": ' * (mm.MAX_OPEN_OBJECT_DEPTH + 1) + "1" + "}" * (mm.MAX_OPEN_OBJECT_DEPTH + 1)
     with pytest.raises(ValidationError) as direct:
         mm.TraceBase.from_json(
             json.dumps({"trace_id": mm.new_id(), "span_id": mm.new_id(), "attributes": json.loads(deep)})

@@ -299,7 +299,7 @@ def test_the_roots_own_keys_are_kept_and_written_back_as_given() -> None:
         (float("nan"), "finite number"),
         (object(), "JSON value"),
         ("a\ud800", "lone surrogate"),
-        (nested_lists(mm.MAX_OPEN_DEPTH + 1), "deeper"),
+        (nested_lists(mm.MAX_OPEN_OBJECT_DEPTH + 1), "deeper"),
     ],
 )
 def test_the_roots_own_keys_are_checked_as_open_json(extra: Any, says: str) -> None:
@@ -311,7 +311,7 @@ def test_the_roots_own_keys_are_checked_as_open_json(extra: Any, says: str) -> N
     "change",
     [
         lambda extra: extra["repository"].update(ratio=float("nan")),
-        lambda extra: extra.update(deep=nested_lists(mm.MAX_OPEN_DEPTH + 1)),
+        lambda extra: extra.update(deep=nested_lists(mm.MAX_OPEN_OBJECT_DEPTH + 1)),
         lambda extra: extra.update(bad="\ud800"),
         lambda extra: extra.update(thing=object()),
     ],

@@ -32,7 +32,7 @@ import mplp_models as mm
 from mplp_models import _plan
 from mplp_models._kinds import KINDS
 from mplp_models._reader import load_json, read_as_strictly
-from mplp_models._types import MAX_OPEN_DEPTH, earliest_and_latest, is_before, open_object_problem
+from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, earliest_and_latest, is_before, open_object_problem
 
 EVENT = (PAYLOADS / "event.json").read_bytes()
 
@@ -379,7 +379,8 @@ def test_the_lazy_names_are_the_typed_names_and_all_of_them() -> None:
         if isinstance(statement, ast.ImportFrom)
         for alias in statement.names
     }
-    assert typed == set(mm._LOCATIONS) == set(mm.__all__) - {"__version__"}
+    # The earlier names are typed too (they still work), and warn: they are not in the table or __all__.
+    assert typed - set(mm._DEPRECATED) == set(mm._LOCATIONS) == set(mm.__all__) - {"__version__"}
     for name, location in mm._LOCATIONS.items():
         assert getattr(sys.modules.get(location) or __import__(location, fromlist=[name]), name) is getattr(mm, name)
     assert set(mm.__all__) <= set(dir(mm))
@@ -519,8 +520,8 @@ def reference_open_object_problem(value: Any) -> tuple[str, str] | float | None:
     stack = [(value, 1)]
     while stack:
         node, depth = stack.pop()
-        if depth > MAX_OPEN_DEPTH:
-            return "json_too_deep", f"Open object nests deeper than {MAX_OPEN_DEPTH} levels"
+        if depth > MAX_OPEN_OBJECT_DEPTH:
+            return "json_too_deep", f"Open object nests deeper than {MAX_OPEN_OBJECT_DEPTH} levels"
         items = list(node.values()) if isinstance(node, dict) else node if isinstance(node, list) else []
         texts = [*node.keys(), *items] if isinstance(node, dict) else items
         bad = [item for item in items if type(item) is float and not math.isfinite(item)]
@@ -567,7 +568,7 @@ def test_the_open_object_check_finds_what_its_reference_finds(value: dict[str, A
 
 def test_the_open_object_check_refuses_nesting_past_its_limit() -> None:
     deep: Any = "end"
-    for _ in range(MAX_OPEN_DEPTH):
+    for _ in range(MAX_OPEN_OBJECT_DEPTH):
         deep = [deep]
     expected = reference_open_object_problem({"a": deep})
     assert expected is not None

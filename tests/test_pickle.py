@@ -47,9 +47,7 @@ ENUMS = [value for name in mm.__all__ if inspect.isclass(value := getattr(mm, na
 
 
 def test_the_examples_hold_every_public_model() -> None:
-    # DialogGovernance is Governance under its first name: one class.
-    assert model_names() - {"DialogGovernance"} == set(MODELS)
-    assert mm.DialogGovernance is mm.Governance
+    assert model_names() == set(MODELS)
 
 
 @pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))

@@ -9,6 +9,7 @@ import textwrap
 import typing
 from pathlib import Path
 
+import pytest
 from conftest import OPEN_MODELS
 from pydantic import BaseModel, RootModel
 
@@ -23,7 +24,6 @@ ISSUE_NAMES = [
     "DialogMessage",
     "DialogStatus",
     "DialogMessageRole",
-    "DialogGovernance",
     "Metadata",
     "CrossCuttingConcern",
     "Ref",
@@ -159,4 +159,12 @@ def test_package_is_typed() -> None:
 def test_each_limit_is_named_by_what_it_bounds_and_the_earlier_names_still_work() -> None:
     # docs/validation.md: a JSON text nests up to 254 levels, an open object inside a model up to 128.
     assert mm.MAX_JSON_DEPTH == 254 and mm.MAX_OPEN_OBJECT_DEPTH == 128
-    assert mm.MAX_DEPTH == mm.MAX_JSON_DEPTH and mm.MAX_OPEN_DEPTH == mm.MAX_OPEN_OBJECT_DEPTH
+    # docs/api.md: the earlier names still work, and warn; none is in __all__ (one name per thing).
+    for earlier, current, value in (
+        ("MAX_DEPTH", "MAX_JSON_DEPTH", 254),
+        ("MAX_OPEN_DEPTH", "MAX_OPEN_OBJECT_DEPTH", 128),
+        ("DialogGovernance", "Governance", mm.Governance),
+    ):
+        with pytest.warns(DeprecationWarning, match=f"mplp_models.{earlier} is deprecated: use {current}"):
+            assert getattr(mm, earlier) == value
+        assert earlier not in mm.__all__ and current in mm.__all__

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     )
     from mplp_models._cloudevents import CloudEvent
     from mplp_models._conversion import ConversionError
-    from mplp_models._dialog import DialogGovernance
+    from mplp_models._dialog import DialogGovernance as DialogGovernance  # deprecated: Governance
     from mplp_models._errors import ErrorEntry, errors_as_json
     from mplp_models._family_rules import check_map_events
     from mplp_models._flow import (
@@ -256,14 +256,14 @@ if TYPE_CHECKING:
     from mplp_models._ids import new_id
     from mplp_models._lines import LineVerdict, check_lines
     from mplp_models._parse import Payload, parse
-    from mplp_models._reader import MAX_DEPTH, MAX_JSON_DEPTH
+    from mplp_models._reader import MAX_DEPTH as MAX_DEPTH  # deprecated: MAX_JSON_DEPTH
+    from mplp_models._reader import MAX_JSON_DEPTH
     from mplp_models._rules import RuleViolation
-    from mplp_models._types import MAX_OPEN_DEPTH, MAX_OPEN_OBJECT_DEPTH, JsonObject, Timestamp
+    from mplp_models._types import MAX_OPEN_DEPTH as MAX_OPEN_DEPTH  # deprecated: MAX_OPEN_OBJECT_DEPTH
+    from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, Timestamp
 
 __all__ = [
-    "MAX_DEPTH",
     "MAX_JSON_DEPTH",
-    "MAX_OPEN_DEPTH",
     "MAX_OPEN_OBJECT_DEPTH",
     "SCHEMA_ONLY",
     "AgentTokenUsage",
@@ -324,7 +324,6 @@ __all__ = [
     "DeltaType",
     "DeltaTypeValue",
     "Dialog",
-    "DialogGovernance",
     "DialogMessage",
     "DialogMessageRole",
     "DialogMessageRoleValue",
@@ -465,9 +464,22 @@ _LOCATIONS = _public.LOCATIONS
 _GENERATED = _public.GENERATED  # _schemas reads both here
 
 
+_DEPRECATED: dict[str, str] = {
+    # An earlier name: what it names now. Each use warns (DeprecationWarning); none is in __all__.
+    "DialogGovernance": "Governance",  # one class, shared by every module's governance block
+    "MAX_DEPTH": "MAX_JSON_DEPTH",  # the nesting of a whole JSON text
+    "MAX_OPEN_DEPTH": "MAX_OPEN_OBJECT_DEPTH",  # the nesting inside an open object
+}
+
 if not TYPE_CHECKING:  # type checkers see the imports above: a module __getattr__ would make a typo Any
 
     def __getattr__(name: str) -> Any:
+        if name in _DEPRECATED:
+            import warnings
+
+            current = _DEPRECATED[name]
+            warnings.warn(f"mplp_models.{name} is deprecated: use {current}", DeprecationWarning, stacklevel=2)
+            return __getattr__(current)
         location = _LOCATIONS.get(name)
         if location is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

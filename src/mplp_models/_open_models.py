@@ -4,7 +4,7 @@
 families and their ``input``/``state``/``output``/``meta`` objects declare fields
 and admit any other key (``additionalProperties: true``). Their extra keys are
 read with the check of every open object, the one ``ContextRoot`` has (JSON
-values only, finite numbers, nesting within ``MAX_OPEN_DEPTH``), and written
+values only, finite numbers, nesting within ``MAX_OPEN_OBJECT_DEPTH``), and written
 back as given. The check is inherited rather than copied: the fast paths know
 that one function (``_context.EXTRA_FUNCTIONS``) and its proof covers these
 classes too.

@@ -33,8 +33,7 @@ LOCATIONS: dict[str, str] = {
     ),
     "CloudEvent": "mplp_models._cloudevents",
     "ConversionError": "mplp_models._conversion",
-    **dict.fromkeys(("MAX_DEPTH", "MAX_JSON_DEPTH"), "mplp_models._reader"),  # MAX_DEPTH: the earlier name
-    "DialogGovernance": "mplp_models._dialog",  # the shared Governance, under the name it had first
+    "MAX_JSON_DEPTH": "mplp_models._reader",
     **dict.fromkeys(("ErrorEntry", "errors_as_json"), "mplp_models._errors"),
     **dict.fromkeys(
         (
@@ -101,9 +100,7 @@ LOCATIONS: dict[str, str] = {
     "RuleViolation": "mplp_models._rules",
     "new_id": "mplp_models._ids",
     **dict.fromkeys(("LineVerdict", "check_lines"), "mplp_models._lines"),
-    **dict.fromkeys(
-        ("MAX_OPEN_DEPTH", "MAX_OPEN_OBJECT_DEPTH", "JsonObject", "Timestamp"), "mplp_models._types"
-    ),  # MAX_OPEN_DEPTH: the earlier name
+    **dict.fromkeys(("MAX_OPEN_OBJECT_DEPTH", "JsonObject", "Timestamp"), "mplp_models._types"),
     # The Literal of each enum's values (PlanStepStatusValue), where the enum is.
     "CodeInboxMessageStatusValue": GENERATED + "cortex.v1.code_mode.inbox_message_schema",
     "CodeInboxMessageTypeValue": GENERATED + "cortex.v1.code_mode.inbox_message_schema",

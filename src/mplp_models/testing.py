@@ -84,7 +84,6 @@ from mplp_models import (
     DeltaImpactState,
     DeltaType,
     Dialog,
-    DialogGovernance,
     DialogMessage,
     DialogMessageRole,
     DialogStatus,
@@ -891,8 +890,8 @@ def dialog_messages() -> SearchStrategy[DialogMessage]:
     return _strategy(_dialog_message)
 
 
-def dialog_governance() -> SearchStrategy[DialogGovernance]:
-    """``DialogGovernance`` (the shared ``Governance``): as ``governance()``."""
+def dialog_governance() -> SearchStrategy[Governance]:
+    """``governance()`` under its earlier name (``Governance`` was ``DialogGovernance`` too)."""
     return governance()
 
 

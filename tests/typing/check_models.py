@@ -55,7 +55,7 @@ def dialog_fields(dialog: mm.Dialog) -> None:
     assert_type(dialog.status, mm.DialogStatus)
     assert_type(dialog.messages, tuple[mm.DialogMessage, ...])
     assert_type(dialog.started_at, mm.Timestamp | None)
-    assert_type(dialog.governance, mm.DialogGovernance | None)
+    assert_type(dialog.governance, mm.Governance | None)
     message = dialog.messages[0]
     assert_type(message.role, mm.DialogMessageRole)
     assert_type(message.content, str)
@@ -125,7 +125,7 @@ def modules(trace: mm.Trace, confirm: mm.Confirm, context: mm.Context, network: 
     assert_type(mm.Core.from_json(b"{}").modules, tuple[mm.ModuleDescriptor, ...])
     assert_type(mm.DialogGovernance, type[mm.Governance])
     # A name the package does not have is an error, not Any (its lazy __getattr__ is hidden from checkers).
-    mm.Plann  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+    assert mm.Plann  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
 
 
 def strategies() -> None:
