@@ -33,12 +33,15 @@ class FlowOptions(NamedTuple):
 
 
 def run_flow(options: FlowOptions) -> int:
-    """Validate the session in ``options.folder``; the exit code (0 all hold, 1 something fails, 2 unreadable)."""
+    """Validate the session in ``options.folder``; the exit code (0 all hold, 1 something fails, 2 unreadable or empty)."""
     folder = Path(options.folder)
     try:
         files = sorted(path for path in folder.iterdir() if path.suffix == ".json" and path.is_file())
     except OSError as error:
         _error(f"{options.folder}: unreadable: {error.strerror or error}")
+        return EXIT_USAGE
+    if not files:  # nothing to validate is an input problem, as a missing file is: not "every document is valid"
+        _error(f"{options.folder}: no *.json document")
         return EXIT_USAGE
     rules = _invariants(options.invariants)
     if rules is None:
@@ -59,8 +62,6 @@ def run_flow(options: FlowOptions) -> int:
             documents[path.name] = parse(data, semantic=options.semantic)
         else:
             invalid += 1
-    if not files:
-        _error(f"{options.folder}: no *.json document")
     report = check_flow_report(documents, profile=options.profile)
     _print_report(report, options.json_output)
     failed = _print_invariants(rules, documents, options.json_output)
