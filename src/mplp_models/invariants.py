@@ -476,7 +476,7 @@ def _compiled(invariant: Invariant) -> _Compiled | None:
         check,
         reference[1] if reference else None,
         _applies_only_when_present(invariant.path, invariant.note, invariant.description),
-        (when["field"], when["value"]) if when else None,
+        (when["field"], _literal(when["value"])) if when else None,
     )
 
 

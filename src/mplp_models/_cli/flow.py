@@ -40,11 +40,11 @@ def run_flow(options: FlowOptions) -> int:
     except OSError as error:
         _error(f"{options.folder}: unreadable: {error.strerror or error}")
         return EXIT_USAGE
-    if not files:  # nothing to validate is an input problem, as a missing file is: not "every document is valid"
-        _error(f"{options.folder}: no *.json document")
-        return EXIT_USAGE
     rules = _invariants(options.invariants)
     if rules is None:
+        return EXIT_USAGE
+    if not files:  # nothing to validate is an input problem, as a missing file is: not "every document is valid"
+        _error(f"{options.folder}: no *.json document")
         return EXIT_USAGE
     documents: dict[str, Payload] = {}
     invalid = unreadable = 0
