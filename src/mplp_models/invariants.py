@@ -22,10 +22,11 @@ The rule language is the whole of what upstream's files use: ``uuid-v4``,
 ``iso-datetime``, ``exists``, ``enum(a,b)``, ``one-of(["a", "b"])``,
 ``eq(scope.path)`` or ``eq("literal")``, ``min-length(n)`` and ``if(field ==
 "value", rule)``; paths are dotted names with ``[*]``, ``[n]`` and filters
-``[?field=="value"]``. A note of the form "Apply only when X exists" (or "if
-present") makes an absent value not applicable, and "Apply when F == V" makes the
-rule apply only to documents where F is V: upstream writes those conditions in
-its notes and descriptions (docs/sessions.md says more).
+``[?field=="value"]``. A note or description of the form "Apply only when X
+exists" or "If X present" (X the rule's own field) makes an absent value not
+applicable, and "Apply when F == V" makes the rule apply only to documents where
+F is V: upstream writes those conditions in its notes and descriptions
+(docs/sessions.md lists the forms).
 """
 
 from __future__ import annotations
