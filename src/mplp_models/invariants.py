@@ -361,11 +361,11 @@ def _same(left: object, right: object) -> bool:
     if isinstance(left, bool) or isinstance(right, bool):
         return type(left) is type(right) and left == right
     if isinstance(left, list) and isinstance(right, list):
-        items, others = cast(list[object], left), cast(list[object], right)
-        return len(items) == len(others) and all(_same(a, b) for a, b in zip(items, others))
+        lefts, rights = cast(list[object], left), cast(list[object], right)
+        return len(lefts) == len(rights) and all(_same(a, b) for a, b in zip(lefts, rights))
     if isinstance(left, dict) and isinstance(right, dict):
-        members, others_ = cast(dict[object, object], left), cast(dict[object, object], right)
-        return members.keys() == others_.keys() and all(_same(members[key], others_[key]) for key in members)
+        lefts_, rights_ = cast(dict[object, object], left), cast(dict[object, object], right)
+        return lefts_.keys() == rights_.keys() and all(_same(lefts_[key], rights_[key]) for key in lefts_)
     return left == right
 
 
