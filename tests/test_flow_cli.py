@@ -125,6 +125,15 @@ def test_usage_errors(args: tuple[str, ...], capsys: pytest.CaptureFixture[str])
     assert err.startswith("mplp-models: ")
 
 
+def test_a_folder_without_documents_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # docs/cli.md: 0 means every document is valid; with none read, that is not said (status 2, as for a missing file).
+    (tmp_path / "notes.txt").write_text("{}", encoding="utf-8")
+    (tmp_path / "sub.json").mkdir()  # a folder named *.json is no document
+    status, out, err = _run(capsys, "validate", "--flow", str(tmp_path))
+    assert (status, out) == (2, "")
+    assert err == f"mplp-models: {tmp_path}: no *.json document\n"
+
+
 def test_an_unreadable_invariant_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rules = tmp_path / "rules.yaml"
     rules.write_text("- id: r\n  scope: plan\n  path: x\n  rule: uuid-v7\n", encoding="utf-8")

@@ -199,7 +199,7 @@ def test_integration_examples_keep_the_integration_rules() -> None:
 
 def test_learning_examples_rule_by_rule() -> None:
     folder = shared_or_skip("mplp-v1.0", "examples", "learning")
-    samples = []
+    samples: list[dict[str, Any]] = []
     for name in ("flow-01-intent-sample", "flow-05-confirm-sample"):
         document = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
         del document["$comment"]
@@ -224,8 +224,11 @@ def test_learning_examples_rule_by_rule() -> None:
 # --- the rule language, form by form -----------------------------------------------------------------
 
 
-def _one(rule: str, document: dict[str, Any], path: str = "x", note: str = "") -> list[tuple[str, str | None]]:
+def _one(
+    rule: str, document: dict[str, Any], path: str = "x", note: str = "", description: str = ""
+) -> list[tuple[str, str | None]]:
     text = f"- id: r\n  scope: s\n  path: {json.dumps(path)}\n  rule: {json.dumps(rule)}\n  note: {json.dumps(note)}\n"
+    text += f"  description: {json.dumps(description)}\n"
     return [(v.status, v.pointer) for v in inv.evaluate(inv.loads(text), scoped={"s": [document]})]
 
 
@@ -249,6 +252,8 @@ FORMS = [
     ("iso-datetime", "2025-01-01T00:00:00+05:30", HOLDS),
     ("iso-datetime", "2025-01-01", FAILS),
     ("iso-datetime", "2025-13-01T00:00:00Z", FAILS),
+    ("iso-datetime", "\u0662\u0660\u0662\u0666-01-01T00:00:00Z", FAILS),  # Arabic-Indic digits: no date-time
+    ("iso-datetime", "2026-01-01T10:0\uff10:00Z", FAILS),  # a full-width digit
     ("exists", 0, HOLDS),
     ("exists", None, FAILS),
     ("enum(a,b)", "b", HOLDS),
@@ -259,6 +264,9 @@ FORMS = [
     ('eq("1.0.0")', "1.0.0", HOLDS),
     ('eq("1.0.0")', "1.0", FAILS),
     ("eq(1)", True, FAILS),  # JSON: true is not 1
+    ("one-of([[1, 2]])", [True, 2], FAILS),  # nor inside a list
+    ("one-of([[1, 2]])", [1, 2], HOLDS),
+    ('one-of([{"a": 1}])', {"a": True}, FAILS),
     ("min-length(2)", [1, 2], HOLDS),
     ("min-length(2)", [1], FAILS),
     ("min-length(2)", "ab", HOLDS),
@@ -285,16 +293,99 @@ def test_a_note_that_states_a_condition() -> None:
     assert _one("non-empty-string", {"family": "other", "x": ""}, note=note) == [("not_applicable", None)]
 
 
+# Upstream's wording, rule by rule (the scan of its files below): these forms, each in a note or a
+# description alone, exempt an absent value; a text that only says the value "must be present", or
+# names another field, does not.
+EXEMPT = [
+    ("Apply only when x field exists", ""),  # integration-invariants.yaml
+    ("Apply only when x exists", ""),
+    ("validate only when present", ""),  # sa-invariants.yaml
+    ("", "If x present, must be ISO 8601 datetime"),  # integration, learning, map, sa
+    ("", "If x is present, must be non-empty"),
+    ("", "Delta risk level must be valid enum if present"),  # learning-invariants.yaml
+    ("Apply when kind == build AND field exists", ""),  # learning-invariants.yaml
+    ("Apply when the field exists", ""),
+]
+REQUIRED = [
+    ("", "When the call has finished, x must be present"),
+    ("Apply when kind == build", "x must be present"),  # each text alone: no exemption in either
+    ("", "If status is done, x must exist"),
+    ("Apply only when started_at exists", ""),  # another field's condition, not leave to omit x
+    ("", "If y present, x must be set"),
+    ("When finished", "present"),
+]
+
+
+@pytest.mark.parametrize(("note", "description"), EXEMPT)
+def test_an_explicit_form_exempts_an_absent_value(note: str, description: str) -> None:
+    document = {"kind": "build"}
+    assert _one("exists", document, note=note, description=description) == [("not_applicable", "/x")]
+    assert _one("exists", {**document, "x": None}, note=note, description=description) == FAILS  # present
+
+
+@pytest.mark.parametrize(("note", "description"), REQUIRED)
+def test_other_wording_keeps_a_rule_required(note: str, description: str) -> None:
+    assert _one("exists", {"kind": "build"}, note=note, description=description) == FAILS
+
+
+def test_the_exemption_names_the_paths_own_field() -> None:
+    document = {"participants": [{"role_id": "r"}, {}]}
+    assert _one("non-empty-string", document, "participants[*].role_id", description="If role_id present, ...") == [
+        ("holds", "/participants/0/role_id"),
+        ("not_applicable", "/participants/1/role_id"),
+    ]
+    assert _one("exists", {}, "meta.label", note="Apply only when meta.label exists") == [
+        ("not_applicable", "/meta/label")
+    ]
+
+
+# Read off upstream's files: the rules whose note or description says "only when ... exists",
+# "If ... present" or "... if present" of their own field.
+UPSTREAM_EXEMPT = {
+    "integration_tool_started_at_iso",
+    "integration_ci_started_at_iso",
+    "integration_ci_completed_at_iso",
+    "learning_sample_feedback_label_valid",
+    "learning_sample_source_flow_non_empty",
+    "learning_intent_quality_label_valid",
+    "learning_delta_risk_valid",
+    "map_role_ids_non_empty",
+    "sa_steps_agent_role_if_present",
+}
+
+
+def test_upstreams_exemptions_are_exactly_its_explicit_ones() -> None:
+    rules = [rule for path in _files() for rule in inv.load(path)]
+    # One document per scope, where every list holds one empty element and every "Apply when" holds.
+    empty: dict[str, Any] = {"sample_family": "intent_resolution", "participants": [{}], "steps": [{}]}
+    verdicts = inv.evaluate(rules, scoped={rule.scope: [empty] for rule in rules})
+    exempt = {v.invariant for v in verdicts if v.message.startswith("absent; applies only when present")}
+    assert exempt == UPSTREAM_EXEMPT
+
+
 def test_if_applies_the_rule_only_when_the_condition_holds() -> None:
     rule = 'if(status == "rejected", non-empty-string)'
     assert _one(rule, {"status": "rejected", "x": "why"}) == HOLDS
     assert _one(rule, {"status": "rejected"}) == FAILS
     assert _one(rule, {"status": "approved"}) == [("not_applicable", "/x")]
     assert _one('if(status != "approved", exists)', {"status": "pending"}) == FAILS
+    # JSON equality, as eq() compares: true is not 1, nor 1 "1".
+    assert _one("if(flag == 1, exists)", {"flag": True}) == [("not_applicable", "/x")]
+    assert _one("if(flag == 1, exists)", {"flag": 1}) == FAILS
+    assert _one("if(flag == true, exists)", {"flag": 1}) == [("not_applicable", "/x")]
+    assert _one("if(flag != 1, exists)", {"flag": True}) == FAILS
+    assert _one('if(flag == "1", exists)', {"flag": 1}) == [("not_applicable", "/x")]
+
+
+def test_a_note_condition_compares_as_json() -> None:
+    note = "Apply when n == 1"
+    assert _one("exists", {"n": 1}, note=note) == FAILS
+    assert _one("exists", {"n": True}, note=note) == [("not_applicable", None)]
+    assert _one("exists", {"n": "1"}, note=note) == [("not_applicable", None)]
 
 
 def test_paths_into_arrays() -> None:
-    document = {
+    document: dict[str, Any] = {
         "events": [
             {"event_type": "tool.call", "payload": {"tool": "grep"}},
             {"event_type": "other", "payload": {}},
@@ -310,6 +401,9 @@ def test_paths_into_arrays() -> None:
     assert _one("exists", document, "events[1].payload") == [("holds", "/events/1/payload")]
     assert _one("exists", document, "events[5].payload") == [("fails", "/events/5/payload")]
     assert _one("exists", {"events": []}, "events[*].payload") == [("not_applicable", None)]
+    flags = {"events": [{"n": True, "x": 1}, {"n": 1, "x": 2}]}
+    assert _one("exists", flags, "events[?n==1].x") == [("holds", "/events/1/x")]  # true is not 1
+    assert _one("exists", flags, "events[?n==true].x") == [("holds", "/events/0/x")]
 
 
 def test_eq_compares_with_another_document_or_its_own() -> None:
@@ -340,7 +434,16 @@ def test_eq_compares_with_another_document_or_its_own() -> None:
 
 @pytest.mark.parametrize(
     "rule",
-    ["uuid-v5", "enum()", "one-of(approved)", "min-length(two)", "if(status, exists)", "matches(.*)", "eq(x)"],
+    [
+        "uuid-v5",
+        "enum()",
+        "one-of(approved)",
+        "min-length(two)",
+        "min-length(\u00b2)",  # a digit to str.isdigit(), not to int()
+        "if(status, exists)",
+        "matches(.*)",
+        "eq(x)",
+    ],
 )
 def test_an_unknown_rule_form_is_an_error_never_a_pass(rule: str) -> None:
     with pytest.raises(inv.InvariantError, match="invariant r"):
@@ -353,6 +456,7 @@ def test_an_unknown_rule_form_is_an_error_never_a_pass(rule: str) -> None:
         ("- id: r\n  path: x\n  rule: exists\n", "no scope"),
         ("- id: r\n  scope: s\n  path: x\n", "a path needs a rule"),
         ("- id: r\n  scope: s\n  path: 'x[?]'\n  rule: exists\n", "cannot read path"),
+        ("- id: r\n  scope: s\n  path: 'x[\u0662]'\n  rule: exists\n", "cannot read path"),  # an index is ASCII
         ("- id: r\n  scope: s\n  path: x\n  rule: exists\n  severity: high\n", "unknown keys"),
         ("- id: r\n  scope: s\n  path: x\n  rule: exists\n- id: r\n  scope: s\n  path: y\n  rule: exists\n", "twice"),
         ("rules: []\n", "expected a list"),

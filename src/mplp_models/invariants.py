@@ -22,10 +22,11 @@ The rule language is the whole of what upstream's files use: ``uuid-v4``,
 ``iso-datetime``, ``exists``, ``enum(a,b)``, ``one-of(["a", "b"])``,
 ``eq(scope.path)`` or ``eq("literal")``, ``min-length(n)`` and ``if(field ==
 "value", rule)``; paths are dotted names with ``[*]``, ``[n]`` and filters
-``[?field=="value"]``. A note of the form "Apply only when X exists" (or "if
-present") makes an absent value not applicable, and "Apply when F == V" makes the
-rule apply only to documents where F is V: upstream writes those conditions in
-its notes and descriptions (docs/sessions.md says more).
+``[?field=="value"]``. A note or description of the form "Apply only when X
+exists" or "If X present" (X the rule's own field) makes an absent value not
+applicable, and "Apply when F == V" makes the rule apply only to documents where
+F is V: upstream writes those conditions in its notes and descriptions
+(docs/sessions.md lists the forms).
 """
 
 from __future__ import annotations
@@ -197,7 +198,7 @@ def _invariant(entry: object, source: str, default_scope: str | None) -> Invaria
 
 _Step: TypeAlias = "str | int | tuple[str, object] | None"  # key, index, filter (field, value), wildcard (None)
 _TOKEN = re.compile(
-    r"""\.?(?:(?P<name>[A-Za-z_$][\w$-]*)|\[(?:(?P<star>\*)|(?P<index>\d+)|\?(?P<field>[\w.]+)\s*==\s*(?P<literal>"[^"]*"|'[^']*'|[^\]]+))\])"""
+    r"""\.?(?:(?P<name>[A-Za-z_$][\w$-]*)|\[(?:(?P<star>\*)|(?P<index>[0-9]+)|\?(?P<field>[\w.]+)\s*==\s*(?P<literal>"[^"]*"|'[^']*'|[^\]]+))\])"""
 )
 
 
@@ -260,7 +261,7 @@ def _step(where: tuple[str | int, ...], value: object, step: _Step) -> list[tupl
     elements: list[tuple[int, object]] = list(enumerate(cast(list[object], value)))
     if step is not None:
         name, wanted = step
-        elements = [(i, element) for i, element in elements if _value_at(element, name) == wanted]
+        elements = [(i, element) for i, element in elements if _same(_value_at(element, name), wanted)]
     return [((*where, i), element) for i, element in elements]
 
 
@@ -272,9 +273,11 @@ def _value_at(document: object, dotted: str) -> object:
 # --- rules ---------------------------------------------------------------------------------------
 
 _UUID_V4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", re.IGNORECASE)
-# ISO 8601 / RFC 3339 date-time: a date, T, a time, an optional fraction, and a zone.
+# ISO 8601 / RFC 3339 date-time: a date, T, a time, an optional fraction, and a zone. [0-9], not \d:
+# \d takes any Unicode digit ("٢٠٢٦"), which no date-time has.
 _DATETIME = re.compile(
-    r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)"
+    r"[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)"
+    r"(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
 )
 
 
@@ -354,14 +357,20 @@ def _member_of(values: Sequence[object]) -> _Check:
 
 
 def _same(left: object, right: object) -> bool:
-    # JSON equality: true is not 1.
+    """JSON equality, the one comparison of every rule, filter and condition: true is not 1, at any depth."""
     if isinstance(left, bool) or isinstance(right, bool):
         return type(left) is type(right) and left == right
+    if isinstance(left, list) and isinstance(right, list):
+        lefts, rights = cast(list[object], left), cast(list[object], right)
+        return len(lefts) == len(rights) and all(_same(a, b) for a, b in zip(lefts, rights))
+    if isinstance(left, dict) and isinstance(right, dict):
+        lefts_, rights_ = cast(dict[object, object], left), cast(dict[object, object], right)
+        return lefts_.keys() == rights_.keys() and all(_same(lefts_[key], rights_[key]) for key in lefts_)
     return left == right
 
 
 def _min_length(body: str) -> _Check:
-    if not body.isdigit():
+    if re.fullmatch(r"[0-9]+", body) is None:  # not isdigit(): int() refuses some of what it takes ("²")
         raise InvariantError(f"min-length() takes a whole number: min-length({body})")
     least = int(body)
 
@@ -374,7 +383,7 @@ def _min_length(body: str) -> _Check:
 
 
 def _eq(body: str) -> _Check:
-    if body[:1] in "\"'" or body in ("true", "false", "null") or re.fullmatch(r"-?\d+(\.\d+)?", body):
+    if body[:1] in "\"'" or body in ("true", "false", "null") or re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", body):
         literal = _literal(body)
         return _member_of([literal])
     scope, _, rest = body.partition(".")
@@ -411,7 +420,7 @@ def _if(body: str) -> _Check:
     inner = _compile(match["rule"])
 
     def check(value: object, seen: _Scope) -> str | None:
-        if (_value_at(seen.document, field) == wanted) != equal:
+        if _same(_value_at(seen.document, field), wanted) != equal:
             raise _NotApplicable(f"{field} {match['op']} {json.dumps(wanted)} is false")
         return inner(value, seen)
 
@@ -430,8 +439,16 @@ _CALLS: dict[str, Callable[[str], _Check]] = {
     "if": _if,
 }
 
-# Upstream's notes (and descriptions: "... must be valid enum if present") that state when a rule applies.
-_WHEN_PRESENT = re.compile(r"\b(only when|if|when)\b[^.]*\b(exists|present)\b", re.IGNORECASE)
+# The explicit forms in which upstream's notes and descriptions exempt an absent value, and only
+# those: "Apply only when started_at field exists", "validate only when present", "If role_id
+# present, ...", "... valid enum if present", "Apply when ... AND field exists". Looser wording
+# ("When the call has finished, completed_at must be present") states a requirement, not an exemption.
+_WHEN_PRESENT = re.compile(
+    r"\bonly when (?:the )?(?:(?P<only>[\w.]+) (?:field )?)?(?:exists|is present|present)\b"
+    r"|\bif (?:(?P<if>[\w.]+) (?:is )?)?present\b"
+    r"|\b(?:when|and) (?:the )?field exists\b",
+    re.IGNORECASE,
+)
 _REFERENCE = re.compile(r"\beq\(\s*([A-Za-z_]\w*)\.")  # the scope an eq() compares with
 _WHEN_EQUAL = re.compile(r"\bApply when (?P<field>[\w.]+) == (?P<value>[\w-]+)")
 
@@ -459,9 +476,25 @@ def _compiled(invariant: Invariant) -> _Compiled | None:
         steps,
         check,
         reference[1] if reference else None,
-        _WHEN_PRESENT.search(f"{invariant.note} {invariant.description}") is not None,
-        (when["field"], when["value"]) if when else None,
+        _applies_only_when_present(invariant.path, invariant.note, invariant.description),
+        (when["field"], _literal(when["value"])) if when else None,
     )
+
+
+def _applies_only_when_present(path: str, *texts: str) -> bool:
+    """Whether one of the texts (each alone: a note and a description) exempts the rule's own value when absent.
+
+    A field the text names must be the path's (``started_at``, or ``role_id`` of
+    ``participants[*].role_id``): "only when started_at exists" on another path is
+    a condition on another field, not leave to omit this one.
+    """
+    names = re.sub(r"\[[^\]]*\]", "", path)
+    for text in texts:
+        for match in _WHEN_PRESENT.finditer(text):
+            named = match["only"] or match["if"]
+            if named is None or named.lower() == "field" or names == named or names.endswith("." + named):
+                return True
+    return False
 
 
 # --- evaluating ----------------------------------------------------------------------------------
@@ -556,7 +589,7 @@ def _applications(
 
     if compiled.when is not None:
         field, wanted = compiled.when
-        if _value_at(document, field) != wanted:
+        if not _same(_value_at(document, field), wanted):
             return [verdict("not_applicable", None, _ABSENT, f"applies when {field} == {wanted} (upstream's note)")]
     seen = _Scope(document, invariant.scope, by_scope)
     places = list(_resolve(document, compiled.steps))

@@ -33,7 +33,7 @@ class FlowOptions(NamedTuple):
 
 
 def run_flow(options: FlowOptions) -> int:
-    """Validate the session in ``options.folder``; the exit code (0 all hold, 1 something fails, 2 unreadable)."""
+    """Validate the session in ``options.folder``; the exit code (0 all hold, 1 something fails, 2 unreadable or empty)."""
     folder = Path(options.folder)
     try:
         files = sorted(path for path in folder.iterdir() if path.suffix == ".json" and path.is_file())
@@ -42,6 +42,9 @@ def run_flow(options: FlowOptions) -> int:
         return EXIT_USAGE
     rules = _invariants(options.invariants)
     if rules is None:
+        return EXIT_USAGE
+    if not files:  # nothing to validate is an input problem, as a missing file is: not "every document is valid"
+        _error(f"{options.folder}: no *.json document")
         return EXIT_USAGE
     documents: dict[str, Payload] = {}
     invalid = unreadable = 0
@@ -59,8 +62,6 @@ def run_flow(options: FlowOptions) -> int:
             documents[path.name] = parse(data, semantic=options.semantic)
         else:
             invalid += 1
-    if not files:
-        _error(f"{options.folder}: no *.json document")
     report = check_flow_report(documents, profile=options.profile)
     _print_report(report, options.json_output)
     failed = _print_invariants(rules, documents, options.json_output)
