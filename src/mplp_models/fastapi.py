@@ -242,7 +242,7 @@ def _shown(value: Any) -> Any:
     if isinstance(value, Quoted):
         return str(value)  # plain str for FastAPI's encoder
     if isinstance(value, (dict, list, tuple)):
-        text = _json_text(cast("dict[Any, Any] | list[Any] | tuple[Any, ...]", value))
+        text = _json_text(cast(object, value))  # pyright knows no more of its items
         if text is None:
             return _UNWRITTEN
         if len(text) > _errors.MAX_INPUT_CHARS:
@@ -253,7 +253,7 @@ def _shown(value: Any) -> Any:
 _UNWRITTEN = "(not shown: an array or object that cannot be written as JSON)"
 
 
-def _json_text(value: dict[Any, Any] | list[Any] | tuple[Any, ...]) -> str | None:
+def _json_text(value: object) -> str | None:
     """The JSON text of ``value`` (what the app's own code raised written as ``str``), or None if it has none."""
     try:
         # At most the first MAX_INPUT_CHARS + 1 characters matter; orjson writes the whole at C speed.
