@@ -309,8 +309,6 @@ def test_a_real_server_refuses_with_pointers(refusal: Refusal, server: tuple[str
 
 # --- a plain app, without the route class: pydantic's own doors -------------------
 
-JSON = {"content-type": "application/json"}
-
 
 def echo_app(model: type[mm.MplpModel]) -> TestClient:
     app = FastAPI()
