@@ -54,8 +54,9 @@ content type). The OpenAPI document is FastAPI's own: the class changes how a
 body is read, not what it is declared to be.
 
 The answer stays small for any body: at most `MAX_ERRORS` entries and one
-more saying how many were left out (`too_many_errors`), and an `input` whose
-JSON text is longer than `MAX_INPUT_CHARS` is shown as the start of that text.
+more saying how many were left out (`too_many_errors`), for the request as a
+whole (a `list[Plan]` too), and an `input` whose JSON text is longer than
+`MAX_INPUT_CHARS` is shown as the start of that text.
 
 A body longer than `max_body_bytes` (`MAX_BODY_BYTES`, 1 MiB, unless a
 subclass says otherwise) is answered with 413 before it is read as JSON: a
