@@ -54,8 +54,9 @@ content type). The OpenAPI document is FastAPI's own: the class changes how a
 body is read, not what it is declared to be.
 
 The answer stays small for any body: at most `MAX_ERRORS` entries and one
-more saying how many were left out (`too_many_errors`), and an `input` whose
-JSON text is longer than `MAX_INPUT_CHARS` is shown as the start of that text.
+more saying how many were left out (`too_many_errors`), for the request as a
+whole (a `list[Plan]` too), and an `input` whose JSON text is longer than
+`MAX_INPUT_CHARS` is shown as the start of that text.
 
 A body longer than `max_body_bytes` (`MAX_BODY_BYTES`, 1 MiB, unless a
 subclass says otherwise) is answered with 413 before it is read as JSON: a
@@ -80,6 +81,7 @@ router = APIRouter(route_class=SmallBodies)
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncGenerator, Callable, Coroutine
 from typing import Any, ClassVar, cast
 
@@ -136,6 +138,7 @@ class LimitedBodyRoute(APIRoute):
             try:
                 return await handler(_LimitedRequest(request.scope, request.receive, limit))
             except RequestValidationError as error:
+                _cap_entries(error)
                 _shorten_inputs(error)
                 raise
 
@@ -187,6 +190,7 @@ class StrictJSONRoute(LimitedBodyRoute):
             try:
                 return await handler(strict)
             except RequestValidationError as error:
+                _cap_entries(error)
                 if strict.json_read:
                     _point_into_body(error)
                 _shorten_inputs(error)
@@ -239,14 +243,30 @@ def _shown(value: Any) -> Any:
     if isinstance(value, Quoted):
         return str(value)  # plain str for FastAPI's encoder
     if isinstance(value, (dict, list, tuple)):
-        try:
-            # At most the first MAX_INPUT_CHARS + 1 characters matter; orjson writes the whole at C speed.
-            text = orjson.dumps(value)
-        except (TypeError, orjson.JSONEncodeError):
-            return cast(Any, value)  # what the app's own code raised: FastAPI's encoder as before
+        text = _json_text(cast(object, value))  # pyright knows no more of its items
+        if text is None:
+            return _UNWRITTEN
         if len(text) > _errors.MAX_INPUT_CHARS:
-            return str(Quoted.of(text.decode("utf-8"), _errors.MAX_INPUT_CHARS))
-    return cast(Any, value)
+            return str(Quoted.of(text, _errors.MAX_INPUT_CHARS))
+    return cast(Any, value)  # short: FastAPI's encoder writes it as before
+
+
+_UNWRITTEN = "(not shown: an array or object that cannot be written as JSON)"
+
+
+def _json_text(value: object) -> str | None:
+    """The JSON text of ``value`` (what the app's own code raised written as ``str``), or None if it has none."""
+    try:
+        # At most the first MAX_INPUT_CHARS + 1 characters matter; orjson writes the whole at C speed.
+        return orjson.dumps(value, default=str).decode("utf-8")
+    except (TypeError, orjson.JSONEncodeError):
+        pass
+    # orjson writes no integer beyond 64 bits (which the reader keeps exact) nor nesting past 254:
+    # the standard library does. Never the container itself: FastAPI's encoder would write it whole.
+    try:
+        return json.dumps(value, separators=(",", ":"), default=str)  # ASCII: a lone surrogate is escaped
+    except (TypeError, ValueError, RecursionError):  # a cycle, nesting past Python's limit
+        return None
 
 
 def _shorten_inputs(error: RequestValidationError) -> None:
@@ -255,6 +275,38 @@ def _shorten_inputs(error: RequestValidationError) -> None:
         if isinstance(entry, dict) and "input" in entry:
             found = cast("dict[str, Any]", entry)
             found["input"] = _shown(found["input"])
+
+
+def _cap_entries(error: RequestValidationError) -> None:
+    """Keeps the first ``MAX_ERRORS`` entries and one saying how many problems there were, in place.
+
+    Each model bounds its own error, but a body of many models (``list[Plan]``) gathers the errors
+    of all of them: 2,000 empty plans are 14,000 entries. A list of ``MAX_ERRORS + 1`` is kept
+    whole, as ``_errors.first_entries`` keeps it (most likely one model's bounded error).
+    """
+    entries = error.errors()
+    limit = _errors.MAX_ERRORS
+    if not isinstance(entries, list) or len(entries) <= limit + 1:  # FastAPI's is a list; an app's own stays
+        return
+    detail = ValidationError.from_exception_data("request", [_errors.too_many(limit, _problems(entries))])
+    (last,) = detail.errors(include_url=False)
+    entries[limit:] = [{**last, "loc": ("body",)}]
+
+
+def _problems(entries: list[Any]) -> int | None:
+    """How many problems ``entries`` tell of: one an entry, and for a model's own ``too_many_errors``
+    entry the ones it left out (None if that model's checks stopped without counting)."""
+    total = 0
+    for entry in entries:
+        found = cast("dict[str, Any]", entry) if isinstance(entry, dict) else {}
+        if found.get("type") != _errors.TOO_MANY:
+            total += 1
+            continue
+        more = cast("dict[str, Any]", found.get("ctx") or {}).get("more")
+        if not isinstance(more, int):
+            return None
+        total += more
+    return total
 
 
 def _point_into_body(error: RequestValidationError) -> None:
