@@ -103,7 +103,9 @@ def unwritable_dialogs(draw: st.DrawFn) -> mm.Dialog:
     """Dialogs with at least one message that neither chat format carries: an agent message or an event."""
     document = draw(dialogs()).to_dict()
     if not document["messages"]:
-        document["messages"] = [{"role": "user", "content": "hi", "timestamp": document.get("started_at", STAMP)}]
+        # At the dialog's start, or its end when it has only that: a message after the end is refused.
+        at = document.get("started_at", document.get("ended_at", STAMP))
+        document["messages"] = [{"role": "user", "content": "hi", "timestamp": at}]
     message = document["messages"][draw(st.integers(0, len(document["messages"]) - 1))]
     if draw(st.booleans()):
         message["role"] = "agent"

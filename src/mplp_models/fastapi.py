@@ -23,7 +23,7 @@ app.include_router(router)
 A plain FastAPI route reads a JSON body with the standard library, which keeps
 the last of two equal keys and reads `NaN` and `Infinity`; on this route the
 body is read as `from_json` reads it: invalid UTF-8, duplicate keys, `NaN`,
-`Infinity`, numbers beyond a double and nesting deeper than `MAX_DEPTH` are
+`Infinity`, numbers beyond a double and nesting deeper than `MAX_JSON_DEPTH` are
 refused, and integers of any size are kept exact. FastAPI then validates the
 values as usual, which for a body declared as a model (`plan: Plan`, a
 `list[Plan]`, an embedded `Body(embed=True)`) gives what `from_json` gives:
