@@ -135,7 +135,7 @@ class PlanBase(RuledModel, frozen=True):
         *,
         title: str,
         objective: str,
-        steps: Sequence[str | PlanStep],
+        steps: list[str | PlanStep] | tuple[str | PlanStep, ...],
         status: PlanStatus | PlanStatusValue = "draft",
         at: str | None = None,
     ) -> Self:
@@ -145,20 +145,30 @@ class PlanBase(RuledModel, frozen=True):
             context: The session's context.
             title: The plan's title.
             objective: What it should achieve.
-            steps: Each a step, or a description: a pending step with a fresh ``step_id``
-                and its position as ``order_index``.
+            steps: Each a step, or a description: a pending step with a fresh ``step_id`` and an
+                ``order_index``: its position when no given step has an ``order_index``, else the
+                next after the highest given one (in list order), so no two steps share one.
             status: Default draft.
             at: When it was made (an RFC 3339 timestamp: ``meta.created_at``); default now.
 
         Raises:
+            TypeError: If ``steps`` is a string (a list of one description is ``[text]``).
             ValidationError: If the plan breaks the schema (no step, say) or a rule.
         """
-        made = [
-            {"step_id": new_id(), "description": step, "status": "pending", "order_index": position}
-            if isinstance(step, str)
-            else step
-            for position, step in enumerate(steps)
-        ]
+        # A str is a sequence of one-letter strings, never what is meant; untyped callers pass one.
+        if isinstance(steps, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"steps must be a list of steps or descriptions, not the string {steps!r}")
+        given = [step.order_index for step in steps if not isinstance(step, str) and step.order_index is not None]
+        # Positions could collide with a given step's order_index: then new steps come after them all.
+        after_given = max(given, default=-1) + 1
+        made: list[dict[str, Any] | PlanStep] = []
+        for position, step in enumerate(steps):
+            if not isinstance(step, str):
+                made.append(step)
+                continue
+            index = after_given if given else position
+            after_given += 1
+            made.append({"step_id": new_id(), "description": step, "status": "pending", "order_index": index})
         data: dict[str, Any] = {
             "meta": new_meta(str(Timestamp.now()) if at is None else at),
             "plan_id": new_id(),
