@@ -338,14 +338,14 @@ def test_a_confirm_of_a_subclass_is_of_its_model_and_a_namesake_is_refused() -> 
 def test_plan_new_refuses_a_string_of_steps() -> None:
     context = mm.Context.new("Demo", domain="d", environment="e")
     with pytest.raises(TypeError, match="not the string 'Deploy'"):
-        mm.Plan.new(context, title="T", objective="O", steps="Deploy")  # type: ignore[arg-type]
+        mm.Plan.new(context, title="T", objective="O", steps="Deploy")  # type: ignore[call-overload]
 
 
 def test_plan_new_gives_new_steps_an_order_index_no_given_step_has() -> None:
     context = mm.Context.new("Demo", domain="d", environment="e")
     given = mm.PlanStep(step_id=mm.new_id(), description="b", status="pending", order_index=1)
     unordered = mm.PlanStep(step_id=mm.new_id(), description="u", status="pending")
-    rows = [
+    rows: list[tuple[list[str | mm.PlanStep], list[tuple[str, int | None]]]] = [
         # No given step has an order_index: each new step has its position (as docs/sessions.md says).
         (["a", unordered, "c"], [("a", 0), ("u", None), ("c", 2)]),
         # A given one has: new steps come after the highest given one, in list order.

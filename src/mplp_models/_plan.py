@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args, overload
 
 from typing_extensions import Self, TypedDict, Unpack
 
@@ -128,6 +128,9 @@ class PlanBase(RuledModel, frozen=True):
 
     # --- reading the steps ---
 
+    # Two signatures, as a list is invariant: a literal list of both kinds takes the first, a
+    # list[str] variable the second; a str (a sequence of one-letter strings) matches neither.
+    @overload
     @classmethod
     def new(
         cls,
@@ -136,6 +139,31 @@ class PlanBase(RuledModel, frozen=True):
         title: str,
         objective: str,
         steps: list[str | PlanStep] | tuple[str | PlanStep, ...],
+        status: PlanStatus | PlanStatusValue = "draft",
+        at: str | None = None,
+    ) -> Self: ...
+
+    @overload
+    @classmethod
+    def new(
+        cls,
+        context: Context,
+        *,
+        title: str,
+        objective: str,
+        steps: list[str] | list[PlanStep],
+        status: PlanStatus | PlanStatusValue = "draft",
+        at: str | None = None,
+    ) -> Self: ...
+
+    @classmethod
+    def new(
+        cls,
+        context: Context,
+        *,
+        title: str,
+        objective: str,
+        steps: list[str | PlanStep] | tuple[str | PlanStep, ...] | list[str] | list[PlanStep],
         status: PlanStatus | PlanStatusValue = "draft",
         at: str | None = None,
     ) -> Self:

@@ -54,6 +54,9 @@ def builders(context: mm.Context, step: mm.PlanStep) -> None:
     # steps: a list or a tuple of steps and descriptions; a str (a sequence of letters) is refused by both.
     assert_type(mm.Plan.new(context, title="T", objective="O", steps=[step, "Test"]), mm.Plan)
     assert_type(MyPlan.new(context, title="T", objective="O", steps=("Build",)), MyPlan)
-    mm.Plan.new(context, title="T", objective="O", steps="Deploy")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    descriptions: list[str] = ["Build", "Test"]  # a list of one kind, held in a variable (a list is invariant)
+    mm.Plan.new(context, title="T", objective="O", steps=descriptions)
+    mm.Plan.new(context, title="T", objective="O", steps=[step])
+    mm.Plan.new(context, title="T", objective="O", steps="Deploy")  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]
     mine = MyPlan.new(context, title="T", objective="O", steps=["Build"])
     assert_type(mm.Confirm.request(mine, requested_by_role="reviewer"), mm.Confirm)
