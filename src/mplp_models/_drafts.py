@@ -305,7 +305,7 @@ class PlanDraft(Draft):
         return cls(title=plan.title, objective=plan.objective, steps=tuple(steps))
 
     def _apply_to(self, plan: _P) -> _P:
-        """``plan`` revised to this draft (what ``Plan.apply_draft`` does)."""
+        """``plan`` revised to this draft (what ``Plan.apply_draft`` does), ``order_index`` renumbered if used."""
         local = local_ids_of(plan)
         known = {local_id: step_id for step_id, local_id in local.items()}
         drafted_ids = {step.id for step in self.steps}

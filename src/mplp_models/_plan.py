@@ -374,10 +374,12 @@ class PlanBase(RuledModel, frozen=True):
         """The plan revised to an LLM's draft of it (``PlanDraft.from_plan(plan)``, revised).
 
         A step of the draft whose id is a step's local id updates that step (its description,
-        agent role and dependencies; its status, order index and id are kept); a step with a new
-        id is added, ``pending``, with a fresh id; a step the draft leaves out is removed (one
-        that is ``in_progress`` or ``completed`` is refused). The steps take the draft's order;
-        the plan's title and objective are the draft's.
+        agent role and dependencies; its status and id are kept); a step with a new id is added,
+        ``pending``, with a fresh id; a step the draft leaves out is removed (one that is
+        ``in_progress`` or ``completed`` is refused). The steps take the draft's order, and so
+        does ``order_index`` (the execution order's tie-break) in a plan that uses it (any step
+        has one): each step's is its position in the draft; a plan with none gets none. The
+        plan's title and objective are the draft's.
 
         Args:
             draft: The revised draft.
