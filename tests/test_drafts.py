@@ -231,6 +231,26 @@ def test_from_plan_refuses_a_plan_that_breaks_a_rule() -> None:
         llm.PlanDraft.from_plan(looping)
 
 
+def test_from_plan_names_each_blank_text_of_a_valid_plan() -> None:
+    context = mm.Context.new("T", domain="d", environment="dev", at=AT)
+    anonymous = mm.PlanStep(step_id=mm.new_id(), description="Tag", status="pending", agent_role="")
+    plan = mm.Plan.new(context, title="T", objective="O", steps=[anonymous, " "], at=AT)
+    assert plan.check() == []  # valid: the schemas allow blank text
+    first, second = (step.step_id[:8] for step in plan.steps)
+    with pytest.raises(ValueError) as caught:
+        llm.PlanDraft.from_plan(plan)
+    assert str(caught.value) == (
+        "the plan has blank text, which a draft cannot hold (it asks an LLM to write every text out): "
+        f"the agent_role of step \"{first}\" is ''; the description of step \"{second}\" is ' '; "
+        "write each out first (update_step; an agent_role may be left out instead)"
+    )
+    assert not isinstance(caught.value, ValidationError)  # the caller's plan, not an LLM's answer
+    fixed = plan.update_step(plan.steps[0].step_id, agent_role=None).update_step(
+        plan.steps[1].step_id, description="Build"
+    )
+    assert [s.agent_role for s in llm.PlanDraft.from_plan(fixed).steps] == [None, None]
+
+
 def test_local_ids_refuse_a_plan_not_made_from_the_draft() -> None:
     draft = llm.PlanDraft.model_validate(RELEASE)
     other = llm.PlanDraft.model_validate(draft_answer(step("s1", "Something else"))).to_plan(context_id=CONTEXT)
@@ -412,6 +432,44 @@ def test_apply_draft_refusal_points_into_the_draft_with_local_ids() -> None:
     assert (entry["pointer"], entry["code"]) == ("/steps/0", "dependency_not_done")
     assert entry["message"].startswith(f'step "{s1}" is completed but its dependency "s9" is pending')
     assert not re.search(r"[0-9a-f]{8}-[0-9a-f]{4}", llm.feedback(caught.value))  # no minted id reaches the model
+
+
+def test_apply_draft_refusal_quotes_the_drafts_own_value() -> None:
+    plan, _ = started_plan()
+
+    def change(data: dict[str, Any]) -> None:  # the completed step made to wait for a new one
+        data["steps"].append(step("s9", "Check the tag first"))
+        data["steps"][0]["depends_on"] = ["s9"]
+
+    revision = revise(plan, change)
+    with pytest.raises(ValidationError) as caught:
+        plan.apply_draft(revision)
+    (entry,) = caught.value.errors(include_url=False)
+    # /steps/0 of the answer is the step object the LLM wrote, not the step's status in the plan.
+    assert entry["loc"] == ("steps", 0)
+    assert entry["input"] == revision.model_dump(mode="json")["steps"][0]
+    assert llm.feedback(caught.value).endswith("is pending; found an object")
+
+
+def test_apply_draft_gives_the_drafts_order_to_order_index() -> None:
+    context = mm.Context.new("T", domain="d", environment="dev", at=AT)
+    plan = mm.Plan.new(context, title="p", objective="o", steps=["a", "b", "c"], at=AT)
+    a, b, c = (step.step_id for step in plan.steps)
+
+    def change(data: dict[str, Any]) -> None:  # a new first step, then c, a, b
+        data["steps"] = [step("n1", "new"), data["steps"][2], data["steps"][0], data["steps"][1]]
+
+    revised = plan.apply_draft(revise(plan, change))
+    new = revised.steps[0].step_id
+    assert [(s.step_id, s.order_index) for s in revised.steps] == [(new, 0), (c, 1), (a, 2), (b, 3)]
+    assert [s.description for s in revised.topological_order()] == ["new", "c", "a", "b"]
+    # A plan with no order_index at all gets none: the list order is the order.
+    unordered, _ = started_plan()
+    reordered = unordered.apply_draft(revise(unordered, lambda data: data["steps"].reverse()))
+    assert [s.order_index for s in reordered.steps] == [None] * 4
+    # One step with an order_index is enough: then every step takes its place in the draft.
+    one = unordered.update_step(unordered.steps[2].step_id, order_index=7)
+    assert [s.order_index for s in one.apply_draft(revise(one, lambda data: None)).steps] == [0, 1, 2, 3]
 
 
 def test_apply_draft_refuses_a_new_step_in_a_completed_plan() -> None:

@@ -321,6 +321,44 @@ def test_a_confirm_of_something_else_is_a_type_error() -> None:
         mm.Confirm.request(role, requested_by_role="r")  # type: ignore[arg-type]
 
 
+class Plan:  # an unrelated class that only shares the model's name
+    plan_id = "650e8400-e29b-41d4-a716-446655443001"
+
+
+def test_a_confirm_of_a_subclass_is_of_its_model_and_a_namesake_is_refused() -> None:
+    context = mm.Context.new("Demo", domain="d", environment="e")
+    mine = MyPlan.new(context, title="T", objective="O", steps=["one"])
+    confirm = mm.Confirm.request(mine, requested_by_role="reviewer")
+    assert (confirm.target_type.value, confirm.target_id) == ("plan", mine.plan_id)
+    assert mm.check_flow([context, mine, confirm]) == []
+    with pytest.raises(TypeError, match="not Plan"):
+        mm.Confirm.request(Plan(), requested_by_role="r")  # type: ignore[arg-type]
+
+
+def test_plan_new_refuses_a_string_of_steps() -> None:
+    context = mm.Context.new("Demo", domain="d", environment="e")
+    with pytest.raises(TypeError, match="not the string 'Deploy'"):
+        mm.Plan.new(context, title="T", objective="O", steps="Deploy")  # type: ignore[call-overload]
+
+
+def test_plan_new_gives_new_steps_an_order_index_no_given_step_has() -> None:
+    context = mm.Context.new("Demo", domain="d", environment="e")
+    given = mm.PlanStep(step_id=mm.new_id(), description="b", status="pending", order_index=1)
+    unordered = mm.PlanStep(step_id=mm.new_id(), description="u", status="pending")
+    rows: list[tuple[list[str | mm.PlanStep], list[tuple[str, int | None]]]] = [
+        # No given step has an order_index: each new step has its position (as docs/sessions.md says).
+        (["a", unordered, "c"], [("a", 0), ("u", None), ("c", 2)]),
+        # A given one has: new steps come after the highest given one, in list order.
+        ([given, "c", "d"], [("b", 1), ("c", 2), ("d", 3)]),
+        (["a", given], [("a", 2), ("b", 1)]),
+    ]
+    for steps, expected in rows:
+        plan = mm.Plan.new(context, title="T", objective="O", steps=steps)
+        assert [(step.description, step.order_index) for step in plan.steps] == expected
+    ordered = mm.Plan.new(context, title="T", objective="O", steps=[given, "c"])
+    assert [step.description for step in ordered.topological_order()] == ["b", "c"]
+
+
 def test_a_trace_of_a_plan_of_another_context_is_refused() -> None:
     context = mm.Context.new("A", domain="d", environment="e")
     elsewhere = mm.Plan.new(mm.Context.new("B", domain="d", environment="e"), title="T", objective="O", steps=["s"])

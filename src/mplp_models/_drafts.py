@@ -234,7 +234,7 @@ class PlanDraft(Draft):
             return Plan.model_validate(payload)
         except ValidationError as error:
             if all(entry["loc"][:1] in _DRAFTED for entry in error.errors(include_url=False)):
-                raise _in_the_draft(error, ids) from None
+                raise _in_the_draft(error, ids, self) from None
             raise  # an argument of the caller's, not the LLM's: at its own field of the plan
 
     def local_ids(self, plan: Plan) -> dict[str, str]:
@@ -267,6 +267,11 @@ class PlanDraft(Draft):
         depends on no other step and on no position, so it stays the same across transitions,
         edits and revisions, and a revision always names the steps it means.
 
+        A draft's texts are never blank (an LLM is told to write them out), so a plan whose title,
+        objective, step description or agent role is blank (``" "``, ``""``: the schemas allow
+        it) has no draft: rather than change such a text silently (applying the draft would
+        write the change back into the plan), ``from_plan`` names each, to fill in first.
+
         Args:
             plan: A plan that keeps the rules.
 
@@ -274,12 +279,19 @@ class PlanDraft(Draft):
             The draft: the plan's title, objective and steps, dependencies as local ids.
 
         Raises:
-            ValueError: If the plan breaks a rule (possible only for a plan read with ``semantic=False``).
+            ValueError: If the plan breaks a rule (possible only for a plan read with ``semantic=False``),
+                or has a blank text, naming each.
         """
         broken = plan.check()
         if broken:  # a plan read with semantic=False: its draft would say something else than the plan
             raise ValueError(f"the plan breaks a rule, so it has no draft: {broken[0].message}")
         local = local_ids_of(plan)
+        blank = _blank_texts(plan, local)
+        if blank:
+            raise ValueError(
+                "the plan has blank text, which a draft cannot hold (it asks an LLM to write every text out): "
+                f"{'; '.join(blank)}; write each out first (update_step; an agent_role may be left out instead)"
+            )
         steps: list[PlanStepDraft] = []
         for step in plan.steps:
             steps.append(
@@ -293,7 +305,7 @@ class PlanDraft(Draft):
         return cls(title=plan.title, objective=plan.objective, steps=tuple(steps))
 
     def _apply_to(self, plan: _P) -> _P:
-        """``plan`` revised to this draft (what ``Plan.apply_draft`` does)."""
+        """``plan`` revised to this draft (what ``Plan.apply_draft`` does), ``order_index`` renumbered if used."""
         local = local_ids_of(plan)
         known = {local_id: step_id for step_id, local_id in local.items()}
         drafted_ids = {step.id for step in self.steps}
@@ -310,8 +322,10 @@ class PlanDraft(Draft):
         if problems:
             raise _refused(self, problems)
         ids = {step.id: known.get(step.id) or new_id() for step in self.steps}
+        # order_index is the tie-break of the execution order: kept as it was, it would undo the draft's order.
+        ordered = any(step.order_index is not None for step in plan.steps)
         steps: list[dict[str, Any]] = []
-        for drafted in self.steps:
+        for position, drafted in enumerate(self.steps):
             if drafted.id in known:
                 old = plan.step(known[drafted.id])
                 revised = old.to_dict()
@@ -321,15 +335,26 @@ class PlanDraft(Draft):
                     revised.pop("agent_role", None)
                 if not drafted.depends_on:
                     revised.pop("dependencies", None)
-                steps.append(revised)
             else:
-                steps.append(_new_step(drafted, ids))
+                revised = _new_step(drafted, ids)
+            if ordered:
+                revised["order_index"] = position
+            steps.append(revised)
         payload = plan.to_dict()
         payload.update(title=self.title, objective=self.objective, steps=steps)
         try:
             return type(plan).model_validate(payload)
         except ValidationError as error:
-            raise _in_the_draft(error, ids) from None
+            raise _in_the_draft(error, ids, self) from None
+
+
+def _blank_texts(plan: Plan, local: Mapping[str, str]) -> list[str]:
+    """Each text of ``plan`` with no visible character (which a draft refuses): where it is, and itself."""
+    texts: list[tuple[str, str | None]] = [("the plan's title", plan.title), ("the plan's objective", plan.objective)]
+    for step in plan.steps:
+        texts.append((f'the description of step "{local[step.step_id]}"', step.description))
+        texts.append((f'the agent_role of step "{local[step.step_id]}"', step.agent_role))
+    return [f"{where} is {text!r}" for where, text in texts if text is not None and not text.strip()]
 
 
 _DRAFTED = {("title",), ("objective",), ("steps",)}  # the fields of a plan that its draft writes
@@ -428,9 +453,15 @@ _MINTED = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0
 _STEP_FIELDS = {"dependencies": "depends_on", "step_id": "id"}
 
 
-def _in_the_draft(error: ValidationError, ids: Mapping[str, str]) -> ValidationError:
-    """``error`` (about the document made from a draft) located in the draft, step ids as local ids."""
+def _in_the_draft(error: ValidationError, ids: Mapping[str, str], draft: PlanDraft) -> ValidationError:
+    """``error`` (about the document made from a draft) located in the draft, step ids as local ids.
+
+    Each entry quotes what the draft holds at its place (the plan's value there, a step id or a
+    status, is not in the answer); a place the draft has not (a plan field it does not write) is
+    moved up to the nearest one it has.
+    """
     local = {step_id: local for local, step_id in ids.items()}
+    answer = draft.model_dump(mode="json")
     details: list[InitErrorDetails] = []
     for entry in error.errors(include_url=False):
         loc = tuple(entry["loc"])
@@ -444,8 +475,19 @@ def _in_the_draft(error: ValidationError, ids: Mapping[str, str]) -> ValidationE
                 loc = ("steps", loc[1], _STEP_FIELDS.get(field, field), *loc[3:])
         message = _MINTED.sub(lambda found: f'"{local[found[0]]}"' if found[0] in local else found[0], entry["msg"])
         kind = PydanticCustomError(entry["type"], message)  # pyright: ignore[reportArgumentType]
-        details.append({"type": kind, "loc": loc, "input": entry["input"]})
+        loc, found = _deepest(answer, loc)
+        details.append({"type": kind, "loc": loc, "input": found})
     return ValidationError.from_exception_data("PlanDraft", details)
+
+
+def _deepest(answer: dict[str, Any], loc: Loc) -> tuple[Loc, Any]:
+    """The longest start of ``loc`` that is a place in ``answer``, and the value there."""
+    for depth in range(len(loc), 0, -1):
+        try:
+            return loc[:depth], _at(answer, loc[:depth])
+        except (KeyError, IndexError, TypeError):  # no such key, no such item, or a text or a number
+            continue
+    return (), answer
 
 
 # --- dialogs ------------------------------------------------------------------------------------

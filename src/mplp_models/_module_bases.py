@@ -171,15 +171,25 @@ class ConfirmModuleBase(_Moving, frozen=True):
         """A pending confirm of ``target``: ``target_type`` its kind, ``target_id`` its id; a fresh ``confirm_id``, requested now.
 
         Args:
-            target: What is to be approved: a plan, a context, a trace or an extension (a
-                ``TypeError`` for another object).
+            target: What is to be approved: a plan, a context, a trace or an extension, or an
+                instance of a subclass of one (a ``TypeError`` for another object).
             requested_by_role: The id of the role that asks.
             reason: Why it is asked; default none.
             at: When (an RFC 3339 timestamp: ``requested_at`` and ``meta.created_at``); default now.
         """
-        name = type(target).__name__
-        if name not in _CONFIRMABLE:
-            raise TypeError(f"a confirm's target is a Plan, Context, Trace or Extension, not {name}")
+        # A subclass of a model counts as its model; an unrelated class of the same name does not.
+        name = next(
+            (
+                base.__name__
+                for base in type(target).__mro__
+                if base.__name__ in _CONFIRMABLE and base.__module__.startswith("mplp_models._generated.")
+            ),
+            None,
+        )
+        if name is None:
+            raise TypeError(
+                f"a confirm's target is a Plan, Context, Trace or Extension, not {type(target).__qualname__}"
+            )
         kind = kind_named(name)
         now = str(Timestamp.now()) if at is None else at
         data: dict[str, Any] = {

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args, overload
 
 from typing_extensions import Self, TypedDict, Unpack
 
@@ -128,6 +128,9 @@ class PlanBase(RuledModel, frozen=True):
 
     # --- reading the steps ---
 
+    # Two signatures, as a list is invariant: a literal list of both kinds takes the first, a
+    # list[str] variable the second; a str (a sequence of one-letter strings) matches neither.
+    @overload
     @classmethod
     def new(
         cls,
@@ -135,7 +138,32 @@ class PlanBase(RuledModel, frozen=True):
         *,
         title: str,
         objective: str,
-        steps: Sequence[str | PlanStep],
+        steps: list[str | PlanStep] | tuple[str | PlanStep, ...],
+        status: PlanStatus | PlanStatusValue = "draft",
+        at: str | None = None,
+    ) -> Self: ...
+
+    @overload
+    @classmethod
+    def new(
+        cls,
+        context: Context,
+        *,
+        title: str,
+        objective: str,
+        steps: list[str] | list[PlanStep],
+        status: PlanStatus | PlanStatusValue = "draft",
+        at: str | None = None,
+    ) -> Self: ...
+
+    @classmethod
+    def new(
+        cls,
+        context: Context,
+        *,
+        title: str,
+        objective: str,
+        steps: list[str | PlanStep] | tuple[str | PlanStep, ...] | list[str] | list[PlanStep],
         status: PlanStatus | PlanStatusValue = "draft",
         at: str | None = None,
     ) -> Self:
@@ -145,20 +173,30 @@ class PlanBase(RuledModel, frozen=True):
             context: The session's context.
             title: The plan's title.
             objective: What it should achieve.
-            steps: Each a step, or a description: a pending step with a fresh ``step_id``
-                and its position as ``order_index``.
+            steps: Each a step, or a description: a pending step with a fresh ``step_id`` and an
+                ``order_index``: its position when no given step has an ``order_index``, else the
+                next after the highest given one (in list order), so no two steps share one.
             status: Default draft.
             at: When it was made (an RFC 3339 timestamp: ``meta.created_at``); default now.
 
         Raises:
+            TypeError: If ``steps`` is a string (a list of one description is ``[text]``).
             ValidationError: If the plan breaks the schema (no step, say) or a rule.
         """
-        made = [
-            {"step_id": new_id(), "description": step, "status": "pending", "order_index": position}
-            if isinstance(step, str)
-            else step
-            for position, step in enumerate(steps)
-        ]
+        # A str is a sequence of one-letter strings, never what is meant; untyped callers pass one.
+        if isinstance(steps, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"steps must be a list of steps or descriptions, not the string {steps!r}")
+        given = [step.order_index for step in steps if not isinstance(step, str) and step.order_index is not None]
+        # Positions could collide with a given step's order_index: then new steps come after them all.
+        after_given = max(given, default=-1) + 1
+        made: list[dict[str, Any] | PlanStep] = []
+        for position, step in enumerate(steps):
+            if not isinstance(step, str):
+                made.append(step)
+                continue
+            index = after_given if given else position
+            after_given += 1
+            made.append({"step_id": new_id(), "description": step, "status": "pending", "order_index": index})
         data: dict[str, Any] = {
             "meta": new_meta(str(Timestamp.now()) if at is None else at),
             "plan_id": new_id(),
@@ -336,10 +374,12 @@ class PlanBase(RuledModel, frozen=True):
         """The plan revised to an LLM's draft of it (``PlanDraft.from_plan(plan)``, revised).
 
         A step of the draft whose id is a step's local id updates that step (its description,
-        agent role and dependencies; its status, order index and id are kept); a step with a new
-        id is added, ``pending``, with a fresh id; a step the draft leaves out is removed (one
-        that is ``in_progress`` or ``completed`` is refused). The steps take the draft's order;
-        the plan's title and objective are the draft's.
+        agent role and dependencies; its status and id are kept); a step with a new id is added,
+        ``pending``, with a fresh id; a step the draft leaves out is removed (one that is
+        ``in_progress`` or ``completed`` is refused). The steps take the draft's order, and so
+        does ``order_index`` (the execution order's tie-break) in a plan that uses it (any step
+        has one): each step's is its position in the draft; a plan with none gets none. The
+        plan's title and objective are the draft's.
 
         Args:
             draft: The revised draft.

@@ -44,3 +44,19 @@ def drafts(draft: llm.PlanDraft, plan: mm.Plan, confirm: mm.Confirm) -> None:
     llm.PlanStepDraft(id="s3", description="D", agent_role=None, depends_on={"s1"})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     llm.ConfirmDecisionDraft(decision="maybe", reason="?")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     plan.apply_draft(llm.DialogDraft(messages=()))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+
+class MyPlan(mm.Plan, frozen=True):
+    """A user's subclass: ``Confirm.request`` takes it as a plan, as its type says."""
+
+
+def builders(context: mm.Context, step: mm.PlanStep) -> None:
+    # steps: a list or a tuple of steps and descriptions; a str (a sequence of letters) is refused by both.
+    assert_type(mm.Plan.new(context, title="T", objective="O", steps=[step, "Test"]), mm.Plan)
+    assert_type(MyPlan.new(context, title="T", objective="O", steps=("Build",)), MyPlan)
+    descriptions: list[str] = ["Build", "Test"]  # a list of one kind, held in a variable (a list is invariant)
+    mm.Plan.new(context, title="T", objective="O", steps=descriptions)
+    mm.Plan.new(context, title="T", objective="O", steps=[step])
+    mm.Plan.new(context, title="T", objective="O", steps="Deploy")  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]
+    mine = MyPlan.new(context, title="T", objective="O", steps=["Build"])
+    assert_type(mm.Confirm.request(mine, requested_by_role="reviewer"), mm.Confirm)
