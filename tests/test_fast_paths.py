@@ -40,7 +40,7 @@ from test_performance_paths import EVENT_VARIANTS
 
 import mplp_models as mm
 from mplp_models import _base, _dialog, _fast_shapes, _plan, _reader, _types, _writer, testing
-from mplp_models._context import EXTRA_FUNCTIONS, ContextRootBase
+from mplp_models._context import EXTRA_FUNCTIONS, ContextRootBehaviour
 from mplp_models._fast_shapes import fast_path_problems, is_plain
 from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextRoot
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
@@ -439,7 +439,7 @@ def test_keys_of_its_own_changed_in_place_are_written_or_refused_the_same_both_w
 
 def open_event(*, checked: bool) -> type[mm.MplpModel]:
     """An event that keeps extra keys: checked as the context's root checks them, or not at all."""
-    base: type[mm.MplpModel] = type("CheckedEvent", (ContextRootBase, mm.Event), {}) if checked else mm.Event
+    base: type[mm.MplpModel] = type("CheckedEvent", (ContextRootBehaviour, mm.Event), {}) if checked else mm.Event
 
     class OpenEvent(base, frozen=True):  # type: ignore[misc, valid-type, call-arg]
         __module__ = GENERATED

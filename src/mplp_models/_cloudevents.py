@@ -21,7 +21,7 @@ from mplp_models._conversion import ConversionError, describe, relocated
 from mplp_models._reader import load_json
 
 if TYPE_CHECKING:
-    from mplp_models._event import EventBase
+    from mplp_models._event import EventBehaviour
 
 __all__ = [
     "JSON_MEDIA_TYPE",
@@ -90,7 +90,7 @@ class CloudEvent(TypedDict):
     data: NotRequired[dict[str, JsonValue] | None]
 
 
-def to_cloudevent(event: "EventBase") -> CloudEvent:
+def to_cloudevent(event: "EventBehaviour") -> CloudEvent:
     """The event as a CloudEvent; see ``Event.to_cloudevent``."""
     _check_source(event.source)
     written: CloudEvent = {

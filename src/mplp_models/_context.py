@@ -18,7 +18,7 @@ from mplp_models._types import JsonObject, Timestamp
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextStatus, ContextStatusValue
 
-__all__ = ["CONTEXT_MOVES", "EXTRA_FUNCTIONS", "ContextBase", "ContextRootBase"]
+__all__ = ["CONTEXT_MOVES", "EXTRA_FUNCTIONS", "ContextBehaviour", "ContextRootBehaviour"]
 
 # Upstream defines no moves between the Context states: any move but out of closed.
 CONTEXT_MOVES = permissive_moves(("draft", "active", "suspended", "archived", "closed"), final=("closed",))
@@ -26,7 +26,7 @@ CONTEXT_MOVES = permissive_moves(("draft", "active", "suspended", "archived", "c
 _OPEN_VALUES: TypeAdapter[dict[str, Any]] = TypeAdapter(JsonObject)
 
 
-class ContextRootBase(MplpModel, frozen=True):
+class ContextRootBehaviour(MplpModel, frozen=True):
     """Behaviour of ``ContextRoot``, an object the schema leaves open: keys beyond its own are kept, as JSON.
 
     They are read with the checks of every open object (JSON values only,
@@ -58,12 +58,12 @@ class ContextRootBase(MplpModel, frozen=True):
 # then do their work (model_members checks and writes the keys as an open object; both modes
 # read them as the same Python values, and the check is a validation of Python values in both).
 EXTRA_FUNCTIONS: tuple[object, ...] = (
-    ContextRootBase.__dict__["_extra_is_json"].__func__,  # a classmethod: the function it binds
+    ContextRootBehaviour.__dict__["_extra_is_json"].__func__,  # a classmethod: the function it binds
 )
 own_functions(*EXTRA_FUNCTIONS, extra_keys=True)
 
 
-class ContextBase(RuledModel, frozen=True):
+class ContextBehaviour(RuledModel, frozen=True):
     """Behaviour of ``Context``: its lifecycle."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = CONTEXT_MOVES

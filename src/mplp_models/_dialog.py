@@ -24,7 +24,7 @@ if TYPE_CHECKING:
         DialogStatusValue,
     )
 
-__all__ = ["DIALOG_MOVES", "DialogBase", "DialogGovernance"]
+__all__ = ["DIALOG_MOVES", "DialogBehaviour", "DialogGovernance"]
 
 DialogGovernance = Governance
 """The governance block of a ``Dialog``: the ``Governance`` that every module shares, under the name it had first."""
@@ -37,7 +37,7 @@ DIALOG_MOVES: dict[str, tuple[str, ...]] = {
 }
 
 
-class DialogBase(RuledModel, frozen=True):
+class DialogBehaviour(RuledModel, frozen=True):
     """Behaviour of ``Dialog``: messages fall within its start and end; its lifecycle."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = DIALOG_MOVES

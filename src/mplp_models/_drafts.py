@@ -31,7 +31,7 @@ from mplp_models._generated.mplp.v1_0.mplp_confirm_schema import Confirm, Confir
 from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import Dialog, DialogMessage
 from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
 from mplp_models._ids import new_id, new_meta
-from mplp_models._plan import PlanBase, _find_cycle  # pyright: ignore[reportPrivateUsage]
+from mplp_models._plan import PlanBehaviour, _find_cycle  # pyright: ignore[reportPrivateUsage]
 from mplp_models._rules import RuleViolation as _Problem  # a draft's problem: where, which rule, the message
 from mplp_models._types import JsonText, Ordered, Timestamp
 
@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 Loc = tuple[str | int, ...]
-_P = TypeVar("_P", bound=PlanBase)
+_P = TypeVar("_P", bound=PlanBehaviour)
 
 
 def _refused(draft: Draft, problems: Sequence[_Problem]) -> ValidationError:
@@ -429,7 +429,7 @@ def _cycle_problems(steps: Sequence[PlanStepDraft]) -> list[_Problem]:
     ]
 
 
-def local_ids_of(plan: PlanBase) -> dict[str, str]:
+def local_ids_of(plan: PlanBehaviour) -> dict[str, str]:
     """Each step id of ``plan`` and its local id: its start, 8 characters or more until it is the plan's only one."""
     ids = sorted({step.step_id for step in plan.steps})
     # In sorted order, the id that shares the longest start with an id is one of its neighbours.

@@ -19,10 +19,10 @@ if TYPE_CHECKING:
     from mplp_models._cloudevents import CloudEvent
     from mplp_models._types import Timestamp
 
-__all__ = ["EventBase"]
+__all__ = ["EventBehaviour"]
 
 
-class EventBase(MplpModel, frozen=True):
+class EventBehaviour(MplpModel, frozen=True):
     """Behaviour of ``Event``: conversion to and from CloudEvents v1.0 JSON."""
 
     if TYPE_CHECKING:

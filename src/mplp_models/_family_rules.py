@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mplp_models._open_models import OpenModelBase
+from mplp_models._open_models import OpenObjectBehaviour
 from mplp_models._rules import RuledModel, RuleViolation, duplicate_ids
 from mplp_models._types import Timestamp, is_before
 
@@ -24,11 +24,11 @@ if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.events.mplp_map_event_schema import MAPEvent
 
 __all__ = [
-    "EventCoreBase",
-    "GitEventBase",
-    "LearningSampleCoreBase",
-    "PipelineStageEventBase",
-    "RunEventBase",
+    "EventCoreBehaviour",
+    "GitEventBehaviour",
+    "LearningSampleCoreBehaviour",
+    "PipelineStageEventBehaviour",
+    "RunEventBehaviour",
     "check_map_events",
 ]
 
@@ -40,7 +40,7 @@ def _not_empty(value: str | None, loc: tuple[str | int, ...], invariant: str) ->
     return [RuleViolation(loc, "empty_text", f"{where} is empty; upstream's {invariant} requires a non-empty string")]
 
 
-class EventCoreBase(OpenModelBase, RuledModel, frozen=True):
+class EventCoreBehaviour(OpenObjectBehaviour, RuledModel, frozen=True):
     """Rules of ``EventCore`` and its families: ``event_type`` is not empty (``obs_event_type_non_empty``)."""
 
     if TYPE_CHECKING:
@@ -50,7 +50,7 @@ class EventCoreBase(OpenModelBase, RuledModel, frozen=True):
         return _not_empty(self.event_type, ("event_type",), "obs_event_type_non_empty")
 
 
-class PipelineStageEventBase(EventCoreBase, frozen=True):
+class PipelineStageEventBehaviour(EventCoreBehaviour, frozen=True):
     """Rules of ``PipelineStageEvent``: the core's, and ``stage_id`` is not empty (``obs_pipeline_stage_id_non_empty``)."""
 
     if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class PipelineStageEventBase(EventCoreBase, frozen=True):
         return [*super()._violations(), *_not_empty(self.stage_id, ("stage_id",), "obs_pipeline_stage_id_non_empty")]
 
 
-class RunEventBase(RuledModel, frozen=True):
+class RunEventBehaviour(RuledModel, frozen=True):
     """Rules of ``CIEvent`` and ``ToolEvent``: a run or an invocation does not complete before it started.
 
     Upstream's integration invariants ask each of ``started_at`` and ``completed_at`` to be a
@@ -79,7 +79,7 @@ class RunEventBase(RuledModel, frozen=True):
         return [RuleViolation(("completed_at",), "completed_before_start", message)]
 
 
-class GitEventBase(RuledModel, frozen=True):
+class GitEventBehaviour(RuledModel, frozen=True):
     """Rules of ``GitEvent``: no parent commit twice (a merge's parents are distinct commits)."""
 
     if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def _duplicates(values: Sequence[str], where: tuple[str, ...], noun: str) -> lis
     ]
 
 
-class LearningSampleCoreBase(OpenModelBase, RuledModel, frozen=True):
+class LearningSampleCoreBehaviour(OpenObjectBehaviour, RuledModel, frozen=True):
     """Rules of ``LearningSampleCore`` and its families, from upstream's learning invariants.
 
     ``sample_family`` is not empty (``learning_sample_family_non_empty``), nor is
@@ -126,13 +126,13 @@ class LearningSampleCoreBase(OpenModelBase, RuledModel, frozen=True):
         return found
 
 
-class DeltaImpactSampleBase(LearningSampleCoreBase, frozen=True):
+class DeltaImpactSampleBehaviour(LearningSampleCoreBehaviour, frozen=True):
     """Rules of ``DeltaImpactSample``: the core's, and ``input.delta_id`` is not empty."""
 
     _input_ids: ClassVar[tuple[tuple[str, str], ...]] = (("delta_id", "learning_delta_has_delta_id"),)
 
 
-class IntentResolutionSampleBase(LearningSampleCoreBase, frozen=True):
+class IntentResolutionSampleBehaviour(LearningSampleCoreBehaviour, frozen=True):
     """Rules of ``IntentResolutionSample``: the core's, and ``input.intent_id`` is not empty."""
 
     _input_ids: ClassVar[tuple[tuple[str, str], ...]] = (("intent_id", "learning_intent_has_intent_id"),)

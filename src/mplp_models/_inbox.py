@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from mplp_models._generated.cortex.v1.inbox_schema import InboxMessageStatus, InboxMessageStatusValue
     from mplp_models._types import StatusEnum
 
-__all__ = ["INBOX_MOVES", "STAMP_OF_STATUS", "CodeInboxMessageBase", "InboxMessageBase"]
+__all__ = ["INBOX_MOVES", "STAMP_OF_STATUS", "CodeInboxMessageBehaviour", "InboxMessageBehaviour"]
 
 INBOX_MOVES: dict[str, tuple[str, ...]] = {
     "unread": ("read",),
@@ -88,7 +88,7 @@ _TRANSITION_DOC = """The message moved to another status and stamped.
         """
 
 
-class InboxMessageBase(_InboxRules, frozen=True):
+class InboxMessageBehaviour(_InboxRules, frozen=True):
     """Behaviour of ``InboxMessage``: status timestamps, timeline and broadcast rules; its lifecycle."""
 
     if TYPE_CHECKING:
@@ -116,7 +116,7 @@ class InboxMessageBase(_InboxRules, frozen=True):
         return found
 
 
-class CodeInboxMessageBase(_InboxRules, frozen=True):
+class CodeInboxMessageBehaviour(_InboxRules, frozen=True):
     """Behaviour of ``CodeInboxMessage``: status timestamps and timeline rules; its lifecycle."""
 
     if TYPE_CHECKING:

@@ -63,12 +63,12 @@ __all__ = [
     "CORE_MOVES",
     "EXTENSION_MOVES",
     "NETWORK_MOVES",
-    "CollabModuleBase",
-    "ConfirmModuleBase",
-    "CoreModuleBase",
-    "ExtensionModuleBase",
+    "CollabBehaviour",
+    "ConfirmBehaviour",
+    "CoreBehaviour",
+    "ExtensionBehaviour",
     "ModuleChanges",
-    "NetworkModuleBase",
+    "NetworkBehaviour",
     "NodeChanges",
     "ParticipantChanges",
 ]
@@ -145,7 +145,7 @@ def _replaced(items: tuple[_Item, ...], position: int, *new: _Item) -> tuple[_It
 _CONFIRMABLE = ("Plan", "Context", "Trace", "Extension")
 
 
-class ConfirmModuleBase(_Moving, frozen=True):
+class ConfirmBehaviour(_Moving, frozen=True):
     """Behaviour of ``Confirm``: unique decision ids, no decision before the request; its lifecycle; decisions.
 
     The confirm's status and its decisions' are not tied: upstream's data has a
@@ -272,7 +272,7 @@ def _participant_id(participant: CollabParticipant) -> str:
     return participant.participant_id
 
 
-class CollabModuleBase(_Moving, frozen=True):
+class CollabBehaviour(_Moving, frozen=True):
     """Behaviour of ``Collab``: unique participant ids; its lifecycle; participants added, changed, removed."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = COLLAB_MOVES
@@ -332,7 +332,7 @@ def _module_id(module: ModuleDescriptor) -> str:
     return module.module_id.value
 
 
-class CoreModuleBase(_Moving, frozen=True):
+class CoreBehaviour(_Moving, frozen=True):
     """Behaviour of ``Core``: each module described once; its lifecycle; module descriptors added, changed, removed."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = CORE_MOVES
@@ -393,7 +393,7 @@ def _node_id(node: NetworkNode) -> str:
     return node.node_id
 
 
-class NetworkModuleBase(_Moving, frozen=True):
+class NetworkBehaviour(_Moving, frozen=True):
     """Behaviour of ``Network``: unique node ids; its lifecycle; nodes added, changed, removed."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = NETWORK_MOVES
@@ -448,7 +448,7 @@ class NetworkModuleBase(_Moving, frozen=True):
         return duplicate_ids([node.node_id for node in self._nodes], "nodes", "node_id", "node")
 
 
-class ExtensionModuleBase(_Moving, frozen=True):
+class ExtensionBehaviour(_Moving, frozen=True):
     """Behaviour of ``Extension``: its lifecycle (no rules beyond the schema)."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = EXTENSION_MOVES

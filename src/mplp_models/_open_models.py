@@ -12,10 +12,10 @@ classes too.
 
 from __future__ import annotations
 
-from mplp_models._context import ContextRootBase
+from mplp_models._context import ContextRootBehaviour
 
-__all__ = ["OpenModelBase"]
+__all__ = ["OpenObjectBehaviour"]
 
 
-class OpenModelBase(ContextRootBase, frozen=True):
+class OpenObjectBehaviour(ContextRootBehaviour, frozen=True):
     """An object the schema leaves open: keys beyond its own fields are kept, as JSON (``model_extra``)."""

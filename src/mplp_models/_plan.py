@@ -31,7 +31,7 @@ if TYPE_CHECKING:
         PlanStepStatusValue,
     )
 
-__all__ = ["PLAN_MOVES", "STEP_MOVES", "PlanBase", "PlanStepBase", "StepChanges"]
+__all__ = ["PLAN_MOVES", "STEP_MOVES", "PlanBehaviour", "PlanStepBehaviour", "StepChanges"]
 
 _M = TypeVar("_M", bound=MplpModel)
 
@@ -73,7 +73,7 @@ class StepChanges(TypedDict, total=False):
 _CHANGEABLE = frozenset(StepChanges.__annotations__)
 
 
-class PlanStepBase(LifecycleModel, frozen=True):
+class PlanStepBehaviour(LifecycleModel, frozen=True):
     """Behaviour of ``PlanStep``: its lifecycle (its rules need the plan, so ``Plan`` checks them)."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = STEP_MOVES
@@ -117,7 +117,7 @@ class PlanStepBase(LifecycleModel, frozen=True):
         return self.model_copy(update={"status": status})
 
 
-class PlanBase(RuledModel, frozen=True):
+class PlanBehaviour(RuledModel, frozen=True):
     """Behaviour of ``Plan``: step integrity and status rules, execution order, lifecycle, edits."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = PLAN_MOVES
@@ -515,7 +515,7 @@ _RAN = frozenset(RAN)
 
 # --- the fast edits: what each change can break, checked for the changed step only ---
 #
-# Each edit of a sound plan (every rule holds, see PlanBase._sound_index) builds the new plan
+# Each edit of a sound plan (every rule holds, see PlanBehaviour._sound_index) builds the new plan
 # without validation when the checks below find nothing; otherwise, and with the fast paths off,
 # the new plan is validated in full, which raises the rules' errors as any input would. The rules
 # (_violations) read, per step: its id and dependencies (integrity and cycles), its status, its
@@ -576,7 +576,7 @@ def _linked(
     return dependents
 
 
-class _Entry(weakref.ref["PlanBase"]):
+class _Entry(weakref.ref["PlanBehaviour"]):
     """A plan's index, kept while the plan lives; by ``id`` so that models need not hash."""
 
     __slots__ = ("index", "key")
@@ -593,7 +593,7 @@ def _forget(entry: _Entry) -> None:
         del _INDEXES[entry.key]
 
 
-def _remember(plan: PlanBase, index: _Index | None) -> None:
+def _remember(plan: PlanBehaviour, index: _Index | None) -> None:
     entry = _Entry(plan, _forget)
     entry.index, entry.key = index, id(plan)
     _INDEXES[entry.key] = entry
@@ -622,7 +622,7 @@ def _replaced(steps: tuple[PlanStep, ...], position: int, step: PlanStep) -> tup
 _STEP_CLASSES: dict[type, type] = {}
 
 
-def _step_class(plan_class: type[PlanBase]) -> type:
+def _step_class(plan_class: type[PlanBehaviour]) -> type:
     """The class of the steps that the plan class's ``steps`` field holds."""
     found = _STEP_CLASSES.get(plan_class)
     if found is None:

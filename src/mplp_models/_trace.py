@@ -24,7 +24,7 @@ if TYPE_CHECKING:
         TraceStatusValue,
     )
 
-__all__ = ["SEGMENT_MOVES", "TRACE_MOVES", "TraceEnd", "TraceModuleBase"]
+__all__ = ["SEGMENT_MOVES", "TRACE_MOVES", "TraceBehaviour", "TraceEnd"]
 
 _FINISHED = ("completed", "failed", "cancelled")
 # Upstream defines no moves between the Trace states: any move but out of a final state.
@@ -37,7 +37,7 @@ TraceEnd: TypeAlias = Literal["completed", "failed", "cancelled"]
 """The states that end a trace: what ``Trace.finish`` takes."""
 
 
-class TraceModuleBase(RuledModel, frozen=True):
+class TraceBehaviour(RuledModel, frozen=True):
     """Behaviour of ``Trace``: segment integrity, the root span, timelines, walks over the segments, lifecycle."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = TRACE_MOVES

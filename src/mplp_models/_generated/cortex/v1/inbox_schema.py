@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._inbox import InboxMessageBase
+from mplp_models._inbox import InboxMessageBehaviour
 from mplp_models._types import (
     ConstOne,
     JsonInputValue,
@@ -29,7 +29,7 @@ DecisionId = TypeAliasType(
 HandoffId = TypeAliasType("HandoffId", Annotated[StrictStr, Field(min_length=1)])
 
 
-class InboxMessage(InboxMessageBase, frozen=True):
+class InboxMessage(InboxMessageBehaviour, frozen=True):
     """
     Mode-agnostic inbox message schema. Used by both code and general mode for inter-agent communication. Reuses the v1 inbox-message schema minimal subset.
     """

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._module_bases import CollabModuleBase
+from mplp_models._module_bases import CollabBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonObjectInput,
@@ -28,7 +28,7 @@ from .common import (
 )
 
 
-class Collab(CollabModuleBase, frozen=True):
+class Collab(CollabBehaviour, frozen=True):
     """
     Collab Module Core Protocol: Describes the minimal required semantics (Core Profile) for multi-agent / multi-role collaboration sessions.
     """

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._module_bases import ConfirmModuleBase
+from mplp_models._module_bases import ConfirmBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonObjectInput,
@@ -28,7 +28,7 @@ from .common import (
 )
 
 
-class Confirm(ConfirmModuleBase, frozen=True):
+class Confirm(ConfirmBehaviour, frozen=True):
     """
     Confirm Module Core Protocol: Describes the minimal required semantics (Core Profile) for approval requests and decision records.
     """

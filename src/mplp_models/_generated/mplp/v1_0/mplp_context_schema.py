@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._context import ContextBase, ContextRootBase
+from mplp_models._context import ContextBehaviour, ContextRootBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,
@@ -30,7 +30,7 @@ from .common import (
 )
 
 
-class Context(ContextBase, frozen=True):
+class Context(ContextBehaviour, frozen=True):
     """
     Context Module Core Protocol: Describes the context resources and their minimal required semantics (Core Profile) for a multi-agent collaboration project/session.
     """
@@ -203,7 +203,7 @@ class Context(ContextBase, frozen=True):
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
-class ContextRoot(ContextRootBase, frozen=True):
+class ContextRoot(ContextRootBehaviour, frozen=True):
     """
     [PROTOCOL-CORE] Context root node definition (business domain, environment, entry point resources, etc.).
     """

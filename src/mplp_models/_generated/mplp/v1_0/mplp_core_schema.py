@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._module_bases import CoreModuleBase
+from mplp_models._module_bases import CoreBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonObjectInput,
@@ -27,7 +27,7 @@ from .common import (
 )
 
 
-class Core(CoreModuleBase, frozen=True):
+class Core(CoreBehaviour, frozen=True):
     """
     Core Module Core Protocol: Describes the minimal required semantics (Core Profile) for an MPLP protocol instance's version, enabled modules, and overall state.
     """

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._dialog import DialogBase
+from mplp_models._dialog import DialogBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonObjectInput,
@@ -28,7 +28,7 @@ from .common import (
 )
 
 
-class Dialog(DialogBase, frozen=True):
+class Dialog(DialogBehaviour, frozen=True):
     """
     Dialog Module Core Protocol: Describes the dialog interaction semantics in multi-agent systems, adopting Minimal Protocol Format aligned with OpenAI/Anthropic standards.
     """

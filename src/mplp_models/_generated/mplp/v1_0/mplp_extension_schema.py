@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._module_bases import ExtensionModuleBase
+from mplp_models._module_bases import ExtensionBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,
@@ -26,7 +26,7 @@ from .common import (
 )
 
 
-class Extension(ExtensionModuleBase, frozen=True):
+class Extension(ExtensionBehaviour, frozen=True):
     """
     Extension Module Core Protocol: Describes the minimal required semantics (Core Profile) for the MPLP plugin system, capability injection, and protocol enhancement points.
     """

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._module_bases import NetworkModuleBase
+from mplp_models._module_bases import NetworkBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonObjectInput,
@@ -27,7 +27,7 @@ from .common import (
 )
 
 
-class Network(NetworkModuleBase, frozen=True):
+class Network(NetworkBehaviour, frozen=True):
     """
     Network Module Core Protocol: Describes the minimal required semantics (Core Profile) for the topology and node collection of a multi-agent collaboration network.
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._plan import PlanBase, PlanStepBase
+from mplp_models._plan import PlanBehaviour, PlanStepBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonIntMin0,
@@ -26,7 +26,7 @@ from .common import (
 )
 
 
-class Plan(PlanBase, frozen=True):
+class Plan(PlanBehaviour, frozen=True):
     """
     Plan Module Core Protocol: Describes the plan objects and their lifecycle minimal required semantics (Core Profile) in multi-agent collaboration.
     """
@@ -152,7 +152,7 @@ PlanStatusValue: TypeAlias = Literal["draft", "proposed", "approved", "in_progre
 """The values of ``PlanStatus``, which a constructor or a transition takes as well as its members."""
 
 
-class PlanStep(PlanStepBase, frozen=True):
+class PlanStep(PlanStepBehaviour, frozen=True):
     """
     [PROTOCOL-CORE] Minimal required semantics for a plan step (excluding execution engine, scheduling policy implementation details).
     """

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._trace import TraceModuleBase
+from mplp_models._trace import TraceBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,
@@ -29,7 +29,7 @@ from .common import (
 )
 
 
-class Trace(TraceModuleBase, frozen=True):
+class Trace(TraceBehaviour, frozen=True):
     """
     Trace Module Core Protocol: Describes the minimal required semantics (Core Profile) for execution trace resources (Trace) and their key segments and events.
     """

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._inbox import CodeInboxMessageBase
+from mplp_models._inbox import CodeInboxMessageBehaviour
 from mplp_models._types import (
     ConstOne,
     JsonInputValue,
@@ -25,7 +25,7 @@ CodeArtifactRef = TypeAliasType(
 )
 
 
-class CodeInboxMessage(CodeInboxMessageBase, frozen=True):
+class CodeInboxMessage(CodeInboxMessageBehaviour, frozen=True):
     """
     A message in a Cortex agent inbox, as the Cortex client's code writes it (its code mode): ids of related work under relations, large content as artifacts.
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._event import EventBase
+from mplp_models._event import EventBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,
@@ -22,7 +22,7 @@ from pydantic import ConfigDict, Field, StrictStr
 from . import identifiers_schema
 
 
-class Event(EventBase, frozen=True):
+class Event(EventBehaviour, frozen=True):
     """
     An event emitted by an MPLP module, after the core fields of CloudEvents v1.0: id, type, source and time.
     """

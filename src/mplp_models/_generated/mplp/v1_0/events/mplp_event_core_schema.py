@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._family_rules import EventCoreBase
+from mplp_models._family_rules import EventCoreBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,
@@ -20,7 +20,7 @@ from mplp_models._types import (
 from pydantic import ConfigDict, Field
 
 
-class EventCore(EventCoreBase, frozen=True):
+class EventCore(EventCoreBehaviour, frozen=True):
     """
     INFORMATIVE: Base structure for MPLP observability events. Derived event schemas (mplp-sa-event.schema.json, mplp-map-event.schema.json) are self-contained definitions and do not inherit from this schema.
     """

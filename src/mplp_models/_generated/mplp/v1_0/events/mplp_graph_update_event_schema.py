@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._family_rules import EventCoreBase
+from mplp_models._family_rules import EventCoreBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonInt,
@@ -21,7 +21,7 @@ from mplp_models._types import (
 from pydantic import ConfigDict, Field
 
 
-class GraphUpdateEvent(EventCoreBase, frozen=True):
+class GraphUpdateEvent(EventCoreBehaviour, frozen=True):
     """
     **REQUIRED** - PSG structural update events (MANDATORY for v1.0 compliance)
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._family_rules import PipelineStageEventBase
+from mplp_models._family_rules import PipelineStageEventBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonIntMin0,
@@ -21,7 +21,7 @@ from mplp_models._types import (
 from pydantic import ConfigDict, Field
 
 
-class PipelineStageEvent(PipelineStageEventBase, frozen=True):
+class PipelineStageEvent(PipelineStageEventBehaviour, frozen=True):
     """
     **REQUIRED** - Pipeline stage transition events (MANDATORY for v1.0 compliance)
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._family_rules import EventCoreBase
+from mplp_models._family_rules import EventCoreBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,
@@ -36,7 +36,7 @@ ExecutorKindValue: TypeAlias = Literal["agent", "tool", "llm", "worker", "extern
 """The values of ``ExecutorKind``, which a constructor or a transition takes as well as its members."""
 
 
-class RuntimeExecutionEvent(EventCoreBase, frozen=True):
+class RuntimeExecutionEvent(EventCoreBehaviour, frozen=True):
     """
     Runtime execution lifecycle events (agents, tools, LLMs, workers)
     """

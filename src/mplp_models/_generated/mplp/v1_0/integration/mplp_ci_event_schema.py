@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
-from mplp_models._family_rules import RunEventBase
+from mplp_models._family_rules import RunEventBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonIntMin0,
@@ -21,7 +21,7 @@ from mplp_models._types import (
 from pydantic import ConfigDict, Field, StrictStr
 
 
-class CIEvent(RunEventBase, frozen=True):
+class CIEvent(RunEventBehaviour, frozen=True):
     """
     CI pipeline execution status
     """

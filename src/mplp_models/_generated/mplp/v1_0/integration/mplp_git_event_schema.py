@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._family_rules import GitEventBase
+from mplp_models._family_rules import GitEventBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonIntMin0,
@@ -20,7 +20,7 @@ from mplp_models._types import (
 from pydantic import ConfigDict, Field, StrictStr
 
 
-class GitEvent(GitEventBase, frozen=True):
+class GitEvent(GitEventBehaviour, frozen=True):
     """
     Git operations (commit, push, branch/merge/tag)
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._family_rules import RunEventBase
+from mplp_models._family_rules import RunEventBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonInt,
@@ -21,7 +21,7 @@ from mplp_models._types import (
 from pydantic import ConfigDict, Field, StrictStr
 
 
-class ToolEvent(RunEventBase, frozen=True):
+class ToolEvent(RunEventBehaviour, frozen=True):
     """
     External tool invocation and results (formatters, linters, test runners, generators)
     """

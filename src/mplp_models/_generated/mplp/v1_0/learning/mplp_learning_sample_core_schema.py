@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._family_rules import LearningSampleCoreBase
-from mplp_models._open_models import OpenModelBase
+from mplp_models._family_rules import LearningSampleCoreBehaviour
+from mplp_models._open_models import OpenObjectBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonNumberMin0Max1,
@@ -36,7 +36,7 @@ HumanFeedbackLabelValue: TypeAlias = Literal["approved", "rejected", "not_review
 """The values of ``HumanFeedbackLabel``, which a constructor or a transition takes as well as its members."""
 
 
-class LearningSampleCore(LearningSampleCoreBase, frozen=True):
+class LearningSampleCore(LearningSampleCoreBehaviour, frozen=True):
     """
     Core structure for MPLP LearningSample entities - defines the universal format for learning samples generated from execution history
     """
@@ -123,7 +123,7 @@ class LearningSampleCore(LearningSampleCoreBase, frozen=True):
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
-class SampleMeta(OpenModelBase, frozen=True):
+class SampleMeta(OpenObjectBehaviour, frozen=True):
     """
     Metadata, labels, quality signals, provenance IDs, human feedback annotations
     """

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._family_rules import DeltaImpactSampleBase
-from mplp_models._open_models import OpenModelBase
+from mplp_models._family_rules import DeltaImpactSampleBehaviour
+from mplp_models._open_models import OpenObjectBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonIntMin0,
@@ -37,7 +37,7 @@ DeltaImpactFeedbackLabelValue: TypeAlias = Literal["approved", "rejected", "not_
 """The values of ``DeltaImpactFeedbackLabel``, which a constructor or a transition takes as well as its members."""
 
 
-class DeltaImpactInput(OpenModelBase, frozen=True):
+class DeltaImpactInput(OpenObjectBehaviour, frozen=True):
     """
     Input conditions of the delta_impact sample: the core's open input, with the family's own fields.
     """
@@ -81,7 +81,7 @@ class DeltaImpactInput(OpenModelBase, frozen=True):
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
-class DeltaImpactMeta(OpenModelBase, frozen=True):
+class DeltaImpactMeta(OpenObjectBehaviour, frozen=True):
     """
     Metadata of the sample: the core's meta fields and the delta_impact family's own.
     """
@@ -169,7 +169,7 @@ class DeltaImpactMeta(OpenModelBase, frozen=True):
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
-class DeltaImpactOutput(OpenModelBase, frozen=True):
+class DeltaImpactOutput(OpenObjectBehaviour, frozen=True):
     """
     Outcome of the delta_impact sample: the core's open output, with the family's own fields.
     """
@@ -228,7 +228,7 @@ class DeltaImpactOutput(OpenModelBase, frozen=True):
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
-class DeltaImpactSample(DeltaImpactSampleBase, frozen=True):
+class DeltaImpactSample(DeltaImpactSampleBehaviour, frozen=True):
     """
     Specialized schema for delta_impact samples capturing change effect analysis and compensation planning
     """
@@ -313,7 +313,7 @@ class DeltaImpactSample(DeltaImpactSampleBase, frozen=True):
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
-class DeltaImpactState(OpenModelBase, frozen=True):
+class DeltaImpactState(OpenObjectBehaviour, frozen=True):
     """
     System state before execution, with the delta_impact family's own fields.
     """

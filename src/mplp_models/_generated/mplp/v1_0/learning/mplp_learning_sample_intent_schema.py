@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
-from mplp_models._family_rules import IntentResolutionSampleBase
-from mplp_models._open_models import OpenModelBase
+from mplp_models._family_rules import IntentResolutionSampleBehaviour
+from mplp_models._open_models import OpenObjectBehaviour
 from mplp_models._types import (
     JsonInputValue,
     JsonIntMin0,
@@ -36,7 +36,7 @@ IntentResolutionFeedbackLabelValue: TypeAlias = Literal["approved", "rejected", 
 """The values of ``IntentResolutionFeedbackLabel``, which a constructor or a transition takes as well as its members."""
 
 
-class IntentResolutionInput(OpenModelBase, frozen=True):
+class IntentResolutionInput(OpenObjectBehaviour, frozen=True):
     """
     Input conditions of the intent_resolution sample: the core's open input, with the family's own fields.
     """
@@ -96,7 +96,7 @@ class IntentResolutionInput(OpenModelBase, frozen=True):
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
-class IntentResolutionMeta(OpenModelBase, frozen=True):
+class IntentResolutionMeta(OpenObjectBehaviour, frozen=True):
     """
     Metadata of the sample: the core's meta fields and the intent_resolution family's own.
     """
@@ -187,7 +187,7 @@ class IntentResolutionMeta(OpenModelBase, frozen=True):
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
-class IntentResolutionOutput(OpenModelBase, frozen=True):
+class IntentResolutionOutput(OpenObjectBehaviour, frozen=True):
     """
     Outcome of the intent_resolution sample: the core's open output, with the family's own fields.
     """
@@ -241,7 +241,7 @@ class IntentResolutionOutput(OpenModelBase, frozen=True):
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
-class IntentResolutionSample(IntentResolutionSampleBase, frozen=True):
+class IntentResolutionSample(IntentResolutionSampleBehaviour, frozen=True):
     """
     Specialized schema for intent_resolution samples capturing user intent clarification and plan generation
     """
@@ -326,7 +326,7 @@ class IntentResolutionSample(IntentResolutionSampleBase, frozen=True):
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
 
-class IntentResolutionState(OpenModelBase, frozen=True):
+class IntentResolutionState(OpenObjectBehaviour, frozen=True):
     """
     System state before execution, with the intent_resolution family's own fields.
     """
