@@ -22,7 +22,7 @@ from mplp_models._reader import json_bytes, load_json, read_as_strictly
 from mplp_models._types import writable_errors
 from mplp_models._writer import given_members, model_members, not_null_fields
 
-__all__ = ["SCHEMA_ONLY", "MplpModel"]
+__all__ = ["SCHEMA_ONLY", "MplpModel", "json_key"]
 
 SCHEMA_ONLY: Mapping[str, Any] = {"mplp_models.semantic": False}
 """Validation context that skips the rules beyond the schemas: ``Plan.model_validate(data, context=SCHEMA_ONLY)``."""
@@ -460,9 +460,9 @@ class MplpModel(BaseModel, frozen=True):
         """
         equal = super().__eq__(other)
         if equal is True and isinstance(other, MplpModel):
-            return self.__pydantic_fields_set__ == other.__pydantic_fields_set__ and _json_key(
+            return self.__pydantic_fields_set__ == other.__pydantic_fields_set__ and json_key(
                 self._open_values()
-            ) == _json_key(other._open_values())
+            ) == json_key(other._open_values())
         return equal
 
     def __hash__(self) -> int:
@@ -471,7 +471,7 @@ class MplpModel(BaseModel, frozen=True):
         An open object is a dict, which may be changed in place: the hash is
         then that of the changed model, as its ``to_json`` is.
         """
-        return hash((type(self), _json_key(tuple(self.__dict__.values())), _json_key(self.__pydantic_extra__ or {})))
+        return hash((type(self), json_key(tuple(self.__dict__.values())), json_key(self.__pydantic_extra__ or {})))
 
     def _open_values(self) -> dict[str, Any]:
         """The values that may hold open JSON, which ``==`` of dicts compares as Python does (``True == 1``).
@@ -499,7 +499,7 @@ def _may_hold_dicts(value: Any) -> bool:
     return isinstance(value, (dict, list))
 
 
-def _json_key(value: Any) -> Any:
+def json_key(value: Any) -> Any:
     """A hashable value equal for equal JSON values and unequal for unequal ones (models are left to their own ``==``).
 
     Tagged, so that ``true`` is not ``1`` nor an object its list of pairs;
@@ -507,9 +507,9 @@ def _json_key(value: Any) -> Any:
     """
     if isinstance(value, dict):
         members = cast("dict[str, Any]", value)
-        return ("object", frozenset((key, _json_key(item)) for key, item in members.items()))
+        return ("object", frozenset((key, json_key(item)) for key, item in members.items()))
     if isinstance(value, (list, tuple)):
-        return ("array", tuple(_json_key(item) for item in cast("Sequence[Any]", value)))
+        return ("array", tuple(json_key(item) for item in cast("Sequence[Any]", value)))
     if isinstance(value, bool):
         return ("bool", value)
     return value

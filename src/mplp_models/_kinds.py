@@ -11,8 +11,11 @@ before any model is needed; ``Kind.model`` imports the class on first use.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from mplp_models import _public  # the lowest module: the table of public names
 
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel
@@ -33,10 +36,6 @@ class Kind:
     @property
     def model(self) -> type[MplpModel]:
         """The model class (its module imported on first use, through the table of public names)."""
-        import importlib
-
-        from mplp_models import _public  # the lowest module: no import upward
-
         model: type[MplpModel] = getattr(importlib.import_module(_public.LOCATIONS[self.name]), self.name)
         return model
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast
 
-from mplp_models._base import MplpModel
+from mplp_models._base import MplpModel, json_key
 from mplp_models._kinds import KINDS
 from mplp_models._text import pointer
 
@@ -358,15 +358,7 @@ def _member_of(values: Sequence[object]) -> _Check:
 
 def _same(left: object, right: object) -> bool:
     """JSON equality, the one comparison of every rule, filter and condition: true is not 1, at any depth."""
-    if isinstance(left, bool) or isinstance(right, bool):
-        return type(left) is type(right) and left == right
-    if isinstance(left, list) and isinstance(right, list):
-        lefts, rights = cast(list[object], left), cast(list[object], right)
-        return len(lefts) == len(rights) and all(_same(a, b) for a, b in zip(lefts, rights))
-    if isinstance(left, dict) and isinstance(right, dict):
-        lefts_, rights_ = cast(dict[object, object], left), cast(dict[object, object], right)
-        return lefts_.keys() == rights_.keys() and all(_same(lefts_[key], rights_[key]) for key in lefts_)
-    return left == right
+    return bool(json_key(left) == json_key(right))
 
 
 def _min_length(body: str) -> _Check:
