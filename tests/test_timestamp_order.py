@@ -1,0 +1,204 @@
+"""``is_before`` and ``earliest_and_latest`` order timestamps as ``instant()`` does, fast paths on or off.
+
+The fast paths compare the texts (``_types._in_text_order``); the reference is
+``instant()`` with the fast paths off, which reads each text's parts. The
+generated timestamps cover every field's edges, leap seconds, fractions of 0
+to 9 digits with trailing zeros, every offset form and both separators, and
+come in near pairs (one field moved), where text order and time order could
+part. Zero disagreements.
+"""
+
+from __future__ import annotations
+
+import calendar
+import random
+
+import pytest
+from fast_path_switch import fast_paths
+from hypothesis import given
+from hypothesis import strategies as st
+
+import mplp_models as mm
+from mplp_models._types import earliest_and_latest, is_before
+
+Parts = tuple[int, int, int, int, int, int, str, str, str]  # year .. second, fraction, offset, separator
+
+
+def text(parts: Parts) -> mm.Timestamp:
+    year, month, day, hour, minute, second, fraction, offset, separator = parts
+    return mm.Timestamp(
+        f"{year:04d}-{month:02d}-{day:02d}{separator}{hour:02d}:{minute:02d}:{second:02d}{fraction}{offset}"
+    )
+
+
+def days_in(year: int, month: int) -> int:
+    # calendar has no year 0; 0000 is a leap year in the proleptic Gregorian calendar, as 2000 is
+    return calendar.monthrange(year or 2000, month)[1]
+
+
+def draw_parts(rng: random.Random) -> Parts:
+    year = rng.choice([0, 1, 1969, 1970, 1999, 2000, 2026, 9999, rng.randint(0, 9999)])
+    month = rng.randint(1, 12)
+    day = rng.choice([1, days_in(year, month), rng.randint(1, days_in(year, month))])
+    hour, minute = rng.choice([0, 23, rng.randint(0, 23)]), rng.choice([0, 59, rng.randint(0, 59)])
+    second = rng.choice([0, 59, 60, rng.randint(0, 60)])
+    return (year, month, day, hour, minute, second, draw_fraction(rng), draw_offset(rng), rng.choice("TTTt"))
+
+
+def draw_fraction(rng: random.Random) -> str:
+    digits = rng.randint(0, 9)
+    if digits == 0:
+        return ""
+    return "." + "".join(rng.choice("00059") if rng.random() < 0.5 else rng.choice("0123456789") for _ in range(digits))
+
+
+def draw_offset(rng: random.Random) -> str:
+    choice = rng.random()
+    if choice < 0.6:
+        return "Z"
+    if choice < 0.7:
+        return "z"
+    return f"{rng.choice('+-')}{rng.choice([0, 1, 14, 23, rng.randint(0, 23)]):02d}:{rng.choice([0, 30, 59]):02d}"
+
+
+def near(parts: Parts, rng: random.Random) -> Parts:
+    """``parts`` with one field moved a little or its form changed: where text order and time order could part."""
+    year, month, day, hour, minute, second, fraction, offset, separator = parts
+    field = rng.randrange(8)
+    if field == 0:
+        second = rng.choice([0, 59, 60, max(second - 1, 0), min(second + 1, 60)])
+    elif field == 1:
+        minute, second = rng.choice([(minute, 0), ((minute + 1) % 60, 0), (minute, 60)])
+    elif field == 2:  # another number of fraction digits
+        fraction = fraction[:-1] if len(fraction) > 2 else (fraction or ".") + rng.choice("059")
+    elif field == 3:  # the same number of fraction digits, other digits
+        fraction = "." + "".join(rng.choice("0123456789") for _ in range(max(len(fraction) - 1, 1)))
+    elif field == 4:
+        offset = rng.choice(["Z", "z", "+00:00", "-00:00", offset])
+    elif field == 5:
+        separator = "t" if separator == "T" else "T"
+    elif field == 6 and minute > 0 and second == 0:  # the leap second before it: the same instant, with other digits
+        minute, second = minute - 1, 60
+        fraction = "." + "".join(rng.choice("0123456789") for _ in range(max(len(fraction) - 1, 1)))
+    else:  # the form kept: one of the fields the fast paths compare as text
+        day = rng.randint(1, days_in(year, month))
+        hour = rng.randint(0, 23)
+    return (year, month, day, hour, minute, second, fraction, offset, separator)
+
+
+def uniform(parts: Parts) -> Parts:
+    """``parts`` in the form the fast paths compare as text: ``Z``, ``T``, no leap second."""
+    year, month, day, hour, minute, second, fraction, _, _ = parts
+    return (year, month, day, hour, minute, min(second, 59), fraction, "Z", "T")
+
+
+def in_time_order(first: mm.Timestamp, second: mm.Timestamp) -> bool:
+    with fast_paths(False):
+        return first.instant() < second.instant()
+
+
+def test_is_before_agrees_with_instant_on_generated_pairs() -> None:
+    rng = random.Random(26)
+    disagreements, fast = [], 0
+    for _ in range(20_000):
+        parts = draw_parts(rng) if rng.random() < 0.5 else uniform(draw_parts(rng))
+        first, second = text(parts), text(near(parts, rng) if rng.random() < 0.8 else draw_parts(rng))
+        expected = in_time_order(first, second), in_time_order(second, first)
+        with fast_paths(True):
+            found = is_before(first, second), is_before(second, first)
+        with fast_paths(False):
+            strict = is_before(first, second), is_before(second, first)
+        fast += len(first) == len(second) and first.endswith("Z") and second.endswith("Z")
+        if found != expected or strict != expected:
+            disagreements.append((first, second, expected, found, strict))
+    assert disagreements == []
+    assert fast > 5_000  # the text comparison was put to the test, not only instant()
+
+
+def test_earliest_and_latest_agree_with_instant_on_generated_lists() -> None:
+    rng = random.Random(2026)
+    disagreements = []
+    for _ in range(2_000):
+        parts = uniform(draw_parts(rng))
+        stamps = [text(parts)]
+        for _ in range(rng.randint(0, 8)):  # mostly one form, at times one text in another
+            moved = near(parts, rng)
+            if rng.random() < 0.7:  # the form kept, and at times only the number of fraction digits changed
+                moved = moved[:6] + parts[6:] if rng.random() < 0.7 else parts[:6] + (draw_fraction(rng), "Z", "T")
+            stamps.append(text(moved))
+        with fast_paths(False):
+            keys = [stamp.instant() for stamp in stamps]
+        for enabled in (True, False):
+            with fast_paths(enabled):
+                earliest, latest = earliest_and_latest(stamps)
+            with fast_paths(False):
+                if (earliest.instant(), latest.instant()) != (min(keys), max(keys)):
+                    disagreements.append((stamps, enabled, earliest, latest))
+    assert disagreements == []
+
+
+@pytest.mark.parametrize(
+    ("stamps", "earliest", "latest"),
+    [
+        # written out from RFC 3339: fractions of other lengths
+        (["2026-03-02T10:00:00.5Z", "2026-03-02T10:00:00Z"], 1, 0),
+        (["2026-03-02T10:00:00.55Z", "2026-03-02T10:00:00.5Z", "2026-03-02T10:00:00.555Z"], 1, 2),
+        # one text twice as long as the other (20 and 40 characters)
+        (["2026-03-02T10:00:01Z", "2026-03-02T10:00:01." + "0" * 18 + "1Z"], 0, 1),
+        # a leap second: 23:59:60.5 is 00:00:00.5 of the next day
+        (["2016-12-31T23:59:60.500Z", "2017-01-01T00:00:00.300Z"], 1, 0),
+        # a lowercase separator
+        (["2026-03-02t09:00:00Z", "2026-03-02T10:00:00Z"], 0, 1),
+        # an offset
+        (["2026-03-02T10:00:00+01:00", "2026-03-02T09:30:00Z"], 0, 1),
+    ],
+)
+@pytest.mark.parametrize("enabled", [True, False], ids=["fast", "strict"])
+def test_earliest_and_latest_table(stamps: list[str], earliest: int, latest: int, enabled: bool) -> None:
+    texts = [mm.Timestamp(stamp) for stamp in stamps]
+    with fast_paths(enabled):
+        assert earliest_and_latest(texts) == (texts[earliest], texts[latest])
+
+
+STAMP_PARTS = st.builds(
+    lambda seed: draw_parts(random.Random(seed)),
+    st.integers(0, 2**32),
+)
+
+
+@given(STAMP_PARTS, st.integers(0, 2**32))
+def test_is_before_near_pairs(parts: Parts, seed: int) -> None:
+    first, second = text(parts), text(near(parts, random.Random(seed)))
+    with fast_paths(True):
+        assert is_before(first, second) is in_time_order(first, second)
+        assert is_before(second, first) is in_time_order(second, first)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "before"),
+    [
+        # written out from RFC 3339: a leap second is not before the next minute's first second (instant() reads
+        # them as one second), though its text sorts first
+        ("2016-12-31T23:59:60Z", "2017-01-01T00:00:00Z", False),
+        ("2016-12-31T23:59:59Z", "2016-12-31T23:59:60Z", True),
+        # the same instant, written with different fraction digits: neither is before the other
+        ("2026-03-02T10:00:00.5Z", "2026-03-02T10:00:00.500Z", False),
+        ("2026-03-02T10:00:00.500Z", "2026-03-02T10:00:00.5Z", False),
+        # one length, the fraction decides
+        ("2026-03-02T10:00:00.499Z", "2026-03-02T10:00:00.500Z", True),
+        # a leap second with a fraction: 23:59:60.5 is 00:00:00.5 of the next day, after 00:00:00.3
+        ("2017-01-01T00:00:00.300Z", "2016-12-31T23:59:60.500Z", True),
+        ("2016-12-31T23:59:60.500Z", "2017-01-01T00:00:00.300Z", False),
+        # a lowercase separator sorts after `T` as text, not as time
+        ("2026-03-02t09:00:00Z", "2026-03-02T10:00:00Z", True),
+        ("2026-03-02T10:00:00Z", "2026-03-02t09:00:00Z", False),
+        # an offset: 10:00+01:00 is 09:00Z
+        ("2026-03-02T10:00:00+01:00", "2026-03-02T09:30:00Z", True),
+        # year 0000 (a leap year) before year 0001
+        ("0000-02-29T00:00:00Z", "0001-01-01T00:00:00Z", True),
+    ],
+)
+@pytest.mark.parametrize("enabled", [True, False], ids=["fast", "strict"])
+def test_is_before_table(first: str, second: str, before: bool, enabled: bool) -> None:
+    with fast_paths(enabled):
+        assert is_before(mm.Timestamp(first), mm.Timestamp(second)) is before
