@@ -224,7 +224,7 @@ class MplpModel(BaseModel, frozen=True):
         _check_extra(extra)
         options = _options(from_attributes=from_attributes, by_alias=by_alias, by_name=by_name)
         try:
-            return cast(Self, _bounded.validate_python(cls, obj, context=context, **options))
+            return cast(Self, _bounded.validate_python(cls, obj, SCHEMA_ONLY, context=context, **options))
         except ValidationError as error:
             raise json_worded(error) from None
 
@@ -256,7 +256,7 @@ class MplpModel(BaseModel, frozen=True):
                     return fast
                 del fast  # freed before the strict reading, which may need as much memory again
         value = load_json(raw, cls.__name__, allow_duplicate_keys=allow_duplicate_keys)
-        strict: Self = _bounded.validate_python(cls, value, context=context, **options)  # every error, bounded
+        strict: Self = _bounded.validate_python(cls, value, SCHEMA_ONLY, context=context, **options)
         return strict
 
     # --- JSON out ---

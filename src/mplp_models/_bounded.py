@@ -3,8 +3,7 @@
 pydantic-core collects every problem of an input before anyone can cap the
 listing (pydantic/pydantic#8242): two megabytes of ``{"steps":[0,0,...]}`` are a
 million entries, about 460 MB to raise. So the models' own doors validate with a
-copy of each class's core schema in which every array and object of values
-stops at its first bad item (pydantic-core's ``fail_fast``), built once per class:
+copy of each class's core schema in which every array stops at its first bad item (pydantic-core's ``fail_fast``), built once per class:
 
 - a valid input gives the same model through either validator: ``fail_fast``
   changes only what happens after a bad item (tests/test_bounded_errors.py
@@ -12,8 +11,8 @@ stops at its first bad item (pydantic-core's ``fail_fast``), built once per clas
 - an input that fails and holds at most ``FULL_ERRORS_MAX_VALUES`` values is
   validated again by the class's own validator, which lists every problem (up
   to ``_errors.MAX_ERRORS``, and how many more);
-- a bigger one that fails keeps the fail-fast listing; when an array or object
-  on the way to a problem had items after the failing one (items that were not
+- a bigger one that fails keeps the fail-fast listing; when an array on the
+  way to a problem had items after the failing one (items that were not
   checked), a last entry says that the checks stopped (``_errors.too_many(shown, None)``).
 
 Memory and time are then linear in the input with a small constant: the
@@ -38,20 +37,21 @@ __all__ = ["FULL_ERRORS_MAX_VALUES", "fail_fast_validator", "validate_python"]
 FULL_ERRORS_MAX_VALUES = 32_768
 """The most JSON values (objects, arrays, strings, numbers...) an input may hold for its failure to list every problem.
 
-Above it, each array and object of values is checked up to its first bad item.
+Above it, each array is checked up to its first bad item.
 Chosen by measurement: pydantic-core keeps about 460 bytes per problem, and an
 input of this many values has at most a few problems per value (a JSON array
 of 32,768 zeros where objects belong is 64 KiB and 32,768 problems: about 15 MB
 while they are collected, freed once listed). Read at each validation.
 """
 
-# The core schema types that take `fail_fast`, as the installed pydantic-core spells them (2.8 added it).
+# The core schema types of arrays that take `fail_fast` in the installed pydantic-core (2.8 added it).
+# Not objects: every object schema of the models is a model's fields, which check every field, or an
+# open object of JSON values, which a JSON reading never gets wrong (and Python input is the caller's).
 _TYPED = {
     "list": core_schema.ListSchema,
     "tuple": core_schema.TupleSchema,
     "set": core_schema.SetSchema,
     "frozenset": core_schema.FrozenSetSchema,
-    "dict": core_schema.DictSchema,
 }
 _FAIL_FAST = frozenset(name for name, typed in _TYPED.items() if "fail_fast" in typed.__annotations__)
 # What a schema holds that is not validation: left as it is.
@@ -69,7 +69,7 @@ def _as_array(node: object) -> list[Any] | tuple[Any, ...] | None:
 
 
 def _fail_fast_copy(schema: object) -> Any:
-    """``schema`` copied, with ``fail_fast`` on every array and object of values (iterative: schemas nest deep)."""
+    """``schema`` copied, with ``fail_fast`` on every array (iterative: schemas nest deep)."""
     top: dict[Any, Any] = {"schema": schema}
     stack: list[dict[Any, Any] | list[Any]] = [top]
     while stack:
@@ -92,16 +92,11 @@ def _fail_fast_copy(schema: object) -> Any:
 
 def _is_core_schema(node: Mapping[Any, Any]) -> bool:
     """Whether a dict typed ``list``/``tuple``/... is a core schema of values (not some other dict with a ``type``)."""
-    kind = node["type"]
-    if kind == "tuple":
-        return "items_schema" in node
-    if kind == "dict":
-        return "keys_schema" in node or "values_schema" in node or set(node) <= {"type", "strict", "fail_fast"}
-    return True
+    return node["type"] != "tuple" or "items_schema" in node
 
 
 def fail_fast_validator(cls: type[Any]) -> SchemaValidator:
-    """The validator of ``cls``'s core schema with ``fail_fast`` on every array and object of values (cached)."""
+    """The validator of ``cls``'s core schema with ``fail_fast`` on every array (cached)."""
     schema = cls.__pydantic_core_schema__
     cached = _CACHE.get(cls)
     if cached is not None and cached[0] is schema:  # a rebuilt model has a new schema
@@ -151,21 +146,42 @@ def _model_classes(schema: object) -> set[type[Any]]:
     return found
 
 
-def validate_python(cls: type[Any], value: Any, **options: Any) -> Any:
+def validate_python(cls: type[Any], value: Any, schema_only: Mapping[str, Any], **options: Any) -> Any:
     """``value`` validated as ``cls``, with a bounded error: what the models' ``model_validate`` does.
 
     The fail-fast validator first; on failure, a value small enough
     (``FULL_ERRORS_MAX_VALUES``) is validated again by the class's own, whose
     error lists every problem; a bigger one keeps the fail-fast error, ending with
-    an entry saying the checks stopped when they left items of an array or
-    object unchecked.
+    an entry saying the checks stopped when they left items of an array unchecked. ``schema_only`` is the context that skips the rules beyond
+    the schemas (``_base.SCHEMA_ONLY``): it tells the schema's problems from the rules'.
     """
+    validator = fail_fast_validator(cls)
     try:
-        return fail_fast_validator(cls).validate_python(value, **options)
+        return validator.validate_python(value, **options)
     except ValidationError as error:
         if _at_most(value, FULL_ERRORS_MAX_VALUES):
             return cls.__pydantic_validator__.validate_python(value, **options)
-        raise _stopped(error, value) from None
+        raise _stopped(error, value, _schema_problems(validator, value, schema_only, options)) from None
+
+
+def _schema_problems(
+    validator: SchemaValidator, value: Any, schema_only: Mapping[str, Any], options: dict[str, Any]
+) -> list[ErrorDetails] | None:
+    """The schema's own problems with ``value``, without the rules' (None: not known).
+
+    A rule's problem is located like a schema's (``/steps/5/status``), but the rules of a
+    model run only once its schema holds, every array in it whole: they skip nothing.
+    """
+    context = options.get("context")
+    if context is not None and not isinstance(context, Mapping):
+        return None  # a caller's own context, which cannot carry the switch
+    given = cast("Mapping[str, Any]", context or {})
+    rest: dict[str, Any] = {name: option for name, option in options.items() if name != "context"}
+    try:
+        validator.validate_python(value, context={**given, **schema_only}, **rest)
+    except ValidationError as error:
+        return _errors.first_entries(error, _errors.MAX_ERRORS)[0]
+    return []
 
 
 def _at_most(value: object, limit: int) -> bool:
@@ -184,14 +200,18 @@ def _at_most(value: object, limit: int) -> bool:
     return True
 
 
-def _stopped(error: ValidationError, value: object) -> ValidationError:
-    """``error`` and, if the checks left items unchecked on the way to one of its problems, an entry saying so."""
-    entries, total = _errors.first_entries(error, _errors.MAX_ERRORS)
-    if total > len(entries) or not any(_cut(value, entry["loc"]) for entry in entries):
-        return error  # complete (nothing was skipped), or bounded already with its count
+def _stopped(error: ValidationError, value: object, schema_problems: list[ErrorDetails] | None) -> ValidationError:
+    """``error`` and, if the checks left items unchecked on the way to one of its problems, an entry saying so.
+
+    That entry replaces a count of the error's own (a count of what was checked, not of all).
+    """
+    entries = _errors.first_entries(error, _errors.MAX_ERRORS)[0]
+    located = entries if schema_problems is None else schema_problems
+    if not any(_cut(value, entry["loc"]) for entry in located):
+        return error  # complete: nothing was skipped
     # An array cut at its first bad item counts only the items before it: "at least 1 item, not 0"
     # would be false of an array as long as it needs to be.
-    kept = [entry for entry in entries if not _long_enough(value, entry)]
+    kept = [entry for entry in entries if entry["type"] != _errors.TOO_MANY and not _long_enough(value, entry)]
     details: list[InitErrorDetails] = [_errors.detail_of(entry) for entry in kept]
     details.append(_errors.too_many(len(kept), None))
     return ValidationError.from_exception_data(error.title, details)
@@ -207,10 +227,7 @@ def _long_enough(value: object, entry: ErrorDetails) -> bool:
 
 
 def _cut(value: object, loc: tuple[int | str, ...]) -> bool:
-    """Whether an array or object on the way to ``loc`` in ``value`` has items after the one on the way.
-
-    The fail-fast validator stops each at its first bad item (objects of values by their order).
-    """
+    """Whether an array on the way to ``loc`` in ``value`` has items after the one on the way: unchecked."""
     return any(_has_after(node, part) for node, part in zip(_walk(value, loc), loc))
 
 
@@ -231,10 +248,5 @@ def _walk(value: object, loc: tuple[int | str, ...]) -> list[object]:
 
 
 def _has_after(node: object, part: int | str) -> bool:
-    members, items = _as_object(node), _as_array(node)
-    if items is not None:
-        return isinstance(part, int) and 0 <= part < len(items) - 1
-    if members is not None and part in members:
-        last: object = next(reversed(members))
-        return last != part
-    return False
+    items = _as_array(node)
+    return items is not None and isinstance(part, int) and 0 <= part < len(items) - 1
