@@ -23,6 +23,7 @@ imports the models of nobody); ``_base`` hands it the class.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Mapping
 from typing import Any, cast
@@ -58,6 +59,8 @@ _FAIL_FAST = frozenset(name for name, typed in _TYPED.items() if "fail_fast" in 
 _NOT_VALIDATION = frozenset({"metadata", "serialization", "ref", "cls", "config"})
 
 _CACHE: weakref.WeakKeyDictionary[type, tuple[object, SchemaValidator]] = weakref.WeakKeyDictionary()
+# One build at a time: two builds sharing a model class would unmark it while the other builds (_built).
+_BUILDING = threading.Lock()
 
 
 def _as_object(node: object) -> dict[Any, Any] | None:
@@ -117,17 +120,19 @@ def _built(schema: Any, config: Any, classes: set[type[Any]]) -> SchemaValidator
     ``model`` schema of that class (its "prebuilt" validators, pydantic >= 2.10),
     which would ignore the copy's ``fail_fast``. It looks for the class's own
     ``__pydantic_complete__``: marked incomplete while the validator is built,
-    each class is built from the copy. Nothing runs in between that reads the mark
-    (pydantic-core builds with the GIL held; no Python code of the models runs).
+    each class is built from the copy. Nothing else reads the mark meanwhile: the
+    builds take turns, and pydantic-core builds with the GIL held, running no
+    Python code of the models.
     """
-    marked = [cls for cls in classes if cls.__dict__.get("__pydantic_complete__") is True]
-    try:
-        for cls in marked:
-            cls.__pydantic_complete__ = False
-        return SchemaValidator(schema, config)
-    finally:
-        for cls in marked:
-            cls.__pydantic_complete__ = True
+    with _BUILDING:
+        marked = [cls for cls in classes if cls.__dict__.get("__pydantic_complete__") is True]
+        try:
+            for cls in marked:
+                cls.__pydantic_complete__ = False
+            return SchemaValidator(schema, config)
+        finally:
+            for cls in marked:
+                cls.__pydantic_complete__ = True
 
 
 def _model_classes(schema: object) -> set[type[Any]]:
