@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Mapping
 from typing import Any, cast
 
-from pydantic import ValidationError
+from pydantic import PydanticUserError, ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, SchemaValidator, core_schema
 
 from mplp_models import _errors
@@ -160,6 +160,10 @@ def validate_python(cls: type[Any], value: Any, schema_only: Mapping[str, Any], 
     an entry saying the checks stopped when they left items of an array unchecked. ``schema_only`` is the context that skips the rules beyond
     the schemas (``_base.SCHEMA_ONLY``): it tells the schema's problems from the rules'.
     """
+    if options.get("by_alias") is False and options.get("by_name") is not True:  # as pydantic's model_validate
+        raise PydanticUserError(
+            "At least one of `by_alias` or `by_name` must be set to True.", code="validate-by-alias-and-name-false"
+        )
     validator = fail_fast_validator(cls)
     try:
         return validator.validate_python(value, **options)
