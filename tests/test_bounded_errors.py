@@ -19,7 +19,7 @@ from conftest import PAYLOADS, examples, load
 from fast_path_switch import either_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import TypeAdapter, ValidationError
+from pydantic import PydanticUserError, TypeAdapter, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 import mplp_models as mm
@@ -339,3 +339,9 @@ def test_check_lists_every_violation_in_order() -> None:
     plan = mm.Plan.model_validate(dict(PLAN, steps=[step] * 3000), context=mm.SCHEMA_ONLY)
     found = plan.check()
     assert [violation.loc for violation in found] == [("steps", i, "step_id") for i in range(1, 3000)]
+
+
+def test_model_validate_keeps_pydantics_refusal_of_no_way_to_read_a_field() -> None:
+    with pytest.raises(PydanticUserError, match="At least one of `by_alias` or `by_name`"):
+        mm.Plan.model_validate(PLAN, by_alias=False)
+    assert mm.Plan.model_validate(PLAN, by_alias=False, by_name=True) == mm.Plan.model_validate(PLAN)
