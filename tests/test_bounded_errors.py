@@ -10,17 +10,21 @@ short after validation); one step id used by N steps is N - 1 ``duplicate_step_i
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from conftest import PAYLOADS, load
+from conftest import PAYLOADS, examples, load
 from fast_path_switch import either_path
-from pydantic import TypeAdapter, ValidationError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import PydanticUserError, TypeAdapter, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 import mplp_models as mm
-from mplp_models import _errors, llm
+from mplp_models import _bounded, _errors, llm, testing
+from mplp_models._rules import RuleViolation
 
 __all__ = ["either_path"]
 
@@ -171,3 +175,173 @@ def test_feedback_counts_an_unbounded_error_by_its_count() -> None:
     lines = llm.feedback(caught.value).splitlines()
     assert len(lines) == 1 + 20 + 1
     assert lines[-1] == f"- and {total - 20} more"
+
+
+# --- Bounded collection: a big failing input is checked up to the first bad item of each array ------
+#
+# The models' readers validate with a copy of each class's schema whose arrays stop at their first
+# bad item (_bounded). A valid input reads the same either way; a failing one holding at most
+# FULL_ERRORS_MAX_VALUES values is read again in full; a bigger one lists what was found and, when
+# items were left unchecked, a last entry saying that the checks stopped.
+
+STOPPED = "The checks stopped after the first {} problems: the input is too big to check every item after a bad one"
+
+
+def a_valid_plan(steps: int) -> dict[str, Any]:
+    """The example plan with ``steps`` sound steps (distinct ids, no dependencies, all pending)."""
+    step = {key: value for key, value in PLAN["steps"][0].items() if key != "dependencies"}
+    listed = [dict(step, step_id=f"{n:08x}-0000-4000-8000-{n:012x}", status="pending") for n in range(steps)]
+    return dict(PLAN, status="draft", steps=listed)
+
+
+@pytest.fixture
+def small_input(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Any input of more than 200 values is big: its failure is listed from the fail-fast reading."""
+    monkeypatch.setattr(_bounded, "FULL_ERRORS_MAX_VALUES", 200)
+    yield
+
+
+BIG_READS: dict[str, Callable[[Any], object]] = {
+    "model_validate": lambda document: mm.Plan.model_validate(document),
+    "from_json": lambda document: mm.Plan.from_json(json.dumps(document)),
+    "model_validate_json": lambda document: mm.Plan.model_validate_json(json.dumps(document)),
+    "parse": lambda document: mm.parse(json.dumps(document)),
+    "llm": lambda document: llm.from_llm_json(mm.Plan, json.dumps(document), dialect="json-schema"),
+}
+
+
+@settings(max_examples=examples(quick=40, deep=400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(testing.payloads())
+def test_a_valid_payload_reads_the_same_through_both_validators(model: mm.MplpModel) -> None:
+    kind, raw = type(model), model.to_json()
+    fast = _bounded.fail_fast_validator(kind)
+    for made in (fast.validate_json(raw), fast.validate_python(json.loads(raw))):
+        assert type(made) is kind and made == model and made.to_json() == raw
+        assert made.model_fields_set == model.model_fields_set
+
+
+@pytest.mark.parametrize("steps", [1, 300, 5000])
+def test_a_valid_big_plan_reads_the_same_through_both_validators(steps: int) -> None:
+    document = a_valid_plan(steps)
+    raw = json.dumps(document).encode()
+    full = mm.Plan.__pydantic_validator__.validate_json(raw)
+    fast = _bounded.fail_fast_validator(mm.Plan)
+    for made in (fast.validate_json(raw), fast.validate_python(document)):
+        assert made == full and made.to_json() == full.to_json() and len(made.steps) == steps
+
+
+@settings(max_examples=examples(quick=40, deep=400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_the_fail_fast_errors_are_the_full_errors_up_to_each_arrays_first_bad_item(data: st.DataObject) -> None:
+    document = a_valid_plan(data.draw(st.integers(1, 40)))
+    steps = document["steps"]
+    bad = sorted(data.draw(st.sets(st.integers(0, len(steps) - 1), min_size=1, max_size=6)))
+    for position in bad:
+        steps[position] = data.draw(st.sampled_from([0, "x", None, {}, dict(steps[position], status="nope")]))
+    fast, full = (
+        caught(validator.validate_python, document)
+        for validator in (_bounded.fail_fast_validator(mm.Plan), mm.Plan.__pydantic_validator__)
+    )
+    fast_entries = [(entry["loc"], entry["type"]) for entry in fast.errors()]
+    full_entries = [(entry["loc"], entry["type"]) for entry in full.errors()]
+    # The problems of the first bad step, as the full listing has them; none of a later step.
+    first = [entry for entry in full_entries if entry[0][:2] == ("steps", bad[0])]
+    assert [entry for entry in fast_entries if entry[0][:1] == ("steps",) and len(entry[0]) > 1] == first
+    assert all(entry in full_entries for entry in fast_entries if entry[1] != "too_short")
+
+
+@pytest.mark.usefixtures("small_input")
+@pytest.mark.parametrize("door", BIG_READS)
+def test_a_big_failing_input_lists_the_first_bad_item_and_says_the_checks_stopped(door: str) -> None:
+    document = a_valid_plan(100)
+    document["steps"][40:] = [0] * 60  # 60 problems; the first, then the checks stop
+    entries = caught(BIG_READS[door], document).errors()
+    assert [(entry["loc"], entry["type"]) for entry in entries] == [
+        (("steps", 40), "model_type"),
+        ((), "too_many_errors"),
+    ]
+    assert entries[-1]["msg"] == STOPPED.format(1)
+
+
+@pytest.mark.usefixtures("small_input")
+def test_a_big_failing_input_says_what_it_found_in_each_array() -> None:
+    document = a_valid_plan(100)
+    document["steps"][0] = 0  # the first step: the array also counts no valid step before it
+    document["steps"][70]["dependencies"] = [0, 1, 2]
+    document["title"] = ""
+    entries = mm.errors_as_json(caught(mm.Plan.model_validate, document))
+    # The array's "too short" (it counted the items before its first bad one) is left out: 100 is enough.
+    assert [(entry["pointer"], entry["code"]) for entry in entries] == [
+        ("/title", "string_too_short"),
+        ("/steps/0", "model_type"),
+        ("", "too_many_errors"),
+    ]
+
+
+@pytest.mark.usefixtures("small_input")
+def test_a_big_input_whose_bad_items_are_last_is_listed_whole_without_a_stop() -> None:
+    document = a_valid_plan(100)
+    ids = [step["step_id"] for step in document["steps"]]
+    document["steps"][-1]["dependencies"] = [ids[0], ids[1], 3]  # the last item of the last step
+    document["title"] = ""
+    for read in BIG_READS.values():
+        entries = caught(read, document).errors()
+        assert [(entry["loc"], entry["type"]) for entry in entries] == [
+            (("title",), "string_too_short"),
+            (("steps", 99, "dependencies", 2), "mplp_id"),
+        ]
+
+
+@pytest.mark.usefixtures("small_input", "small_limit")
+def test_a_big_input_breaking_only_rules_counts_them_all() -> None:
+    document = a_valid_plan(100)
+    for step in document["steps"]:
+        step["step_id"] = document["steps"][0]["step_id"]  # 99 duplicates, a rule's problem each
+    for read in BIG_READS.values():
+        entries = caught(read, document).errors()
+        assert len(entries) == LIMIT + 1
+        assert entries[-1]["msg"] == "89 more problems were found and are not listed (99 in all; the first 10 are)"
+
+
+def test_up_to_the_maximum_of_values_a_failure_lists_every_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    document = a_valid_plan(100)
+    document["steps"][40:] = [0] * 60
+    for maximum, listed in ((10**6, 60), (50, 1)):
+        monkeypatch.setattr(_bounded, "FULL_ERRORS_MAX_VALUES", maximum)
+        entries = caught(mm.Plan.model_validate, document).errors()
+        assert len([entry for entry in entries if entry["type"] == "model_type"]) == listed
+
+
+def test_the_rules_keep_only_the_violations_they_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Past MAX_ERRORS, each violation is counted and dropped: none is alive when the next one is made.
+    alive: list[weakref.ref[RuleViolation]] = []
+    kept_past_the_limit: list[int] = []
+
+    def violations(self: mm.Plan) -> Iterator[RuleViolation]:
+        for position in range(3 * LIMIT):
+            if position > LIMIT + 1 and alive[position - 2]() is not None:
+                kept_past_the_limit.append(position - 2)
+            violation = RuleViolation(("steps", 0, "status"), "made_up", f"violation {position}")
+            alive.append(weakref.ref(violation))
+            yield violation
+
+    monkeypatch.setattr(_errors, "MAX_ERRORS", LIMIT)
+    monkeypatch.setattr(mm.Plan, "_violations", violations)
+    entries = caught(mm.Plan.model_validate, PLAN).errors()
+    assert len(entries) == LIMIT + 1 and entries[-1]["msg"].startswith(f"{2 * LIMIT} more problems")
+    assert kept_past_the_limit == []
+    # check() is the caller's choice of a whole list.
+    assert len(mm.Plan.model_validate(PLAN, context=mm.SCHEMA_ONLY).check()) == 3 * LIMIT
+
+
+def test_check_lists_every_violation_in_order() -> None:
+    step = {key: value for key, value in PLAN["steps"][0].items() if key != "dependencies"}
+    plan = mm.Plan.model_validate(dict(PLAN, steps=[step] * 3000), context=mm.SCHEMA_ONLY)
+    found = plan.check()
+    assert [violation.loc for violation in found] == [("steps", i, "step_id") for i in range(1, 3000)]
+
+
+def test_model_validate_keeps_pydantics_refusal_of_no_way_to_read_a_field() -> None:
+    with pytest.raises(PydanticUserError, match="At least one of `by_alias` or `by_name`"):
+        mm.Plan.model_validate(PLAN, by_alias=False)
+    assert mm.Plan.model_validate(PLAN, by_alias=False, by_name=True) == mm.Plan.model_validate(PLAN)

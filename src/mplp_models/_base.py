@@ -14,7 +14,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticSerializationError, core_schema
 from typing_extensions import Self, deprecated
 
-from mplp_models import _fastpath
+from mplp_models import _bounded, _fastpath
 from mplp_models._canonical import CanonicalJSONError, dumps, relocated, written_by_their_own_method
 from mplp_models._errors import json_worded
 from mplp_models._fast_shapes import is_plain
@@ -224,7 +224,7 @@ class MplpModel(BaseModel, frozen=True):
         _check_extra(extra)
         options = _options(from_attributes=from_attributes, by_alias=by_alias, by_name=by_name)
         try:
-            return super().model_validate(obj, context=context, **options)
+            return cast(Self, _bounded.validate_python(cls, obj, SCHEMA_ONLY, context=context, **options))
         except ValidationError as error:
             raise json_worded(error) from None
 
@@ -247,7 +247,8 @@ class MplpModel(BaseModel, frozen=True):
         # - the fast paths being on (_fastpath: MPLP_MODELS_NO_FAST_PATHS).
         if _fastpath.ENABLED and is_plain(cls):
             try:
-                fast: Self = cls.__pydantic_validator__.validate_json(raw, context=context, **options)
+                # Fail-fast: a bad input (refused here, then read strictly) costs a few errors, not one an item.
+                fast: Self = _bounded.fail_fast_validator(cls).validate_json(raw, context=context, **options)
             except ValidationError:
                 pass
             else:
@@ -255,7 +256,7 @@ class MplpModel(BaseModel, frozen=True):
                     return fast
                 del fast  # freed before the strict reading, which may need as much memory again
         value = load_json(raw, cls.__name__, allow_duplicate_keys=allow_duplicate_keys)
-        strict: Self = super().model_validate(value, context=context, **options)
+        strict: Self = _bounded.validate_python(cls, value, SCHEMA_ONLY, context=context, **options)
         return strict
 
     # --- JSON out ---

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel
@@ -94,20 +94,17 @@ class DialogBehaviour(RuledModel, frozen=True):
         """
         return self._appended((role, content), at)
 
-    def _violations(self) -> list[RuleViolation]:
-        found: list[RuleViolation] = []
+    def _violations(self) -> Iterator[RuleViolation]:
         start = self.started_at.instant() if self.started_at is not None else None
         end = self.ended_at.instant() if self.ended_at is not None else None
         if start is not None and end is not None and end < start:
-            found.append(
-                RuleViolation(
-                    ("ended_at",),
-                    "ended_before_start",
-                    f"ended_at {self.ended_at} is before started_at {self.started_at}",
-                )
+            yield RuleViolation(
+                ("ended_at",),
+                "ended_before_start",
+                f"ended_at {self.ended_at} is before started_at {self.started_at}",
             )
         if not self.messages or (start is None and end is None):
-            return found  # nothing for a message to fall outside of
+            return  # nothing for a message to fall outside of
         # Fast path, the common case at C speed: the earliest and the latest
         # message fall within, so every message does. It relies on
         # earliest_and_latest ordering by instant (tested against instant() in
@@ -115,27 +112,22 @@ class DialogBehaviour(RuledModel, frozen=True):
         if _fastpath.ENABLED:
             earliest, latest = earliest_and_latest([message.timestamp for message in self.messages])
             if (start is None or earliest.instant() >= start) and (end is None or latest.instant() <= end):
-                return found
+                return
         for position, message in enumerate(self.messages):
             moment = message.timestamp.instant()
             loc = ("messages", position, "timestamp")
             if start is not None and moment < start:
-                found.append(
-                    RuleViolation(
-                        loc,
-                        "message_before_start",
-                        f"message {position} at {message.timestamp} is before started_at {self.started_at}",
-                    )
+                yield RuleViolation(
+                    loc,
+                    "message_before_start",
+                    f"message {position} at {message.timestamp} is before started_at {self.started_at}",
                 )
             if end is not None and moment > end:
-                found.append(
-                    RuleViolation(
-                        loc,
-                        "message_after_end",
-                        f"message {position} at {message.timestamp} is after ended_at {self.ended_at}",
-                    )
+                yield RuleViolation(
+                    loc,
+                    "message_after_end",
+                    f"message {position} at {message.timestamp} is after ended_at {self.ended_at}",
                 )
-        return found
 
     # --- chat formats (the mapping: docs/interop.md; the work: _chat, imported when one is called) ---
 

@@ -16,6 +16,7 @@ __all__ = [
     "TOO_MANY",
     "ErrorEntry",
     "Quoted",
+    "detail_of",
     "errors_as_json",
     "first_entries",
     "json_message",
@@ -103,7 +104,10 @@ def first_entries(error: ValidationError, limit: int) -> tuple[list[ErrorDetails
     return entries, total
 
 
-_STOPPED = "More problems were found; the checks stopped after the first {shown}"
+# Said of a big input checked up to the first bad item of each array (_bounded): what was not checked is not known.
+_STOPPED = (
+    "The checks stopped after the first {shown} problems: the input is too big to check every item after a bad one"
+)
 _NOT_LISTED = "{more} more problems were found and are not listed ({total} in all; the first {shown} are)"
 
 
@@ -178,15 +182,23 @@ def json_worded(error: ValidationError) -> ValidationError:
     messages = [json_message(entry) for entry in entries]
     if total == len(entries) and all(message == entry["msg"] for message, entry in zip(messages, entries)):
         return error
-    details: list[InitErrorDetails] = []
-    for message, entry in zip(messages, entries):
-        # The message is final text; the context is kept for those who read it (``{`` in the text is
-        # only filled in for a key of the context, whose value the text already holds).
-        kind = PydanticCustomError(entry["type"], message, entry.get("ctx"))  # pyright: ignore[reportArgumentType]
-        details.append({"type": kind, "loc": entry["loc"], "input": entry.get("input")})
+    details = [detail_of(entry, message) for message, entry in zip(messages, entries)]
     if total > len(entries):
         details.append(too_many(len(entries), total))
     return ValidationError.from_exception_data(error.title, details)
+
+
+def detail_of(entry: ErrorDetails, message: str | None = None) -> InitErrorDetails:
+    """``entry`` (of ``errors()``) as an entry to build an error from: the same type, location, input and
+    context, and ``message`` (by default its own).
+
+    pydantic's documentation link goes: the type is made again, as a custom one.
+    """
+    # The message is final text; the context is kept for those who read it (``{`` in the text is
+    # only filled in for a key of the context, whose value the text already holds).
+    text = entry["msg"] if message is None else message
+    kind = PydanticCustomError(entry["type"], text, entry.get("ctx"))  # pyright: ignore[reportArgumentType]
+    return {"type": kind, "loc": entry["loc"], "input": entry.get("input")}
 
 
 class Quoted(str):

@@ -13,7 +13,7 @@ MAP pairing of dispatched and completed turns, over a list of MAP events, is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mplp_models._open_models import OpenObjectBehaviour
@@ -33,11 +33,11 @@ __all__ = [
 ]
 
 
-def _not_empty(value: str | None, loc: tuple[str | int, ...], invariant: str) -> list[RuleViolation]:
+def _not_empty(value: str | None, loc: tuple[str | int, ...], invariant: str) -> Iterator[RuleViolation]:
     if value is None or value:
-        return []
+        return
     where = ".".join(map(str, loc))
-    return [RuleViolation(loc, "empty_text", f"{where} is empty; upstream's {invariant} requires a non-empty string")]
+    yield RuleViolation(loc, "empty_text", f"{where} is empty; upstream's {invariant} requires a non-empty string")
 
 
 class EventCoreBehaviour(OpenObjectBehaviour, RuledModel, frozen=True):
@@ -46,7 +46,7 @@ class EventCoreBehaviour(OpenObjectBehaviour, RuledModel, frozen=True):
     if TYPE_CHECKING:
         event_type: str
 
-    def _violations(self) -> list[RuleViolation]:
+    def _violations(self) -> Iterator[RuleViolation]:
         return _not_empty(self.event_type, ("event_type",), "obs_event_type_non_empty")
 
 
@@ -56,8 +56,9 @@ class PipelineStageEventBehaviour(EventCoreBehaviour, frozen=True):
     if TYPE_CHECKING:
         stage_id: str
 
-    def _violations(self) -> list[RuleViolation]:
-        return [*super()._violations(), *_not_empty(self.stage_id, ("stage_id",), "obs_pipeline_stage_id_non_empty")]
+    def _violations(self) -> Iterator[RuleViolation]:
+        yield from super()._violations()
+        yield from _not_empty(self.stage_id, ("stage_id",), "obs_pipeline_stage_id_non_empty")
 
 
 class RunEventBehaviour(RuledModel, frozen=True):
@@ -71,12 +72,12 @@ class RunEventBehaviour(RuledModel, frozen=True):
         started_at: Timestamp | None
         completed_at: Timestamp | None
 
-    def _violations(self) -> list[RuleViolation]:
+    def _violations(self) -> Iterator[RuleViolation]:
         started, completed = self.started_at, self.completed_at
         if started is None or completed is None or not is_before(completed, started):
-            return []
+            return
         message = f"completed_at {completed} is before started_at {started}"
-        return [RuleViolation(("completed_at",), "completed_before_start", message)]
+        yield RuleViolation(("completed_at",), "completed_before_start", message)
 
 
 class GitEventBehaviour(RuledModel, frozen=True):
@@ -85,17 +86,16 @@ class GitEventBehaviour(RuledModel, frozen=True):
     if TYPE_CHECKING:
         parent_commits: tuple[str, ...] | None
 
-    def _violations(self) -> list[RuleViolation]:
+    def _violations(self) -> Iterator[RuleViolation]:
         return _duplicates(self.parent_commits or (), ("parent_commits",), "parent commit")
 
 
-def _duplicates(values: Sequence[str], where: tuple[str, ...], noun: str) -> list[RuleViolation]:
+def _duplicates(values: Sequence[str], where: tuple[str, ...], noun: str) -> Iterator[RuleViolation]:
     """``duplicate_ids`` for a list of plain ids (no id field in each item): located at the repeated item."""
-    found = duplicate_ids(values, "_", "_", noun)
-    return [
-        RuleViolation((*where, violation.loc[1]), f"duplicate_{where[-1]}", violation.message.replace("_ ", "item "))
-        for violation in found
-    ]
+    for violation in duplicate_ids(values, "_", "_", noun):
+        yield RuleViolation(
+            (*where, violation.loc[1]), f"duplicate_{where[-1]}", violation.message.replace("_ ", "item ")
+        )
 
 
 class LearningSampleCoreBehaviour(OpenObjectBehaviour, RuledModel, frozen=True):
@@ -115,15 +115,14 @@ class LearningSampleCoreBehaviour(OpenObjectBehaviour, RuledModel, frozen=True):
 
     _input_ids: ClassVar[tuple[tuple[str, str], ...]] = ()  # (field of input, upstream invariant), per family
 
-    def _violations(self) -> list[RuleViolation]:
-        found = _not_empty(self.sample_family, ("sample_family",), "learning_sample_family_non_empty")
+    def _violations(self) -> Iterator[RuleViolation]:
+        yield from _not_empty(self.sample_family, ("sample_family",), "learning_sample_family_non_empty")
         if self.meta is not None:
             flow = self.meta.source_flow_id
-            found += _not_empty(flow, ("meta", "source_flow_id"), "learning_sample_source_flow_non_empty")
-            found += _duplicates(self.meta.source_event_ids or (), ("meta", "source_event_ids"), "event")
+            yield from _not_empty(flow, ("meta", "source_flow_id"), "learning_sample_source_flow_non_empty")
+            yield from _duplicates(self.meta.source_event_ids or (), ("meta", "source_event_ids"), "event")
         for name, invariant in self._input_ids:
-            found += _not_empty(getattr(self.input, name), ("input", name), invariant)
-        return found
+            yield from _not_empty(getattr(self.input, name), ("input", name), invariant)
 
 
 class DeltaImpactSampleBehaviour(LearningSampleCoreBehaviour, frozen=True):

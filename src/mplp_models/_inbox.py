@@ -6,7 +6,7 @@ The general mode (``InboxMessage``) also has the broadcast rule; the code mode
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from typing_extensions import Self
@@ -53,20 +53,16 @@ class _InboxRules(RuledModel, frozen=True):
         moment = at if at is not None else Timestamp.now()
         return self.model_copy(update={"status": target, "updated_at": moment, STAMP_OF_STATUS[target.value]: moment})
 
-    def _violations(self) -> list[RuleViolation]:
-        found: list[RuleViolation] = []
+    def _violations(self) -> Iterator[RuleViolation]:
         stamp = STAMP_OF_STATUS.get(self.status.value)
         if stamp is not None and getattr(self, stamp) is None:
-            found.append(
-                RuleViolation((stamp,), "status_stamp_missing", f"status is {self.status.value} but {stamp} is not set")
+            yield RuleViolation(
+                (stamp,), "status_stamp_missing", f"status is {self.status.value} but {stamp} is not set"
             )
         for name in ("updated_at", "read_at", "acknowledged_at", "archived_at"):
             value: Timestamp | None = getattr(self, name)
             if value is not None and is_before(value, self.created_at):
-                found.append(
-                    RuleViolation((name,), "before_created", f"{name} {value} is before created_at {self.created_at}")
-                )
-        return found
+                yield RuleViolation((name,), "before_created", f"{name} {value} is before created_at {self.created_at}")
 
 
 _TRANSITION_DOC = """The message moved to another status and stamped.
@@ -101,19 +97,16 @@ class InboxMessageBehaviour(_InboxRules, frozen=True):
 
     transition.__doc__ = _TRANSITION_DOC
 
-    def _violations(self) -> list[RuleViolation]:
-        found = super()._violations()
+    def _violations(self) -> Iterator[RuleViolation]:
+        yield from super()._violations()
         if BROADCAST in self.recipient_ids and len(self.recipient_ids) > 1:
             position = self.recipient_ids.index(BROADCAST)
-            found.append(
-                RuleViolation(
-                    ("recipient_ids", position),
-                    "broadcast_not_alone",
-                    "'broadcast' must be the only recipient, but the message also names "
-                    + ", ".join(r for r in self.recipient_ids if r != BROADCAST),
-                )
+            yield RuleViolation(
+                ("recipient_ids", position),
+                "broadcast_not_alone",
+                "'broadcast' must be the only recipient, but the message also names "
+                + ", ".join(r for r in self.recipient_ids if r != BROADCAST),
             )
-        return found
 
 
 class CodeInboxMessageBehaviour(_InboxRules, frozen=True):

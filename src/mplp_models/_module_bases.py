@@ -8,7 +8,7 @@ that they end the object (a cancelled confirm, a retired network...).
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args
 
 from typing_extensions import Self, TypedDict, Unpack
@@ -253,19 +253,18 @@ class ConfirmBehaviour(_Moving, frozen=True):
             decision["reason"] = reason
         return self.model_copy(update={"status": target, "decisions": (*(self.decisions or ()), decision)})
 
-    def _violations(self) -> list[RuleViolation]:
+    def _violations(self) -> Iterator[RuleViolation]:
         decisions = self.decisions or ()
-        found = duplicate_ids([decision.decision_id for decision in decisions], "decisions", "decision_id", "decision")
+        yield from duplicate_ids(
+            [decision.decision_id for decision in decisions], "decisions", "decision_id", "decision"
+        )
         for position, decision in enumerate(decisions):
             if is_before(decision.decided_at, self.requested_at):
-                found.append(
-                    RuleViolation(
-                        ("decisions", position, "decided_at"),
-                        "decided_before_request",
-                        f"decision {decision.decision_id} at {decision.decided_at} is before requested_at {self.requested_at}",
-                    )
+                yield RuleViolation(
+                    ("decisions", position, "decided_at"),
+                    "decided_before_request",
+                    f"decision {decision.decision_id} at {decision.decided_at} is before requested_at {self.requested_at}",
                 )
-        return found
 
 
 def _participant_id(participant: CollabParticipant) -> str:
@@ -323,7 +322,7 @@ class CollabBehaviour(_Moving, frozen=True):
     def _participant_position(self, participant_id: str) -> int:
         return _position(self.participants, _participant_id, participant_id, "the collab has no participant")
 
-    def _violations(self) -> list[RuleViolation]:
+    def _violations(self) -> Iterator[RuleViolation]:
         ids = [participant.participant_id for participant in self.participants]
         return duplicate_ids(ids, "participants", "participant_id", "participant")
 
@@ -385,7 +384,7 @@ class CoreBehaviour(_Moving, frozen=True):
         wanted = module_id.value if isinstance(module_id, enum.Enum) else module_id
         return _position(self.modules, _module_id, str(wanted), "the core describes no module")
 
-    def _violations(self) -> list[RuleViolation]:
+    def _violations(self) -> Iterator[RuleViolation]:
         return duplicate_ids([module.module_id.value for module in self.modules], "modules", "module_id", "module")
 
 
@@ -444,7 +443,7 @@ class NetworkBehaviour(_Moving, frozen=True):
     def _node_position(self, node_id: str) -> int:
         return _position(self._nodes, _node_id, node_id, "the network has no node")
 
-    def _violations(self) -> list[RuleViolation]:
+    def _violations(self) -> Iterator[RuleViolation]:
         return duplicate_ids([node.node_id for node in self._nodes], "nodes", "node_id", "node")
 
 

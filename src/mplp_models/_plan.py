@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import heapq
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import attrgetter
@@ -418,7 +418,7 @@ class PlanBehaviour(RuledModel, frozen=True):
         entry = _INDEXES.get(id(self))
         if entry is not None and entry() is self:
             return entry.index
-        index = None if self._violations() else _Index.of(self.steps)
+        index = None if next(self._violations(), None) is not None else _Index.of(self.steps)
         _remember(self, index)
         return index
 
@@ -441,9 +441,9 @@ class PlanBehaviour(RuledModel, frozen=True):
         """
         ids, needs = _graph(self.steps)
         first = _first_positions(ids)
-        problems = _step_integrity(ids, needs, first)
-        if problems:  # possible only under schema-only validation
-            raise ValueError(f"the steps have no execution order: {problems[0].message}")
+        problem = next(_step_integrity(ids, needs, first), None)
+        if problem is not None:  # possible only under schema-only validation
+            raise ValueError(f"the steps have no execution order: {problem.message}")
         index = first
         waiting = [len(set(step.dependencies or ()) & index.keys()) for step in self.steps]
         dependents: list[list[int]] = [[] for _ in self.steps]
@@ -482,7 +482,7 @@ class PlanBehaviour(RuledModel, frozen=True):
         order_index = self.steps[position].order_index
         return (order_index is None, order_index or 0, position)
 
-    def _violations(self) -> list[RuleViolation]:
+    def _violations(self) -> Iterator[RuleViolation]:
         # All at once: the graph and status rules pass over dependencies that
         # the integrity rules already report. Each step's fields are read once,
         # into lists that the rules share. A sound plan, the common case, is
@@ -494,12 +494,11 @@ class PlanBehaviour(RuledModel, frozen=True):
         ids, needs = _graph(self.steps)
         first = _first_positions(ids)
         statuses: list[PlanStepStatus] = list(map(_STATUS, self.steps))
-        found = (
-            [] if _sound_graph(ids, needs, first) else _step_integrity(ids, needs, first) + _cycles(ids, needs, first)
-        )
+        if not _sound_graph(ids, needs, first):
+            yield from _step_integrity(ids, needs, first)
+            yield from _cycles(ids, needs, first)
         if not _statuses_agree(self.status, ids, needs, statuses):
-            found += _status_rules(self.status, ids, needs, statuses)
-        return found
+            yield from _status_rules(self.status, ids, needs, statuses)
 
 
 _STEP_ID = attrgetter("step_id")
@@ -767,8 +766,9 @@ def _first_positions(ids: list[str]) -> dict[str, int]:
     return dict(zip(reversed(ids), range(len(ids) - 1, -1, -1)))
 
 
-def _step_integrity(ids: list[str], needs: list[Sequence[str]], first: dict[str, int]) -> list[RuleViolation]:
-    found = duplicate_ids(ids, "steps", "step_id", "step") if len(first) < len(ids) else []
+def _step_integrity(ids: list[str], needs: list[Sequence[str]], first: dict[str, int]) -> Iterator[RuleViolation]:
+    if len(first) < len(ids):
+        yield from duplicate_ids(ids, "steps", "step_id", "step")
     known = first.__contains__
     fast = _fastpath.ENABLED
     for position, (step_id, dependencies) in enumerate(zip(ids, needs)):
@@ -785,37 +785,32 @@ def _step_integrity(ids: list[str], needs: list[Sequence[str]], first: dict[str,
         for slot, dependency in enumerate(dependencies):
             loc = ("steps", position, "dependencies", slot)
             if dependency == step_id:
-                found.append(RuleViolation(loc, "self_dependency", f"step {step_id} depends on itself"))
+                yield RuleViolation(loc, "self_dependency", f"step {step_id} depends on itself")
             elif dependency not in first:
-                found.append(
-                    RuleViolation(
-                        loc,
-                        "unknown_dependency",
-                        f"step {step_id} depends on {dependency}, which is not a step of this plan",
-                    )
+                yield RuleViolation(
+                    loc,
+                    "unknown_dependency",
+                    f"step {step_id} depends on {dependency}, which is not a step of this plan",
                 )
             elif dependency in listed:
-                found.append(RuleViolation(loc, "repeated_dependency", f"step {step_id} lists {dependency} twice"))
+                yield RuleViolation(loc, "repeated_dependency", f"step {step_id} lists {dependency} twice")
             listed.add(dependency)
-    return found
 
 
-def _cycles(ids: list[str], needs: list[Sequence[str]], first: dict[str, int]) -> list[RuleViolation]:
+def _cycles(ids: list[str], needs: list[Sequence[str]], first: dict[str, int]) -> Iterator[RuleViolation]:
     if _listed_in_order(ids, needs, first):
-        return []
+        return
     cycle = _find_cycle(ids, needs)
     if not cycle:
-        return []
+        return
     position, slot = next(
         (i, needs[i].index(cycle[1])) for i, step_id in enumerate(ids) if step_id == cycle[0] and cycle[1] in needs[i]
     )
-    return [
-        RuleViolation(
-            ("steps", position, "dependencies", slot),
-            "dependency_cycle",
-            f"the steps' dependencies form a cycle: {' -> '.join(cycle)}",
-        )
-    ]
+    yield RuleViolation(
+        ("steps", position, "dependencies", slot),
+        "dependency_cycle",
+        f"the steps' dependencies form a cycle: {' -> '.join(cycle)}",
+    )
 
 
 def _listed_in_order(ids: list[str], needs: list[Sequence[str]], first: dict[str, int]) -> bool:
@@ -865,9 +860,8 @@ def _find_cycle(ids: list[str], needs: list[Sequence[str]]) -> list[str]:
 
 def _status_rules(
     plan_status: PlanStatus, ids: list[str], needs: list[Sequence[str]], statuses: list[PlanStepStatus]
-) -> list[RuleViolation]:
+) -> Iterator[RuleViolation]:
     # The statuses are str-valued enums: they compare with, and hash as, their values.
-    found: list[RuleViolation] = []
     status = dict(zip(ids, statuses))
     completed, not_running = plan_status == "completed", plan_status in NOT_YET_RUNNING
     for position, (step_id, own, dependencies) in enumerate(zip(ids, statuses, needs)):
@@ -875,27 +869,20 @@ def _status_rules(
             for dependency in dict.fromkeys(dependencies):  # a repeat is reported as such, once
                 state = status.get(dependency)
                 if state is not None and state not in DONE and dependency != step_id:
-                    found.append(
-                        RuleViolation(
-                            ("steps", position, "status"),
-                            "dependency_not_done",
-                            f"step {step_id} is {own.value} but its dependency {dependency} is {state.value}",
-                        )
+                    yield RuleViolation(
+                        ("steps", position, "status"),
+                        "dependency_not_done",
+                        f"step {step_id} is {own.value} but its dependency {dependency} is {state.value}",
                     )
         if completed and own not in DONE:
-            found.append(
-                RuleViolation(
-                    ("steps", position, "status"),
-                    "plan_completed_early",
-                    f"the plan is completed but step {step_id} is {own.value}",
-                )
+            yield RuleViolation(
+                ("steps", position, "status"),
+                "plan_completed_early",
+                f"the plan is completed but step {step_id} is {own.value}",
             )
         if not_running and own in RAN:
-            found.append(
-                RuleViolation(
-                    ("steps", position, "status"),
-                    "plan_not_started",
-                    f"the plan is {plan_status.value} but step {step_id} is already {own.value}",
-                )
+            yield RuleViolation(
+                ("steps", position, "status"),
+                "plan_not_started",
+                f"the plan is {plan_status.value} but step {step_id} is already {own.value}",
             )
-    return found

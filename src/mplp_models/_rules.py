@@ -1,16 +1,20 @@
 """What the schemas cannot say: rule checks and lifecycle moves, shared by the models that have them.
 
-A model with rules subclasses ``RuledModel`` and implements ``_violations``.
-The rules run after schema validation, on every validation (JSON, dict or
-keyword arguments), unless the validation context says ``SCHEMA_ONLY``; all the
-violations of one payload come out as the entries of one ``ValidationError``.
+A model with rules subclasses ``RuledModel`` and implements ``_violations``, a
+generator. The rules run after schema validation, on every validation (JSON,
+dict or keyword arguments), unless the validation context says ``SCHEMA_ONLY``;
+the violations of one payload come out as the entries of one ``ValidationError``:
+the first ``MAX_ERRORS``, then one entry counting the others, which are counted
+without being kept (a dense plan of a million steps breaking a rule each holds
+1,000 violations at a time, not a million).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from pydantic import ValidationError, ValidationInfo, model_validator
@@ -86,26 +90,22 @@ def permissive_moves(states: Sequence[str], final: Sequence[str]) -> dict[str, t
     return {state: () if state in final else tuple(other for other in states if other != state) for state in states}
 
 
-def duplicate_ids(ids: Sequence[str], where: str, id_field: str, noun: str) -> list[RuleViolation]:
-    """One violation for each item whose id an earlier item of the list ``where`` already has.
+def duplicate_ids(ids: Sequence[str], where: str, id_field: str, noun: str) -> Iterator[RuleViolation]:
+    """One violation for each item whose id an earlier item of the list ``where`` already has, in list order.
 
     ``duplicate_{id_field}`` at ``(where, i, id_field)``, naming the id and both positions.
     """
     if len(set(ids)) == len(ids):  # the common case, at C speed
-        return []
+        return
     first: dict[str, int] = {}
-    found: list[RuleViolation] = []
     for position, value in enumerate(ids):
         earlier = first.setdefault(value, position)
         if earlier != position:
-            found.append(
-                RuleViolation(
-                    (where, position, id_field),
-                    f"duplicate_{id_field}",
-                    f"{noun} id {value} is used by {where} {earlier} and {position}",
-                )
+            yield RuleViolation(
+                (where, position, id_field),
+                f"duplicate_{id_field}",
+                f"{noun} id {value} is used by {where} {earlier} and {position}",
             )
-    return found
 
 
 class RuledModel(LifecycleModel, frozen=True):
@@ -114,29 +114,41 @@ class RuledModel(LifecycleModel, frozen=True):
     def check(self) -> list[RuleViolation]:
         """Every rule this object breaks, without raising: for a model read with ``semantic=False``.
 
+        Unlike a validation's error, which lists the first ``MAX_ERRORS`` and
+        counts the rest, the list holds them all: its size is the caller's choice
+        (a million steps breaking a rule each are a million violations).
+
         Returns:
             The violations, each with its location, code and message (empty when the model is sound).
         """
-        return self._violations()
+        return list(self._violations())
 
-    def _violations(self) -> list[RuleViolation]:
-        return []
+    def _violations(self) -> Iterator[RuleViolation]:
+        """Each broken rule, in a stable order, made when asked for: a caller may stop at any one."""
+        yield from ()
 
     @model_validator(mode="after")
     def _apply_rules(self, info: ValidationInfo) -> Self:
         if _schema_only(info.context):
             return self
-        violations = self._violations()
-        if violations:
-            raise ValidationError.from_exception_data(type(self).__name__, self._listed(violations))
+        errors = self._listed(self._violations())
+        if errors:
+            raise ValidationError.from_exception_data(type(self).__name__, errors)
         return self
 
-    def _listed(self, violations: list[RuleViolation]) -> list[InitErrorDetails]:
-        """The first ``MAX_ERRORS`` violations as error entries, then one saying how many more there are."""
-        shown = violations[: _errors.MAX_ERRORS]
-        errors = [_error_details(violation, _short(_value_at(self, violation.loc))) for violation in shown]
-        if len(violations) > len(shown):
-            errors.append(_errors.too_many(len(shown), len(violations)))
+    def _listed(self, violations: Iterable[RuleViolation]) -> list[InitErrorDetails]:
+        """The first ``MAX_ERRORS`` violations as error entries, then one counting all of them.
+
+        Those past the maximum are counted, never kept: memory stays that of the listed ones.
+        """
+        each = iter(violations)
+        errors = [
+            _error_details(violation, _short(_value_at(self, violation.loc)))
+            for violation in islice(each, _errors.MAX_ERRORS)
+        ]
+        more = sum(1 for _ in each)
+        if more:
+            errors.append(_errors.too_many(len(errors), len(errors) + more))
         return errors
 
 

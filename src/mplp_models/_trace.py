@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from typing_extensions import Self
@@ -192,9 +192,9 @@ class TraceBehaviour(RuledModel, frozen=True):
         forest (possible only under schema-only validation).
         """
         segments = self.segments or ()
-        problems = _segment_integrity(segments)
-        if problems:
-            raise ValueError(f"the segments cannot be walked: {problems[0].message}")
+        problem = next(_segment_integrity(segments), None)
+        if problem is not None:
+            raise ValueError(f"the segments cannot be walked: {problem.message}")
         below: dict[str | None, list[TraceSegment]] = {}
         for segment in segments:
             below.setdefault(segment.parent_segment_id, []).append(segment)
@@ -206,22 +206,19 @@ class TraceBehaviour(RuledModel, frozen=True):
             stack.extend(reversed(below.get(segment.segment_id, [])))
         return order
 
-    def _violations(self) -> list[RuleViolation]:
-        found = _segment_integrity(self.segments or ())
+    def _violations(self) -> Iterator[RuleViolation]:
+        yield from _segment_integrity(self.segments or ())
         if self.root_span.trace_id != self.trace_id:
-            found.append(
-                RuleViolation(
-                    ("root_span", "trace_id"),
-                    "root_span_other_trace",
-                    f"root_span.trace_id {self.root_span.trace_id} is not the trace's trace_id {self.trace_id}",
-                )
+            yield RuleViolation(
+                ("root_span", "trace_id"),
+                "root_span_other_trace",
+                f"root_span.trace_id {self.root_span.trace_id} is not the trace's trace_id {self.trace_id}",
             )
-        found += _finished_before_start((), self.started_at, self.finished_at, "the trace")
+        yield from _finished_before_start((), self.started_at, self.finished_at, "the trace")
         for position, segment in enumerate(self.segments or ()):
-            found += _finished_before_start(
+            yield from _finished_before_start(
                 ("segments", position), segment.started_at, segment.finished_at, f"segment {segment.segment_id}"
             )
-        return found
 
 
 def _stamps(target: enum.Enum, started: Timestamp | None, finished: Timestamp | None, at: str | None) -> dict[str, Any]:
@@ -251,22 +248,20 @@ def _check_segment_move(current: TraceSegmentStatus, to: object) -> TraceSegment
 
 def _finished_before_start(
     where: tuple[str | int, ...], started: Timestamp | None, finished: Timestamp | None, what: str
-) -> list[RuleViolation]:
+) -> Iterator[RuleViolation]:
     if started is None or finished is None or not is_before(finished, started):
-        return []
-    return [
-        RuleViolation(
-            (*where, "finished_at"),
-            "finished_before_start",
-            f"{what} finished at {finished}, before it started at {started}",
-        )
-    ]
+        return
+    yield RuleViolation(
+        (*where, "finished_at"),
+        "finished_before_start",
+        f"{what} finished at {finished}, before it started at {started}",
+    )
 
 
-def _segment_integrity(segments: Sequence[TraceSegment]) -> list[RuleViolation]:
+def _segment_integrity(segments: Sequence[TraceSegment]) -> Iterator[RuleViolation]:
     """Unique ids; every parent a segment of the trace, not the segment itself; no cycle of parent links."""
     ids = [segment.segment_id for segment in segments]
-    found = duplicate_ids(ids, "segments", "segment_id", "segment")
+    yield from duplicate_ids(ids, "segments", "segment_id", "segment")
     first: dict[str, int] = {}  # each id and its first position, in list order
     for position, segment_id in enumerate(ids):
         first.setdefault(segment_id, position)
@@ -276,19 +271,17 @@ def _segment_integrity(segments: Sequence[TraceSegment]) -> list[RuleViolation]:
         if parent is None:
             continue
         if parent == segment.segment_id:
-            found.append(RuleViolation(loc, "self_parent", f"segment {parent} is its own parent"))
+            yield RuleViolation(loc, "self_parent", f"segment {parent} is its own parent")
         elif parent not in first:
-            found.append(
-                RuleViolation(
-                    loc,
-                    "unknown_parent",
-                    f"segment {segment.segment_id} has parent {parent}, which is not a segment of this trace",
-                )
+            yield RuleViolation(
+                loc,
+                "unknown_parent",
+                f"segment {segment.segment_id} has parent {parent}, which is not a segment of this trace",
             )
-    return found + _parent_cycles(segments, first)
+    yield from _parent_cycles(segments, first)
 
 
-def _parent_cycles(segments: Sequence[TraceSegment], first: dict[str, int]) -> list[RuleViolation]:
+def _parent_cycles(segments: Sequence[TraceSegment], first: dict[str, int]) -> Iterator[RuleViolation]:
     """One violation per cycle of parent links, naming it from its first-listed segment: ``a -> b -> a`` (each -> its parent).
 
     Each segment has one parent, so following the links from every segment,
@@ -296,7 +289,6 @@ def _parent_cycles(segments: Sequence[TraceSegment], first: dict[str, int]) -> l
     """
     parent_of = {segment_id: segments[position].parent_segment_id for segment_id, position in first.items()}
     state: dict[str, int] = {}  # 1: on the current path, 2: done
-    found: list[RuleViolation] = []
     for start in first:
         path: list[str] = []
         node: str | None = start
@@ -310,13 +302,10 @@ def _parent_cycles(segments: Sequence[TraceSegment], first: dict[str, int]) -> l
             head = min(cycle, key=first.__getitem__)
             turn = cycle.index(head)
             named = [*cycle[turn:], *cycle[:turn], head]
-            found.append(
-                RuleViolation(
-                    ("segments", first[head], "parent_segment_id"),
-                    "parent_cycle",
-                    f"the segments' parent links form a cycle: {' -> '.join(named)}",
-                )
+            yield RuleViolation(
+                ("segments", first[head], "parent_segment_id"),
+                "parent_cycle",
+                f"the segments' parent links form a cycle: {' -> '.join(named)}",
             )
         for visited in path:
             state[visited] = 2
-    return found

@@ -10,8 +10,11 @@ bytes themselves are read before tracing starts and are not counted.
 the growth of the resident set's high-water mark over one read, in a fresh
 process (``memory.py --per-byte READER INPUT FILE``), for a valid input, the
 same with a duplicate key, one with an error at every step (2,000 of them:
-past ``MAX_ERRORS``, so the bounded listing is measured too), and the worst
-case, as long as the payload: a step array of zeros, a problem every two bytes. The resident set,
+past ``MAX_ERRORS``, so the bounded listing is measured too), the worst
+case, as long as the payload: a step array of zeros, a problem every two bytes
+(past ``_bounded.FULL_ERRORS_MAX_VALUES``, so checked up to its first bad item),
+and every step in progress (each of its dependencies is a rule's problem, counted,
+not kept, past the listed ones). The resident set,
 not tracemalloc: orjson asks for more than it touches, and pydantic-core
 collects errors in Rust, which tracemalloc does not see. ``bench.py`` stores
 and prints them (``make bench``).
@@ -117,10 +120,14 @@ def variant(raw: bytes, name: str) -> bytes:
     if name == "0 for every step":  # the worst case of #25: a problem every two bytes, as long as the payload
         head = b'{"plan_id": "p", "steps": ['
         return head + b"0," * ((len(raw) - len(head)) // 2 - 1) + b"0]}"
+    if name == "every step in progress":  # the rules' worst case: each dependency is a problem
+        return raw.replace(b'"status": "completed"', b'"status": "in_progress"').replace(
+            b'"status": "pending"', b'"status": "in_progress"'
+        )
     raise ValueError(name)
 
 
-VARIANTS = ("valid", "duplicate key", "error-heavy", "0 for every step")
+VARIANTS = ("valid", "duplicate key", "error-heavy", "0 for every step", "every step in progress")
 
 
 def per_byte(path: Path, runs: int) -> dict[str, dict[str, float]]:
@@ -144,9 +151,10 @@ def per_byte(path: Path, runs: int) -> dict[str, dict[str, float]]:
 
 def print_per_byte(found: dict[str, dict[str, float]]) -> None:
     print("\npeak memory per input byte (resident set's growth over one read, a fresh process each)")
-    print(f"  {'reader':<20}" + "".join(f"{name:>18}" for name in VARIANTS))
+    widths = [max(18, len(name) + 2) for name in VARIANTS]
+    print(f"  {'reader':<20}" + "".join(f"{name:>{width}}" for name, width in zip(VARIANTS, widths)))
     for reader, row in found.items():
-        print(f"  {reader:<20}" + "".join(f"{row[name]:>17.2f}x" for name in VARIANTS))
+        print(f"  {reader:<20}" + "".join(f"{row[name]:>{width - 1}.2f}x" for name, width in zip(VARIANTS, widths)))
 
 
 def _per_byte_child(reader: str, name: str, path: str) -> None:

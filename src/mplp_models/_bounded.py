@@ -1,0 +1,261 @@
+"""Bounded error collection: a big failing input is checked up to the first problem of each array.
+
+pydantic-core collects every problem of an input before anyone can cap the
+listing (pydantic/pydantic#8242): two megabytes of ``{"steps":[0,0,...]}`` are a
+million entries, about 460 MB to raise. So the models' own doors validate with a
+copy of each class's core schema in which every array stops at its first bad item (pydantic-core's ``fail_fast``), built once per class:
+
+- a valid input gives the same model through either validator: ``fail_fast``
+  changes only what happens after a bad item (tests/test_bounded_errors.py
+  checks it differentially);
+- an input that fails and holds at most ``FULL_ERRORS_MAX_VALUES`` values is
+  validated again by the class's own validator, which lists every problem (up
+  to ``_errors.MAX_ERRORS``, and how many more);
+- a bigger one that fails keeps the fail-fast listing; when an array on the
+  way to a problem had items after the failing one (items that were not
+  checked), a last entry says that the checks stopped (``_errors.too_many(shown, None)``).
+
+Memory and time are then linear in the input with a small constant: the
+fail-fast validation keeps a few errors per array, and counting the values of
+a small input stops at the maximum. This module sits below ``_base`` (it
+imports the models of nobody); ``_base`` hands it the class.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Mapping
+from typing import Any, cast
+
+from pydantic import PydanticUserError, ValidationError
+from pydantic_core import ErrorDetails, InitErrorDetails, SchemaValidator, core_schema
+
+from mplp_models import _errors
+
+__all__ = ["FULL_ERRORS_MAX_VALUES", "fail_fast_validator", "validate_python"]
+
+FULL_ERRORS_MAX_VALUES = 32_768
+"""The most JSON values (objects, arrays, strings, numbers...) an input may hold for its failure to list every problem.
+
+Above it, each array is checked up to its first bad item.
+Chosen by measurement: pydantic-core keeps about 460 bytes per problem, and an
+input of this many values has at most a few problems per value (a JSON array
+of 32,768 zeros where objects belong is 64 KiB and 32,768 problems: about 15 MB
+while they are collected, freed once listed). Read at each validation.
+"""
+
+# The core schema types of arrays that take `fail_fast` in the installed pydantic-core (2.8 added it).
+# Not objects: every object schema of the models is a model's fields, which check every field, or an
+# open object of JSON values, which a JSON reading never gets wrong (and Python input is the caller's).
+_TYPED = {
+    "list": core_schema.ListSchema,
+    "tuple": core_schema.TupleSchema,
+    "set": core_schema.SetSchema,
+    "frozenset": core_schema.FrozenSetSchema,
+}
+_FAIL_FAST = frozenset(name for name, typed in _TYPED.items() if "fail_fast" in typed.__annotations__)
+# What a schema holds that is not validation: left as it is.
+_NOT_VALIDATION = frozenset({"metadata", "serialization", "ref", "cls", "config"})
+
+_CACHE: weakref.WeakKeyDictionary[type, tuple[object, SchemaValidator]] = weakref.WeakKeyDictionary()
+# One build at a time: two builds sharing a model class would unmark it while the other builds (_built).
+_BUILDING = threading.Lock()
+
+
+def _as_object(node: object) -> dict[Any, Any] | None:
+    return cast("dict[Any, Any]", node) if isinstance(node, dict) else None  # type: ignore[redundant-cast]
+
+
+def _as_array(node: object) -> list[Any] | tuple[Any, ...] | None:
+    return cast("list[Any]", node) if isinstance(node, (list, tuple)) else None
+
+
+def _fail_fast_copy(schema: object) -> Any:
+    """``schema`` copied, with ``fail_fast`` on every array (iterative: schemas nest deep)."""
+    top: dict[Any, Any] = {"schema": schema}
+    stack: list[dict[Any, Any] | list[Any]] = [top]
+    while stack:
+        node = stack.pop()
+        places = list(node.items()) if isinstance(node, dict) else list(enumerate(node))
+        for place, value in places:
+            if place in _NOT_VALIDATION:
+                continue
+            members, items = _as_object(value), _as_array(value)
+            if members is not None or isinstance(items, list):
+                copied: dict[Any, Any] | list[Any] = dict(members) if members is not None else list(items or ())
+                node[place] = copied
+                stack.append(copied)
+        if isinstance(node, dict):
+            kind = node.get("type")
+            if isinstance(kind, str) and kind in _FAIL_FAST and _is_core_schema(node):
+                node["fail_fast"] = True
+    return top["schema"]
+
+
+def _is_core_schema(node: Mapping[Any, Any]) -> bool:
+    """Whether a dict typed ``list``/``tuple``/... is a core schema of values (not some other dict with a ``type``)."""
+    return node["type"] != "tuple" or "items_schema" in node
+
+
+def fail_fast_validator(cls: type[Any]) -> SchemaValidator:
+    """The validator of ``cls``'s core schema with ``fail_fast`` on every array (cached)."""
+    schema = cls.__pydantic_core_schema__
+    cached = _CACHE.get(cls)
+    if cached is not None and cached[0] is schema:  # a rebuilt model has a new schema
+        return cached[1]
+    own = cls.__pydantic_validator__
+    # The validator's own configuration (pickle's form of it: its schema and config).
+    config = own.__reduce__()[1][1] if isinstance(own, SchemaValidator) else None
+    copied = _fail_fast_copy(schema)
+    validator = _built(copied, config, _model_classes(copied))
+    _CACHE[cls] = (schema, validator)
+    return validator
+
+
+def _built(schema: Any, config: Any, classes: set[type[Any]]) -> SchemaValidator:
+    """A validator of ``schema`` that validates its models by it, not by the models' own validators.
+
+    pydantic-core reuses the validator a complete model class already has for a
+    ``model`` schema of that class (its "prebuilt" validators, pydantic >= 2.10),
+    which would ignore the copy's ``fail_fast``. It looks for the class's own
+    ``__pydantic_complete__``: marked incomplete while the validator is built,
+    each class is built from the copy. Nothing else reads the mark meanwhile: the
+    builds take turns, and pydantic-core builds with the GIL held, running no
+    Python code of the models.
+    """
+    with _BUILDING:
+        marked = [cls for cls in classes if cls.__dict__.get("__pydantic_complete__") is True]
+        try:
+            for cls in marked:
+                cls.__pydantic_complete__ = False
+            return SchemaValidator(schema, config)
+        finally:
+            for cls in marked:
+                cls.__pydantic_complete__ = True
+
+
+def _model_classes(schema: object) -> set[type[Any]]:
+    """The classes of the ``model`` schemas in ``schema``."""
+    found: set[type[Any]] = set()
+    stack: list[object] = [schema]
+    while stack:
+        node = stack.pop()
+        members, items = _as_object(node), _as_array(node)
+        if members is not None:
+            if members.get("type") == "model" and isinstance(members.get("cls"), type):
+                found.add(members["cls"])
+            stack.extend(value for key, value in members.items() if key not in _NOT_VALIDATION)
+        elif items is not None:
+            stack.extend(items)
+    return found
+
+
+def validate_python(cls: type[Any], value: Any, schema_only: Mapping[str, Any], **options: Any) -> Any:
+    """``value`` validated as ``cls``, with a bounded error: what the models' ``model_validate`` does.
+
+    The fail-fast validator first; on failure, a value small enough
+    (``FULL_ERRORS_MAX_VALUES``) is validated again by the class's own, whose
+    error lists every problem; a bigger one keeps the fail-fast error, ending with
+    an entry saying the checks stopped when they left items of an array unchecked. ``schema_only`` is the context that skips the rules beyond
+    the schemas (``_base.SCHEMA_ONLY``): it tells the schema's problems from the rules'.
+    """
+    if options.get("by_alias") is False and options.get("by_name") is not True:  # as pydantic's model_validate
+        raise PydanticUserError(
+            "At least one of `by_alias` or `by_name` must be set to True.", code="validate-by-alias-and-name-false"
+        )
+    validator = fail_fast_validator(cls)
+    try:
+        return validator.validate_python(value, **options)
+    except ValidationError as error:
+        if _at_most(value, FULL_ERRORS_MAX_VALUES):
+            return cls.__pydantic_validator__.validate_python(value, **options)
+        raise _stopped(error, value, _schema_problems(validator, value, schema_only, options)) from None
+
+
+def _schema_problems(
+    validator: SchemaValidator, value: Any, schema_only: Mapping[str, Any], options: dict[str, Any]
+) -> list[ErrorDetails] | None:
+    """The schema's own problems with ``value``, without the rules' (None: not known).
+
+    A rule's problem is located like a schema's (``/steps/5/status``), but the rules of a
+    model run only once its schema holds, every array in it whole: they skip nothing.
+    """
+    context = options.get("context")
+    if context is not None and not isinstance(context, Mapping):
+        return None  # a caller's own context, which cannot carry the switch
+    given = cast("Mapping[str, Any]", context or {})
+    rest: dict[str, Any] = {name: option for name, option in options.items() if name != "context"}
+    try:
+        validator.validate_python(value, context={**given, **schema_only}, **rest)
+    except ValidationError as error:
+        return _errors.first_entries(error, _errors.MAX_ERRORS)[0]
+    return []
+
+
+def _at_most(value: object, limit: int) -> bool:
+    """Whether ``value`` holds at most ``limit`` values (itself included); stops counting at the limit."""
+    count = 0
+    stack: list[object] = [value]
+    while stack:
+        count += 1
+        if count > limit:
+            return False
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            stack.extend(cast("Mapping[Any, Any]", node).values())  # type: ignore[redundant-cast]
+        elif (items := _as_array(node)) is not None:
+            stack.extend(items)
+    return True
+
+
+def _stopped(error: ValidationError, value: object, schema_problems: list[ErrorDetails] | None) -> ValidationError:
+    """``error`` and, if the checks left items unchecked on the way to one of its problems, an entry saying so.
+
+    That entry replaces a count of the error's own (a count of what was checked, not of all).
+    """
+    entries = _errors.first_entries(error, _errors.MAX_ERRORS)[0]
+    located = entries if schema_problems is None else schema_problems
+    if not any(_cut(value, entry["loc"]) for entry in located):
+        return error  # complete: nothing was skipped
+    # An array cut at its first bad item counts only the items before it: "at least 1 item, not 0"
+    # would be false of an array as long as it needs to be.
+    kept = [entry for entry in entries if entry["type"] != _errors.TOO_MANY and not _long_enough(value, entry)]
+    details: list[InitErrorDetails] = [_errors.detail_of(entry) for entry in kept]
+    details.append(_errors.too_many(len(kept), None))
+    return ValidationError.from_exception_data(error.title, details)
+
+
+def _long_enough(value: object, entry: ErrorDetails) -> bool:
+    """Whether ``entry`` says an array is too short that is as long as its ``min_length`` asks."""
+    if entry["type"] != "too_short":
+        return False
+    least = entry.get("ctx", {}).get("min_length")
+    found = _as_array(_walk(value, entry["loc"])[-1])
+    return found is not None and isinstance(least, int) and len(found) >= least
+
+
+def _cut(value: object, loc: tuple[int | str, ...]) -> bool:
+    """Whether an array on the way to ``loc`` in ``value`` has items after the one on the way: unchecked."""
+    return any(_has_after(node, part) for node, part in zip(_walk(value, loc), loc))
+
+
+def _walk(value: object, loc: tuple[int | str, ...]) -> list[object]:
+    """The values on the way to ``loc`` in ``value``, ``value`` first; None past where the way ends."""
+    path: list[object] = [value]
+    node: object = value
+    for part in loc:
+        members, items = _as_object(node), _as_array(node)
+        if items is not None and isinstance(part, int) and 0 <= part < len(items):
+            node = items[part]
+        elif members is not None and part in members:
+            node = members[part]
+        else:
+            node = None
+        path.append(node)
+    return path
+
+
+def _has_after(node: object, part: int | str) -> bool:
+    items = _as_array(node)
+    return items is not None and isinstance(part, int) and 0 <= part < len(items) - 1
