@@ -184,7 +184,7 @@ def test_feedback_counts_an_unbounded_error_by_its_count() -> None:
 # FULL_ERRORS_MAX_VALUES values is read again in full; a bigger one lists what was found and, when
 # items were left unchecked, a last entry saying that the checks stopped.
 
-STOPPED = "The checks stopped after the first {} problems: the input is too big to check every item after a bad one"
+STOPPED = "The checks stopped at the first bad item of each array ({} listed): the input is too big to check every item"
 
 
 def a_valid_plan(steps: int) -> dict[str, Any]:

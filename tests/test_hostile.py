@@ -443,7 +443,7 @@ def assert_bounded(result: dict[str, Any], problems: int, kind: str) -> None:
     if kind == "items" and bounded:
         # The first bad item of the array, the fields missing besides, and the checks stopped there.
         assert result["count"] <= 1001, result
-        assert result["message"].startswith("The checks stopped after the first"), result
+        assert result["message"].startswith("The checks stopped at the first bad item of each array"), result
     else:
         assert result["count"] == 1001, result
         more = int(result["message"].split()[0])

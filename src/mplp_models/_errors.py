@@ -106,7 +106,7 @@ def first_entries(error: ValidationError, limit: int) -> tuple[list[ErrorDetails
 
 # Said of a big input checked up to the first bad item of each array (_bounded): what was not checked is not known.
 _STOPPED = (
-    "The checks stopped after the first {shown} problems: the input is too big to check every item after a bad one"
+    "The checks stopped at the first bad item of each array ({shown} listed): the input is too big to check every item"
 )
 _NOT_LISTED = "{more} more problems were found and are not listed ({total} in all; the first {shown} are)"
 

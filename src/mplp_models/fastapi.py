@@ -99,6 +99,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from mplp_models import _errors
+from mplp_models._base import MplpModel
 from mplp_models._errors import Quoted, json_message
 from mplp_models._reader import load_json
 from mplp_models._text import pointer
@@ -182,11 +183,13 @@ class StrictJSONRoute(LimitedBodyRoute):
     def get_route_handler(self) -> _Handler:
         handler = APIRoute.get_route_handler(self)
         limit = self.max_body_bytes
+        model = _body_model(self)
 
         async def strict_handler(request: Request) -> Response:
             # FastAPI reads a JSON body through `request.json()` (and validates
             # what it returns): the request it is handed reads strictly.
             strict = _StrictRequest(request.scope, request.receive, limit)
+            strict.model = model
             try:
                 return await handler(strict)
             except RequestValidationError as error:
@@ -210,6 +213,7 @@ class _StrictRequest(_LimitedRequest):
 
     refusal: ValidationError | None = None
     raw: bytes = b""
+    model: type[MplpModel] | None = None
     _value: Any = _NOT_READ
 
     @property
@@ -220,11 +224,24 @@ class _StrictRequest(_LimitedRequest):
         if self._value is _NOT_READ:
             self.raw = await self.body()
             try:
-                self._value = load_json(self.raw, "request body")
+                value = load_json(self.raw, "request body")
+                # The body is the model: read by the model's own door, whose error is bounded
+                # (_bounded: a failing body collects a few errors per array, not one per item);
+                # FastAPI then takes the model as it is. Other bodies are FastAPI's to validate.
+                self._value = value if self.model is None else self.model.model_validate(value)
             except ValidationError as error:
                 self.refusal = error
                 raise
         return self._value
+
+
+def _body_model(route: APIRoute) -> type[MplpModel] | None:
+    """The model class that a route's whole JSON body is declared to be (``plan: Plan``), else None."""
+    field = route.body_field
+    declared = field.field_info.annotation if field is not None else None
+    if isinstance(declared, type) and issubclass(declared, MplpModel):
+        return declared
+    return None
 
 
 def _refused(error: ValidationError, body: bytes) -> RequestValidationError:

@@ -282,7 +282,7 @@ def feedback(error: ValidationError) -> str:
         where = entry["pointer"] or "(the whole answer)"
         lines.append(f"- {where} [{entry['code']}]: {entry['message']}")
     if unlisted is None:
-        lines.append(f"- and more: the checks stopped after the first {len(entries)} problems")
+        lines.append(f"- and more: the checks stopped at the first bad item of each array ({len(entries)} listed)")
     elif more := max(len(entries) - _MOST, 0) + unlisted:
         lines.append(f"- and {more} more")
     return "\n".join(lines)
