@@ -295,7 +295,7 @@ class MplpModel(BaseModel, frozen=True):
         # has refused any open object changed in place into what is not JSON:
         # pydantic's JSON mode would write it as something else.
         try:
-            if _fastpath.ENABLED and is_plain(type(self)):
+            if _fastpath.ENABLED:
                 try:
                     return orjson.dumps(self, default=model_members, option=_FAST_PATH)
                 except orjson.JSONEncodeError:

@@ -36,7 +36,15 @@ import orjson
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
-from mplp_models._canonical import CanonicalJSONError, holder_of, prepare, refuse_non_json, relocated
+from mplp_models._canonical import (
+    CanonicalJSONError,
+    holder_of,
+    prepare,
+    refuse_non_json,
+    relocated,
+    same_float_text,
+    written_as_is,
+)
 from mplp_models._fast_shapes import Shape, own_functions, shape_of
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
 
@@ -72,26 +80,81 @@ def _plain_model(model: Any) -> tuple[set[str], Shape]:
 
 def model_members(model: Any) -> Any:
     """orjson's ``default`` for a model: its given fields (explicit nulls included), ready to write."""
-    given, shape = _plain_model(model)
+    shape = _PLAIN_SHAPES.get(model.__class__)
+    if shape is None:
+        shape = _PLAIN_SHAPES[model.__class__] = _plain_model(model)[1]
     values: dict[str, Any] = model.__dict__
+    given: set[str] = model.__pydantic_fields_set__
     if shape.extra:
         return _with_extra(model, values, given)
     members = values if len(given) == len(values) else _without_unset(values, given)
-    if not (shape.loose or shape.many):
-        return members
-    if members is values:
-        members = dict(values)  # the model's own __dict__ is never changed
-    if len(shape.loose) == 1:  # most models with loose fields (an event's data): one, on its own
-        name = shape.loose[0]
-        if name in members:
-            members[name] = _prepared_open_object(members[name])
-    elif shape.loose:
+    if shape.loose and not _loose_as_is(members, shape.loose):
+        # The exact path: each loose field checked and prepared on its own (its error names it).
+        if members is values:
+            members = dict(values)  # the model's own __dict__ is never changed
         _prepare_loose(members, shape.loose)
     for name in shape.many:
         items = members.get(name)
         if items:
-            members[name] = _members_of_many(items)
+            listed = _members_of_many(items)
+            if listed is not items:
+                if members is values:
+                    members = dict(values)
+                members[name] = listed
     return members
+
+
+# The shapes of the classes model_members has found plain: one lookup per model, not three calls.
+_PLAIN_SHAPES: dict[type, Shape] = {}
+
+
+def _loose_as_is(members: dict[str, Any], names: tuple[str, ...]) -> bool:
+    """Whether orjson writes the loose fields ``names`` of ``members`` as they are (``written_as_is``).
+
+    First without a call: a flat open object (an event's data) of str, int,
+    bool, None and floats that orjson writes as RFC 8785 does
+    (``same_float_text``), under ASCII keys, is JSON already, and so is such
+    a value in a field; an integer beyond +/-(2**53 - 1) or a lone surrogate
+    makes the writing stop (``OPT_STRICT_INTEGER``; UTF-8), as in ``written_as_is``.
+    """
+    for name in names:
+        value: Any = members.get(name)
+        kind: type[object] = type(value)
+        if kind is dict:
+            items: dict[Any, Any] = value
+            for key, item in items.items():
+                if type(key) is not str or not key.isascii():
+                    break
+                leaf: type[object] = type(item)
+                if leaf not in _LEAVES and (leaf is not float or not same_float_text(item)):
+                    break
+            else:
+                continue
+        elif kind in _LEAVES or (kind is float and same_float_text(value)):
+            continue
+        return written_as_is(_loose_values([members], names), MAX_OPEN_OBJECT_DEPTH)
+    return True
+
+
+_LEAVES = frozenset({str, int, bool, type(None)})
+
+
+def _loose_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> list[Any]:
+    """The values of the loose fields ``names`` in ``dicts`` (None where not given), for ``written_as_is``.
+
+    A model's own array of open objects (a tuple) gives its items: each is an
+    open object on its own, as ``refuse_changed_open_objects`` sees it.
+    """
+    values = [members.get(name) for name in names for members in dicts]
+    if tuple in set(map(type, values)):
+        flat: list[Any] = []
+        for value in values:
+            if type(value) is tuple:
+                flat.extend(cast(tuple[Any, ...], value))  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
+            else:
+                flat.append(value)
+        return flat
+    return values
 
 
 def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
@@ -107,7 +170,9 @@ def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str
         raise TypeError(f"{type(model).__name__} is written by model_dump")
     members = {name: value for name, value in values.items() if name in given}
     extra: dict[str, Any] | None = model.__pydantic_extra__
-    if extra:
+    if extra and written_as_is([extra], MAX_OPEN_OBJECT_DEPTH):
+        members.update(extra)
+    elif extra:
         prepared = _prepared_open_object(extra)
         if not isinstance(prepared, dict):
             raise TypeError(f"{type(model).__name__} has extra keys written in UTF-16 order by model_dump")
@@ -132,6 +197,10 @@ def _prepared_open_object(value: Any) -> Any:
     """
     _refuse_changed(value, ())
     return prepare(value)
+
+
+def _given_members_of(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
+    return values if len(given) == len(values) else _without_unset(values, given)
 
 
 def _without_unset(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
@@ -248,9 +317,11 @@ def not_null_fields(kind: type) -> frozenset[str]:
 
 
 def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
-    """The members of a list of models in bulk, when they are of one class and share their given fields; else the list.
+    """The members of a list of models in bulk, when they are of one plain class; else the list.
 
-    Items whose class has loose fields are left to ``model_members``, one by one.
+    The loose fields of all the items are screened at once (``written_as_is``);
+    when that fails, the list is left to ``model_members``, item by item, which
+    screens each and takes the exact path for those that need it.
     """
     first: object = items[0]
     kind = type(first)
@@ -258,17 +329,24 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     if given is None:
         return items
     shape = shape_of(first)
-    if shape.loose or shape.extra or not shape.plain:
+    if shape.extra or not shape.plain:
         return items
-    if not all(map(is_, map(type, items), repeat(kind))) or not all(map(given.__eq__, map(_GIVEN, items))):
+    if not all(map(is_, map(type, items), repeat(kind))):
         return items
     dicts: list[dict[str, Any]] = list(map(_DICT, items))
-    unset = [name for name in dicts[0] if name not in given]
-    if unset:
-        dicts = list(map(_COPY, dicts))
-        for members in dicts:
-            for name in unset:
-                del members[name]
+    if not all(map(given.__eq__, map(_GIVEN, items))):
+        # Fields given in some items and not in others (a trace's segments, one with a parent):
+        # each item's members dropped one by one.
+        dicts = list(map(_given_members_of, dicts, map(_GIVEN, items)))
+    else:
+        unset = [name for name in dicts[0] if name not in given]
+        if unset:
+            dicts = list(map(_COPY, dicts))
+            for members in dicts:
+                for name in unset:
+                    del members[name]
+    if shape.loose and not written_as_is(_loose_values(dicts, shape.loose), MAX_OPEN_OBJECT_DEPTH):
+        return items
     # Nested lists of models (none in these schemas' list items today) are written item by item.
     return dicts
 
