@@ -118,19 +118,18 @@ def _loose_as_is(members: dict[str, Any], names: tuple[str, ...]) -> bool:
     makes the writing stop (``OPT_STRICT_INTEGER``; UTF-8), as in ``written_as_is``.
     """
     for name in names:
-        value: Any = members.get(name)
-        kind: type[object] = type(value)
+        value: object = members.get(name)
+        kind = type(value)
         if kind is dict:
-            items: dict[Any, Any] = value
-            for key, item in items.items():
+            for key, item in cast("dict[object, object]", value).items():
                 if type(key) is not str or not key.isascii():
                     break
-                leaf: type[object] = type(item)
-                if leaf not in _LEAVES and (leaf is not float or not same_float_text(item)):
+                leaf = type(item)
+                if leaf not in _LEAVES and (leaf is not float or not same_float_text(cast(float, item))):
                     break
             else:
                 continue
-        elif kind in _LEAVES or (kind is float and same_float_text(value)):
+        elif kind in _LEAVES or (kind is float and same_float_text(cast(float, value))):
             continue
         return written_as_is(_loose_values([members], names), MAX_OPEN_OBJECT_DEPTH)
     return True
