@@ -432,17 +432,22 @@ _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 # The lead byte of a character beyond U+FFFF in UTF-8 (orjson writes every character as UTF-8).
 _ASTRAL = re.compile(rb"[\xf0-\xff]")
 # The shape of a number token: each digit 1-9 as "1" (zeros kept), so that the few shapes of a
-# document are checked rather than its many numbers; any byte not in a number splits the tokens.
-_SHAPE = bytes(byte if byte in b"0.-+eE" else ord("1") if byte in b"123456789" else ord(",") for byte in range(256))
+# document are checked rather than its many numbers. Any other byte splits the tokens, but "e"
+# (and "E"), which may be an exponent's: true and false leave the shape "e", which no number has.
+_SHAPE = bytes(
+    byte if byte in b"0.-+eE" else ord("1") if byte in b"123456789" else ord(",") for byte in range(256)
+)
 # The shape of a number that orjson writes as RFC 8785 does: an integer, or a fraction in plain
 # decimal form, not ending in 0, of at most 15 significant digits, from 0.000001 (ECMAScript
-# writes an exponent below 1e-6) to below 1e14. (And the empty shape, between two delimiters.)
+# writes an exponent below 1e-6) to below 1e14; and the empty shape and "e", which are no number.
 _SAME_NUMBER = re.compile(
     rb"-?(?:0|1[01]*"  # an integer
     rb"|(?=[01.]{3,16}\Z)1[01]*\.[01]*1"  # 1 <= |x| < 1e14
     rb"|0\.0{0,5}1(?:[01]{0,13}1)?)"  # 1e-6 <= |x| < 1
-    rb"|"
+    rb"|e?"
 )
+_SAME_SHAPES: set[bytes] = set()  # shapes _SAME_NUMBER took, up to _SAME_SHAPES_MOST of them
+_SAME_SHAPES_MOST = 1024
 _EMPTY_CONTAINER = re.compile(rb"\{\}|\[\]")
 _NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"{}[]")
 
@@ -506,10 +511,14 @@ def written_as_is(values: list[Any], levels: int) -> bool:
 
 def _numbers_as_is(outside: bytes) -> bool:
     """Whether every number in ``outside`` (orjson's text without its strings) is written as RFC 8785 writes it."""
-    if b"." not in outside and b"e" not in outside and b"E" not in outside:
-        return True  # integers only
-    bare = outside.replace(b"true", b",").replace(b"false", b",")  # no letter "e" but an exponent's
-    return all(map(_SAME_NUMBER.fullmatch, set(bare.translate(_SHAPE).split(b","))))
+    shapes = set(outside.translate(_SHAPE).split(b","))
+    shapes -= _SAME_SHAPES
+    for shape in shapes:
+        if _SAME_NUMBER.fullmatch(shape) is None:
+            return False
+        if len(_SAME_SHAPES) < _SAME_SHAPES_MOST:
+            _SAME_SHAPES.add(shape)
+    return True
 
 
 def _outside_strings(written: bytes) -> bytes:
@@ -530,22 +539,23 @@ def _nested_at_most(outside: bytes, levels: int) -> bool:
     return not brackets
 
 
-_SAME_FLOAT_TEXT: set[float] = set()
-_SAME_FLOAT_TEXT_MOST = 4096  # the cache of same_float_text is emptied when it reaches this size
+_FLOAT_TEXT: dict[float, bool] = {}  # same_float_text's verdicts
+_FLOAT_TEXT_MOST = 4096  # emptied when it reaches this size
 
 
 def same_float_text(value: float) -> bool:
     """Whether orjson writes ``value`` as RFC 8785 does (``es6_number``), found by comparing the two texts, once per value.
 
     orjson's text of a double depends on the double alone. Equal floats are the
-    same double but for 0.0 and -0.0, neither of which orjson writes as "0"; a
-    NaN equals nothing: so a float found in the cache has the same text.
+    same double but for 0.0 and -0.0, neither of which orjson writes as "0"
+    (both False); a NaN equals nothing and is never kept: so a float found in
+    the cache has that verdict.
     """
-    if value in _SAME_FLOAT_TEXT:
-        return True
-    if not math.isfinite(value) or orjson.dumps(value) != es6_number(value):
-        return False
-    if len(_SAME_FLOAT_TEXT) >= _SAME_FLOAT_TEXT_MOST:
-        _SAME_FLOAT_TEXT.clear()
-    _SAME_FLOAT_TEXT.add(value)
-    return True
+    verdict = _FLOAT_TEXT.get(value)
+    if verdict is None:
+        verdict = math.isfinite(value) and orjson.dumps(value) == es6_number(value)
+        if len(_FLOAT_TEXT) >= _FLOAT_TEXT_MOST:
+            _FLOAT_TEXT.clear()
+        if value == value:
+            _FLOAT_TEXT[value] = verdict
+    return verdict
