@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import chain, compress, repeat
+from operator import is_
 from typing import Any, TypeVar, cast
 
 import orjson
@@ -37,6 +39,7 @@ __all__ = [
     "canonical_json",
     "dumps",
     "es6_number",
+    "exactly_json",
     "holder_of",
     "plainly_json",
     "prepare",
@@ -434,9 +437,7 @@ _ASTRAL = re.compile(rb"[\xf0-\xff]")
 # The shape of a number token: each digit 1-9 as "1" (zeros kept), so that the few shapes of a
 # document are checked rather than its many numbers. Any other byte splits the tokens, but "e"
 # (and "E"), which may be an exponent's: true and false leave the shape "e", which no number has.
-_SHAPE = bytes(
-    byte if byte in b"0.-+eE" else ord("1") if byte in b"123456789" else ord(",") for byte in range(256)
-)
+_SHAPE = bytes(byte if byte in b"0.-+eE" else ord("1") if byte in b"123456789" else ord(",") for byte in range(256))
 # The shape of a number that orjson writes as RFC 8785 does: an integer, or a fraction in plain
 # decimal form, not ending in 0, of at most 15 significant digits, from 0.000001 (ECMAScript
 # writes an exponent below 1e-6) to below 1e14; and the empty shape and "e", which are no number.
@@ -559,3 +560,50 @@ def same_float_text(value: float) -> bool:
         if value == value:
             _FLOAT_TEXT[value] = verdict
     return verdict
+
+
+_JSON_KINDS = frozenset({dict, list, str, int, bool, type(None), float})
+
+
+def exactly_json(values: list[Any], levels: int) -> bool:
+    """True only when orjson writes each item of ``values`` (``OPT_SORT_KEYS``) as ``dumps`` does and ``refuse_non_json`` finds nothing in it, or stops.
+
+    A walk of the items level by level, each level at C speed (no Python call
+    per value): every value is exactly a dict, list, str, int, bool, None or a
+    float that orjson writes as RFC 8785 does (``same_float_text``, once per
+    distinct float); every key exactly a ``str`` in ASCII (orjson's order of
+    keys is then RFC 8785's; a key of a str subclass joins here, but orjson
+    stops at it); containers at most ``levels`` deep (the list is level 0).
+    What is left is for the writing to stop at (``OPT_STRICT_INTEGER``: an
+    integer beyond +/-(2**53 - 1); UTF-8: a lone surrogate), which sends
+    ``to_json`` to its strict path. Those are values ``prepare`` writes as
+    they are (floats aside, which orjson writes as it does), so orjson's text
+    is the canonical one.
+    """
+    if not _fastpath.ENABLED:
+        return False
+    items: list[Any] = values
+    for level in range(1, levels + 2):
+        kinds = set(map(type, items))
+        if not kinds <= _JSON_KINDS:
+            return False
+        if float in kinds and not all(map(same_float_text, set(_of_kind(items, float)))):
+            return False
+        objects: list[dict[Any, Any]] = list(_of_kind(items, dict)) if dict in kinds else []
+        arrays: list[list[Any]] = list(_of_kind(items, list)) if list in kinds else []
+        if not objects and not arrays:
+            return True
+        if level > levels:
+            return False
+        try:
+            if objects and not "".join(chain.from_iterable(objects)).isascii():
+                return False
+        except TypeError:  # a key that is not a str
+            return False
+        items = [*chain.from_iterable(map(dict.values, objects)), *chain.from_iterable(arrays)]
+    return False
+
+
+def _of_kind(items: list[Any], kind: type[_T]) -> Iterator[_T]:
+    """The items of exactly the class ``kind``, in order."""
+    return compress(items, map(is_, map(type, items), repeat(kind)))

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable, Sequence
-from itertools import chain, repeat
+from itertools import repeat
 from operator import attrgetter, is_
 from typing import Any, cast
 
@@ -36,8 +36,10 @@ import orjson
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
+from mplp_models import _fastpath
 from mplp_models._canonical import (
     CanonicalJSONError,
+    exactly_json,
     holder_of,
     prepare,
     refuse_non_json,
@@ -88,7 +90,7 @@ def model_members(model: Any) -> Any:
     if shape.extra:
         return _with_extra(model, values, given)
     members = values if len(given) == len(values) else _without_unset(values, given)
-    if shape.loose and not _loose_as_is(members, shape.loose):
+    if shape.loose and not _flat_as_is(members, shape.loose) and not _loose_as_is([members], shape.loose):
         # The exact path: each loose field checked and prepared on its own (its error names it).
         if members is values:
             members = dict(values)  # the model's own __dict__ is never changed
@@ -108,15 +110,11 @@ def model_members(model: Any) -> Any:
 _PLAIN_SHAPES: dict[type, Shape] = {}
 
 
-def _loose_as_is(members: dict[str, Any], names: tuple[str, ...]) -> bool:
-    """Whether orjson writes the loose fields ``names`` of ``members`` as they are: else the exact path writes them.
+def _flat_as_is(members: dict[str, Any], names: tuple[str, ...]) -> bool:
+    """``exactly_json`` for the loose fields of one model when each is flat (an event's data): a scalar, or an object of scalars.
 
-    First without a call: a flat open object (an event's data) of str, int,
-    bool, None and floats under ASCII keys, or such a value in a field, is
-    JSON already; an integer beyond +/-(2**53 - 1) or a lone surrogate makes
-    the writing stop (``OPT_STRICT_INTEGER``; UTF-8), as in ``written_as_is``.
-    A float is written as it is only if ``same_float_text``; when not,
-    ``written_as_is`` would not pass it either. Anything else: ``written_as_is``.
+    The same proof in a plain loop, cheaper than ``exactly_json``'s calls for
+    the few values of one model; False when it does not apply.
     """
     for name in names:
         value: object = members.get(name)
@@ -124,46 +122,27 @@ def _loose_as_is(members: dict[str, Any], names: tuple[str, ...]) -> bool:
         if kind is dict:
             for key, item in cast("dict[object, object]", value).items():
                 if type(key) is not str or not key.isascii():
-                    break
+                    return False
                 leaf = type(item)
-                if leaf is float:
-                    if not same_float_text(cast(float, item)):
-                        return False
-                elif leaf not in _LEAVES:
-                    break
-            else:
-                continue
-        elif kind in _LEAVES:
-            continue
-        elif kind is float:
-            if same_float_text(cast(float, value)):
-                continue
+                if leaf not in _SCALARS and (leaf is not float or not same_float_text(cast(float, item))):
+                    return False
+        elif kind not in _SCALARS and (kind is not float or not same_float_text(cast(float, value))):
             return False
-        return written_as_is(_loose_values([members], names), MAX_OPEN_OBJECT_DEPTH)
-    return True
+    return _fastpath.ENABLED
 
 
-def _many_loose_as_is(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> bool:
-    """``_loose_as_is`` for the members of many models at once, its flat check at C speed."""
+_SCALARS = frozenset({str, int, bool, type(None)})  # and floats, by same_float_text
+
+
+def _loose_as_is(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> bool:
+    """Whether orjson writes the loose fields ``names`` of the members ``dicts`` (of models of one class) as they are.
+
+    ``exactly_json`` decides most at C speed; what it cannot (a key beyond
+    ASCII, a float it finds not the same text) goes to ``written_as_is``.
+    When neither proves them JSON already, the exact path writes them.
+    """
     values = _loose_values(dicts, names)
-    kinds = set(map(type, values))
-    if dict in kinds:
-        objects: list[dict[object, object]] = [value for value in values if type(value) is dict]
-        try:
-            if not "".join(chain.from_iterable(objects)).isascii():  # type: ignore[arg-type]  # a key that is no str raises
-                return written_as_is(values, MAX_OPEN_OBJECT_DEPTH)
-        except TypeError:
-            return written_as_is(values, MAX_OPEN_OBJECT_DEPTH)
-        values = [value for value in values if type(value) is not dict]
-        values.extend(chain.from_iterable(map(dict.values, objects)))
-        kinds = set(map(type, values))
-    if not kinds <= _FLAT:
-        return written_as_is(_loose_values(dicts, names), MAX_OPEN_OBJECT_DEPTH)
-    return float not in kinds or all(map(same_float_text, {value for value in values if type(value) is float}))
-
-
-_LEAVES = frozenset({str, int, bool, type(None)})
-_FLAT = _LEAVES | {float}
+    return exactly_json(values, MAX_OPEN_OBJECT_DEPTH) or written_as_is(values, MAX_OPEN_OBJECT_DEPTH)
 
 
 def _loose_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> list[Any]:
@@ -372,7 +351,7 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
             for members in dicts:
                 for name in unset:
                     del members[name]
-    if shape.loose and not _many_loose_as_is(dicts, shape.loose):
+    if shape.loose and not _loose_as_is(dicts, shape.loose):
         return items
     # Nested lists of models (none in these schemas' list items today) are written item by item.
     return dicts
