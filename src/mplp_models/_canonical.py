@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, compress, repeat
 from operator import is_
 from typing import Any, TypeVar, cast
@@ -563,6 +563,7 @@ def same_float_text(value: float) -> bool:
 
 
 _JSON_KINDS = frozenset({dict, list, str, int, bool, type(None), float})
+_VALUES = cast(Callable[[dict[Any, Any]], Iterable[Any]], dict.values)  # pyright: ignore[reportUnknownMemberType]
 
 
 def exactly_json(values: list[Any], levels: int) -> bool:
@@ -600,10 +601,10 @@ def exactly_json(values: list[Any], levels: int) -> bool:
                 return False
         except TypeError:  # a key that is not a str
             return False
-        items = [*chain.from_iterable(map(dict.values, objects)), *chain.from_iterable(arrays)]
+        items = [*chain.from_iterable(map(_VALUES, objects)), *chain.from_iterable(arrays)]
     return False
 
 
-def _of_kind(items: list[Any], kind: type[_T]) -> Iterator[_T]:
+def _of_kind(items: list[Any], kind: object) -> Iterator[Any]:
     """The items of exactly the class ``kind``, in order."""
     return compress(items, map(is_, map(type, items), repeat(kind)))

@@ -90,11 +90,13 @@ def model_members(model: Any) -> Any:
     if shape.extra:
         return _with_extra(model, values, given)
     members = values if len(given) == len(values) else _without_unset(values, given)
-    if shape.loose and not _flat_as_is(members, shape.loose) and not _loose_as_is([members], shape.loose):
-        # The exact path: each loose field checked and prepared on its own (its error names it).
-        if members is values:
-            members = dict(values)  # the model's own __dict__ is never changed
-        _prepare_loose(members, shape.loose)
+    if shape.loose:
+        flat = _flat_as_is(members, shape.loose)
+        if not (_loose_as_is([members], shape.loose) if flat is None else flat):
+            # The exact path: each loose field checked and prepared on its own (its error names it).
+            if members is values:
+                members = dict(values)  # the model's own __dict__ is never changed
+            _prepare_loose(members, shape.loose)
     for name in shape.many:
         items = members.get(name)
         if items:
@@ -110,25 +112,35 @@ def model_members(model: Any) -> Any:
 _PLAIN_SHAPES: dict[type, Shape] = {}
 
 
-def _flat_as_is(members: dict[str, Any], names: tuple[str, ...]) -> bool:
+def _flat_as_is(members: dict[str, Any], names: tuple[str, ...]) -> bool | None:
     """``exactly_json`` for the loose fields of one model when each is flat (an event's data): a scalar, or an object of scalars.
 
     The same proof in a plain loop, cheaper than ``exactly_json``'s calls for
-    the few values of one model; False when it does not apply.
+    the few values of one model: True when it holds, False when a float is not
+    written as RFC 8785 does (nor would ``written_as_is`` take it), and None
+    when it does not apply.
     """
+    if not _fastpath.ENABLED:
+        return False
     for name in names:
         value: object = members.get(name)
         kind = type(value)
         if kind is dict:
             for key, item in cast("dict[object, object]", value).items():
                 if type(key) is not str or not key.isascii():
-                    return False
+                    return None
                 leaf = type(item)
-                if leaf not in _SCALARS and (leaf is not float or not same_float_text(cast(float, item))):
-                    return False
-        elif kind not in _SCALARS and (kind is not float or not same_float_text(cast(float, value))):
-            return False
-    return _fastpath.ENABLED
+                if leaf is float:
+                    if not same_float_text(cast(float, item)):
+                        return False
+                elif leaf not in _SCALARS:
+                    return None
+        elif kind is float:
+            if not same_float_text(cast(float, value)):
+                return False
+        elif kind not in _SCALARS:
+            return None
+    return True
 
 
 _SCALARS = frozenset({str, int, bool, type(None)})  # and floats, by same_float_text
