@@ -17,7 +17,10 @@ places only, and only those are handled in Python:
   than changed (see ``_prepare_large_integer``).
 
 A document without floats or such keys is checked by one walk and handed to
-orjson unchanged. A model is not walked here: orjson writes it (see ``_writer``).
+orjson unchanged. A model is not walked here: orjson writes it (see ``_writer``),
+and its open objects as they are where ``exactly_json`` or ``written_as_is``
+prove at C speed that orjson's text is the canonical one (floats included:
+``same_float_text``, and the shapes of ``_SAME_NUMBER``).
 """
 
 from __future__ import annotations
@@ -475,11 +478,14 @@ def written_as_is(values: list[Any], levels: int) -> bool:
       (or such enum members), and the containers plain dicts and lists.
     * No character beyond U+FFFF: then sorting by code point (orjson) and by
       UTF-16 code unit (RFC 8785) agree, as ``prepare`` knows.
-    * Each number as RFC 8785 writes it: outside strings, no exponent, and
-      each "." in a fraction T of at most 15 significant digits in plain
-      decimal form not ending in 0 within [1e-6, 1e14) (``_SAME_FRACTION``);
-      so every other number token is an integer, written as its digits.
-      T reads back as the double x it was written from (the check above),
+    * Each number as RFC 8785 writes it: outside strings, every number token
+      an integer or a fraction T of at most 15 significant digits in plain
+      decimal form not ending in 0 within [1e-6, 1e14) (``_SAME_NUMBER``, on
+      the shapes of the tokens: digits 1-9 as "1"). orjson writes every float
+      with a "." or an exponent (tests/test_open_object_writing.py), so a
+      token without is an ``int``'s digits, RFC 8785's text for it.
+      T reads back as the double x it was written from (the check above, by
+      orjson's correctly rounded reader, the one every reading here uses),
       and ECMAScript writes x as the fewest digits S that read back as x: so S
       has at most 15, and reads back as x. Two different decimals of at most
       15 significant digits read back as two different doubles in this range

@@ -4,14 +4,17 @@ The values of a validated model are JSON already: str-valued enums and
 ``Timestamp`` are str subclasses, which orjson writes as their text; fields
 hold str, bool, int, None, lists and other models. So a model is handed over
 as its own ``__dict__`` (not copied) when every field was given, or as a copy
-without the fields that were not. Only the fields whose type admits a float or
-an open object go through ``prepare`` (floats get their RFC 8785 text; open
-objects their checks). orjson calls the hook again for each model inside.
+without the fields that were not. The fields whose type admits a float or an
+open object are left to orjson as they are when proven canonical already (a
+flat check for one model, ``exactly_json`` and then ``written_as_is`` at C
+speed); else they take the exact path, ``refuse_non_json`` then ``prepare``
+(floats get their RFC 8785 text; open objects their checks and their pointer).
+orjson calls the hook again for each model inside.
 
-A list of models of one class, all with the same fields given, is turned into
-their member dicts in bulk, by C-level maps: a plan's steps and a dialog's
-messages are most of what is written, and a Python call per item would
-dominate the writing.
+A list of models of one class is turned into their member dicts in bulk, by
+C-level maps, and their loose fields proven canonical at once: a plan's steps,
+a dialog's messages, a trace's segments and a document's events are most of
+what is written, and a Python call per item would dominate the writing.
 
 The one model walker: ``MplpModel.to_json`` writes with it (with
 ``OPT_SORT_KEYS``), and so does the reader's proof (``write_every_field``,
