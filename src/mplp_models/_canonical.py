@@ -596,8 +596,8 @@ def exactly_json(values: list[Any], levels: int) -> bool:
             return False
         if float in kinds and not all(map(same_float_text, set(_of_kind(items, float)))):
             return False
-        objects: list[dict[Any, Any]] = list(_of_kind(items, dict)) if dict in kinds else []
-        arrays: list[list[Any]] = list(_of_kind(items, list)) if list in kinds else []
+        objects: list[dict[Any, Any]] = _all_of_kind(items, kinds, dict)
+        arrays: list[list[Any]] = _all_of_kind(items, kinds, list)
         if not objects and not arrays:
             return True
         if level > levels:
@@ -609,6 +609,13 @@ def exactly_json(values: list[Any], levels: int) -> bool:
             return False
         items = [*chain.from_iterable(map(_VALUES, objects)), *chain.from_iterable(arrays)]
     return False
+
+
+def _all_of_kind(items: list[Any], kinds: set[type], kind: type) -> list[Any]:
+    """The items of exactly the class ``kind`` (``kinds``: the classes of all of them)."""
+    if kind not in kinds:
+        return []
+    return items if len(kinds) == 1 else list(_of_kind(items, kind))
 
 
 def _of_kind(items: list[Any], kind: object) -> Iterator[Any]:
