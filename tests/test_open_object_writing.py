@@ -243,19 +243,18 @@ def test_the_screens_take_the_common_open_objects() -> None:
 @pytest.mark.parametrize(
     "value",
     [
-        [1.0],  # orjson writes 1.0, RFC 8785 1
-        [-0.0],
-        [1e16],  # 1e+16 against 10000000000000000
-        [1e-6],  # 1e-6 against 0.000001
-        [{"\U0001f600": 1, "\ue000": 2}],  # UTF-16 order differs from code point order
-        [float("nan")],
-        [(1, 2)],
-        [{"u": UUID(int=1)}],
-        [Colour.red],
-        [orjson.Fragment(b"1")],  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
-        [[[[1]]]],  # three levels, two allowed
+        pytest.param([1.0], id="1.0, which orjson writes 1.0 and RFC 8785 1"),
+        pytest.param([-0.0], id="-0.0"),
+        pytest.param([1e16], id="1e16, 1e+16 against 10000000000000000"),
+        pytest.param([1e-6], id="1e-6, 1e-6 against 0.000001"),
+        pytest.param([{"\U0001f600": 1, "\ue000": 2}], id="keys whose UTF-16 order is not their code points'"),
+        pytest.param([float("nan")], id="NaN"),
+        pytest.param([(1, 2)], id="a tuple"),
+        pytest.param([{"u": UUID(int=1)}], id="a UUID"),
+        pytest.param([Colour.red], id="an enum member"),
+        pytest.param([orjson.Fragment(b"1")], id="a Fragment"),  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+        pytest.param([[[[1]]]], id="three levels, two allowed"),
     ],
-    ids=repr,
 )
 def test_the_screens_refuse_what_orjson_would_write_otherwise(value: list[Any]) -> None:
     with fast_paths(True):
