@@ -282,13 +282,15 @@ class MplpModel(BaseModel, frozen=True):
                 that is not JSON, a key that is not a string...); ``pointer`` names it.
         """
         # Fast path: orjson writes the model itself, asking model_members for
-        # each model's given fields (floats and open objects canonical). Field
-        # names are ASCII, so orjson's key order is RFC 8785's; OPT_STRICT_INTEGER
-        # stops at any integer beyond +/-(2**53 - 1), and so does a lone
-        # surrogate. Those rare documents take the full walk, which writes what
-        # has an exact form and names the path of what has not. It relies on
-        # every model inside being plain (_fast_shapes.is_plain, checked per class
-        # by fast_path_problems; model_members refuses any other): values that
+        # each model's given fields (floats and open objects canonical: as they
+        # are where _canonical.exactly_json or written_as_is prove orjson's text
+        # RFC 8785's, else prepared). Field names are ASCII, so orjson's key
+        # order is RFC 8785's; OPT_STRICT_INTEGER stops at any integer beyond
+        # +/-(2**53 - 1), and so does a lone surrogate. Those rare documents take
+        # the full walk, which writes what has an exact form and names the path
+        # of what has not. It relies on every model, this one included, being
+        # plain (_fast_shapes.is_plain, checked per class by fast_path_problems;
+        # model_members refuses any other, so orjson stops): values that
         # are JSON already, no aliases or computed fields, no extra keys but a
         # context root's, and no serializers but given_members, JsonObject's
         # and the root's, whose work model_members does. Any other class, and every class with the fast
@@ -296,7 +298,7 @@ class MplpModel(BaseModel, frozen=True):
         # has refused any open object changed in place into what is not JSON:
         # pydantic's JSON mode would write it as something else.
         try:
-            if _fastpath.ENABLED and is_plain(type(self)):
+            if _fastpath.ENABLED:
                 try:
                     return orjson.dumps(self, default=model_members, option=_FAST_PATH)
                 except orjson.JSONEncodeError:

@@ -17,13 +17,19 @@ places only, and only those are handled in Python:
   than changed (see ``_prepare_large_integer``).
 
 A document without floats or such keys is checked by one walk and handed to
-orjson unchanged. A model is not walked here: orjson writes it (see ``_writer``).
+orjson unchanged. A model is not walked here: orjson writes it (see ``_writer``),
+and its open objects as they are where ``exactly_json`` or ``written_as_is``
+prove at C speed that orjson's text is the canonical one (floats included:
+``same_float_text``, and the shapes of ``_SAME_NUMBER``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable, Iterator
+from itertools import chain, compress, repeat
+from operator import is_
 from typing import Any, TypeVar, cast
 
 import orjson
@@ -36,11 +42,14 @@ __all__ = [
     "canonical_json",
     "dumps",
     "es6_number",
+    "exactly_json",
     "holder_of",
     "plainly_json",
     "prepare",
     "refuse_non_json",
     "relocated",
+    "same_float_text",
+    "written_as_is",
     "written_by_their_own_method",
 ]
 
@@ -410,3 +419,205 @@ def plainly_json(value: Any, levels: int) -> bool:
     except orjson.JSONEncodeError:
         return False
     return written.count(b"{") + written.count(b"[") <= levels and bool(orjson.loads(written) == value)
+
+
+# --- values orjson may write as they are --------------------------------------------------------
+
+# What orjson passes through to ``default`` (there is none here: it stops) rather than writing in a
+# form of its own: subclasses of str, int, dict and list, datetimes and dataclasses.
+_AS_IS = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_STRICT_INTEGER
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+)
+# A string as orjson writes it: an escape is a backslash and the character after it (a \uXXXX
+# escape's digits are plain characters), and a quote inside is escaped.
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+# The lead byte of a character beyond U+FFFF in UTF-8 (orjson writes every character as UTF-8).
+_ASTRAL = re.compile(rb"[\xf0-\xff]")
+# The shape of a number token: each digit 1-9 as "1" (zeros kept), so that the few shapes of a
+# document are checked rather than its many numbers. Any other byte splits the tokens, but "e"
+# (and "E"), which may be an exponent's: true and false leave the shape "e", which no number has.
+_SHAPE = bytes(byte if byte in b"0.-+eE" else ord("1") if byte in b"123456789" else ord(",") for byte in range(256))
+# The shape of a number that orjson writes as RFC 8785 does: an integer, or a fraction in plain
+# decimal form, not ending in 0, of at most 15 significant digits, from 0.000001 (ECMAScript
+# writes an exponent below 1e-6) to below 1e14; and the empty shape and "e", which are no number.
+_SAME_NUMBER = re.compile(
+    rb"-?(?:0|1[01]*"  # an integer
+    rb"|(?=[01.]{3,16}\Z)1[01]*\.[01]*1"  # 1 <= |x| < 1e14
+    rb"|0\.0{0,5}1(?:[01]{0,13}1)?)"  # 1e-6 <= |x| < 1
+    rb"|e?"
+)
+_SAME_SHAPES: set[bytes] = set()  # shapes _SAME_NUMBER took, up to _SAME_SHAPES_MOST of them
+_SAME_SHAPES_MOST = 1024
+_EMPTY_CONTAINER = re.compile(rb"\{\}|\[\]")
+_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"{}[]")
+
+
+def written_as_is(values: list[Any], levels: int) -> bool:
+    """True only when orjson writes each item of ``values`` (``OPT_SORT_KEYS``) as ``dumps`` does, and ``refuse_non_json`` finds nothing in it (``levels`` allowed).
+
+    The items are the open objects, numbers and arrays of open objects' items
+    of some models: a fast path's one screen of them all, at C speed; on False
+    the exact path (``refuse_non_json``, then ``prepare``) decides each. The
+    proof, over the text orjson writes of ``values`` with ``_AS_IS``:
+
+    * Nothing it cannot write: orjson stops at a key that is not a ``str``, an
+      integer beyond +/-(2**53 - 1), a lone surrogate, a type it does not know
+      (bytes, sets, ``Decimal``, generators, never iterated...), nesting
+      beyond 254 levels (cycles), and at what ``_AS_IS`` passes through:
+      subclasses of str, int, dict and list, datetimes, dataclasses.
+    * Read back equal to ``values``: what else it writes of its own (a UUID as
+      text, a tuple as an array, an ``Enum`` as its value, a ``Fragment`` as
+      is, NaN and infinities as ``null``) reads back unequal (a list never
+      equals a tuple), but for an enum member that is a str, int or float
+      holding that very value, which ``prepare`` writes as that value too.
+      So the leaves are plain ``str``, ``int``, ``float``, ``bool`` and None
+      (or such enum members), and the containers plain dicts and lists.
+    * No character beyond U+FFFF: then sorting by code point (orjson) and by
+      UTF-16 code unit (RFC 8785) agree, as ``prepare`` knows.
+    * Each number as RFC 8785 writes it: outside strings, every number token
+      an integer or a fraction T of at most 15 significant digits in plain
+      decimal form not ending in 0 within [1e-6, 1e14) (``_SAME_NUMBER``, on
+      the shapes of the tokens: digits 1-9 as "1"). orjson writes every float
+      with a "." or an exponent (tests/test_open_object_writing.py), so a
+      token without is an ``int``'s digits, RFC 8785's text for it.
+      T reads back as the double x it was written from (the check above, by
+      orjson's correctly rounded reader, the one every reading here uses),
+      and ECMAScript writes x as the fewest digits S that read back as x: so S
+      has at most 15, and reads back as x. Two different decimals of at most
+      15 significant digits read back as two different doubles in this range
+      (a double carries 15 decimal digits: DBL_DIG), so S and T are the same
+      number; both are laid out in plain decimal form there (ECMAScript's for
+      1e-6 <= |x| < 1e21) without leading or trailing zeros: the same text.
+    * At most ``levels`` of nesting in each item (the list is one more): a
+      count of brackets, or when that is too many, passes that each drop every
+      empty container from the brackets outside strings, so one level.
+    """
+    if not _fastpath.ENABLED:
+        return False
+    try:
+        written = orjson.dumps(values, option=_AS_IS)
+    except orjson.JSONEncodeError:
+        return False
+    if not written.isascii() and _ASTRAL.search(written) is not None:
+        return False
+    outside = None
+    if b"." in written or b"e" in written or b"E" in written:  # every float orjson writes has one
+        outside = _outside_strings(written)
+        if not _numbers_as_is(outside):
+            return False
+    if written.count(b"{") + written.count(b"[") > levels + 1 and not _nested_at_most(
+        _outside_strings(written) if outside is None else outside, levels + 1
+    ):
+        return False
+    return bool(orjson.loads(written) == values)
+
+
+def _numbers_as_is(outside: bytes) -> bool:
+    """Whether every number in ``outside`` (orjson's text without its strings) is written as RFC 8785 writes it."""
+    shapes = set(outside.translate(_SHAPE).split(b","))
+    shapes -= _SAME_SHAPES
+    for shape in shapes:
+        if _SAME_NUMBER.fullmatch(shape) is None:
+            return False
+        if len(_SAME_SHAPES) < _SAME_SHAPES_MOST:
+            _SAME_SHAPES.add(shape)
+    return True
+
+
+def _outside_strings(written: bytes) -> bytes:
+    """orjson's JSON text without its strings (keys too)."""
+    if b"\\" in written:
+        return _STRING.sub(b"", written)
+    # No escape, so no quote inside a string: the quotes delimit them, from outside to in.
+    return b"".join(written.split(b'"')[::2])
+
+
+def _nested_at_most(outside: bytes, levels: int) -> bool:
+    """Whether the JSON text ``outside`` (its strings taken out) nests at most ``levels`` deep."""
+    brackets = outside.translate(None, _NOT_BRACKETS)
+    for _ in range(levels):
+        if not brackets:
+            return True
+        brackets = _EMPTY_CONTAINER.sub(b"", brackets)  # the innermost containers: one level
+    return not brackets
+
+
+_FLOAT_TEXT: dict[float, bool] = {}  # same_float_text's verdicts
+_FLOAT_TEXT_MOST = 4096  # emptied when it reaches this size
+
+
+def same_float_text(value: float) -> bool:
+    """Whether orjson writes ``value`` as RFC 8785 does (``es6_number``), found by comparing the two texts, once per value.
+
+    orjson's text of a double depends on the double alone. Equal floats are the
+    same double but for 0.0 and -0.0, neither of which orjson writes as "0"
+    (both False); a NaN equals nothing and is never kept: so a float found in
+    the cache has that verdict.
+    """
+    verdict = _FLOAT_TEXT.get(value)
+    if verdict is None:
+        verdict = math.isfinite(value) and orjson.dumps(value) == es6_number(value)
+        if len(_FLOAT_TEXT) >= _FLOAT_TEXT_MOST:
+            _FLOAT_TEXT.clear()
+        if value == value:
+            _FLOAT_TEXT[value] = verdict
+    return verdict
+
+
+_JSON_KINDS = frozenset({dict, list, str, int, bool, type(None), float})
+_VALUES = cast(Callable[[dict[Any, Any]], Iterable[Any]], dict.values)  # pyright: ignore[reportUnknownMemberType]
+
+
+def exactly_json(values: list[Any], levels: int) -> bool:
+    """True only when orjson writes each item of ``values`` (``OPT_SORT_KEYS``) as ``dumps`` does and ``refuse_non_json`` finds nothing in it, or stops.
+
+    A walk of the items level by level, each level at C speed (no Python call
+    per value): every value is exactly a dict, list, str, int, bool, None or a
+    float that orjson writes as RFC 8785 does (``same_float_text``, once per
+    distinct float); every key exactly a ``str`` in ASCII (orjson's order of
+    keys is then RFC 8785's; a key of a str subclass joins here, but orjson
+    stops at it); containers at most ``levels`` deep (the list is level 0).
+    What is left is for the writing to stop at (``OPT_STRICT_INTEGER``: an
+    integer beyond +/-(2**53 - 1); UTF-8: a lone surrogate), which sends
+    ``to_json`` to its strict path. Those are values ``prepare`` writes as
+    they are (floats aside, which orjson writes as it does), so orjson's text
+    is the canonical one.
+    """
+    if not _fastpath.ENABLED:
+        return False
+    items: list[Any] = values
+    for level in range(1, levels + 2):
+        kinds = set(map(type, items))
+        if not kinds <= _JSON_KINDS:
+            return False
+        if float in kinds and not all(map(same_float_text, set(_of_kind(items, float)))):
+            return False
+        objects: list[dict[Any, Any]] = _all_of_kind(items, kinds, dict)
+        arrays: list[list[Any]] = _all_of_kind(items, kinds, list)
+        if not objects and not arrays:
+            return True
+        if level > levels:
+            return False
+        try:
+            if objects and not "".join(chain.from_iterable(objects)).isascii():
+                return False
+        except TypeError:  # a key that is not a str
+            return False
+        items = [*chain.from_iterable(map(_VALUES, objects)), *chain.from_iterable(arrays)]
+    return False
+
+
+def _all_of_kind(items: list[Any], kinds: set[type], kind: type) -> list[Any]:
+    """The items of exactly the class ``kind`` (``kinds``: the classes of all of them)."""
+    if kind not in kinds:
+        return []
+    return items if len(kinds) == 1 else list(_of_kind(items, kind))
+
+
+def _of_kind(items: list[Any], kind: object) -> Iterator[Any]:
+    """The items of exactly the class ``kind``, in order."""
+    return compress(items, map(is_, map(type, items), repeat(kind)))

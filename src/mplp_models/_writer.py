@@ -4,14 +4,17 @@ The values of a validated model are JSON already: str-valued enums and
 ``Timestamp`` are str subclasses, which orjson writes as their text; fields
 hold str, bool, int, None, lists and other models. So a model is handed over
 as its own ``__dict__`` (not copied) when every field was given, or as a copy
-without the fields that were not. Only the fields whose type admits a float or
-an open object go through ``prepare`` (floats get their RFC 8785 text; open
-objects their checks). orjson calls the hook again for each model inside.
+without the fields that were not. The fields whose type admits a float or an
+open object are left to orjson as they are when proven canonical already (a
+flat check for one model, ``exactly_json`` and then ``written_as_is`` at C
+speed); else they take the exact path, ``refuse_non_json`` then ``prepare``
+(floats get their RFC 8785 text; open objects their checks and their pointer).
+orjson calls the hook again for each model inside.
 
-A list of models of one class, all with the same fields given, is turned into
-their member dicts in bulk, by C-level maps: a plan's steps and a dialog's
-messages are most of what is written, and a Python call per item would
-dominate the writing.
+A list of models of one class is turned into their member dicts in bulk, by
+C-level maps, and their loose fields proven canonical at once: a plan's steps,
+a dialog's messages, a trace's segments and a document's events are most of
+what is written, and a Python call per item would dominate the writing.
 
 The one model walker: ``MplpModel.to_json`` writes with it (with
 ``OPT_SORT_KEYS``), and so does the reader's proof (``write_every_field``,
@@ -27,6 +30,7 @@ once, when its shape is first needed: a class that fails any of it is not
 from __future__ import annotations
 
 import typing
+from collections import deque
 from collections.abc import Callable, Sequence
 from itertools import repeat
 from operator import attrgetter, is_
@@ -36,7 +40,17 @@ import orjson
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
-from mplp_models._canonical import CanonicalJSONError, holder_of, prepare, refuse_non_json, relocated
+from mplp_models import _fastpath
+from mplp_models._canonical import (
+    CanonicalJSONError,
+    exactly_json,
+    holder_of,
+    prepare,
+    refuse_non_json,
+    relocated,
+    same_float_text,
+    written_as_is,
+)
 from mplp_models._fast_shapes import Shape, own_functions, shape_of
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
 
@@ -50,6 +64,7 @@ __all__ = [
 
 _DICT = attrgetter("__dict__")
 _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
+_POP: Callable[[dict[str, Any], str], Any] = dict[str, Any].pop
 _GIVEN = attrgetter("__pydantic_fields_set__")
 
 
@@ -72,26 +87,97 @@ def _plain_model(model: Any) -> tuple[set[str], Shape]:
 
 def model_members(model: Any) -> Any:
     """orjson's ``default`` for a model: its given fields (explicit nulls included), ready to write."""
-    given, shape = _plain_model(model)
+    shape = _PLAIN_SHAPES.get(model.__class__)
+    if shape is None:
+        shape = _PLAIN_SHAPES[model.__class__] = _plain_model(model)[1]
     values: dict[str, Any] = model.__dict__
+    given: set[str] = model.__pydantic_fields_set__
     if shape.extra:
         return _with_extra(model, values, given)
     members = values if len(given) == len(values) else _without_unset(values, given)
-    if not (shape.loose or shape.many):
-        return members
-    if members is values:
-        members = dict(values)  # the model's own __dict__ is never changed
-    if len(shape.loose) == 1:  # most models with loose fields (an event's data): one, on its own
-        name = shape.loose[0]
-        if name in members:
-            members[name] = _prepared_open_object(members[name])
-    elif shape.loose:
-        _prepare_loose(members, shape.loose)
+    if shape.loose:
+        flat = _flat_as_is(members, shape.loose)
+        if not (_loose_as_is([members], shape.loose) if flat is None else flat):
+            # The exact path: each loose field checked and prepared on its own (its error names it).
+            if members is values:
+                members = dict(values)  # the model's own __dict__ is never changed
+            _prepare_loose(members, shape.loose)
     for name in shape.many:
         items = members.get(name)
         if items:
-            members[name] = _members_of_many(items)
+            listed = _members_of_many(items)
+            if listed is not items:
+                if members is values:
+                    members = dict(values)
+                members[name] = listed
     return members
+
+
+# The shapes of the classes model_members has found plain: one lookup per model, not three calls.
+_PLAIN_SHAPES: dict[type, Shape] = {}
+
+
+def _flat_as_is(members: dict[str, Any], names: tuple[str, ...]) -> bool | None:
+    """``exactly_json`` for the loose fields of one model when each is flat (an event's data): a scalar, or an object of scalars.
+
+    The same proof in a plain loop, cheaper than ``exactly_json``'s calls for
+    the few values of one model: True when it holds, False when a float is not
+    written as RFC 8785 does (nor would ``written_as_is`` take it), and None
+    when it does not apply.
+    """
+    if not _fastpath.ENABLED:
+        return False
+    for name in names:
+        value: object = members.get(name)
+        kind = type(value)
+        if kind is dict:
+            for key, item in cast("dict[object, object]", value).items():
+                if type(key) is not str or not key.isascii():
+                    return None
+                leaf = type(item)
+                if leaf is float:
+                    if not same_float_text(cast(float, item)):
+                        return False
+                elif leaf not in _SCALARS:
+                    return None
+        elif kind is float:
+            if not same_float_text(cast(float, value)):
+                return False
+        elif kind not in _SCALARS:
+            return None
+    return True
+
+
+_SCALARS = frozenset({str, int, bool, type(None)})  # and floats, by same_float_text
+
+
+def _loose_as_is(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> bool:
+    """Whether orjson writes the loose fields ``names`` of the members ``dicts`` (of models of one class) as they are.
+
+    ``exactly_json`` decides most at C speed; what it cannot (a key beyond
+    ASCII, a float it finds not the same text) goes to ``written_as_is``.
+    When neither proves them JSON already, the exact path writes them.
+    """
+    values = _loose_values(dicts, names)
+    return exactly_json(values, MAX_OPEN_OBJECT_DEPTH) or written_as_is(values, MAX_OPEN_OBJECT_DEPTH)
+
+
+def _loose_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> list[Any]:
+    """The values of the loose fields ``names`` in ``dicts`` (None where not given), for ``written_as_is``.
+
+    A model's own array of open objects (a tuple) gives its items: each is an
+    open object on its own, as ``refuse_changed_open_objects`` sees it.
+    """
+    values = [members.get(name) for name in names for members in dicts]
+    if tuple in set(map(type, values)):
+        flat: list[Any] = []
+        for value in values:
+            if type(value) is tuple:
+                flat.extend(cast(tuple[Any, ...], value))  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
+            else:
+                flat.append(value)
+        return flat
+    return values
 
 
 def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
@@ -107,7 +193,9 @@ def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str
         raise TypeError(f"{type(model).__name__} is written by model_dump")
     members = {name: value for name, value in values.items() if name in given}
     extra: dict[str, Any] | None = model.__pydantic_extra__
-    if extra:
+    if extra and written_as_is([extra], MAX_OPEN_OBJECT_DEPTH):
+        members.update(extra)
+    elif extra:
         prepared = _prepared_open_object(extra)
         if not isinstance(prepared, dict):
             raise TypeError(f"{type(model).__name__} has extra keys written in UTF-16 order by model_dump")
@@ -132,6 +220,10 @@ def _prepared_open_object(value: Any) -> Any:
     """
     _refuse_changed(value, ())
     return prepare(value)
+
+
+def _given_members_of(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
+    return values if len(given) == len(values) else _without_unset(values, given)
 
 
 def _without_unset(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
@@ -248,9 +340,11 @@ def not_null_fields(kind: type) -> frozenset[str]:
 
 
 def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
-    """The members of a list of models in bulk, when they are of one class and share their given fields; else the list.
+    """The members of a list of models in bulk, when they are of one plain class; else the list.
 
-    Items whose class has loose fields are left to ``model_members``, one by one.
+    The loose fields of all the items are screened at once (``written_as_is``);
+    when that fails, the list is left to ``model_members``, item by item, which
+    screens each and takes the exact path for those that need it.
     """
     first: object = items[0]
     kind = type(first)
@@ -258,17 +352,23 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     if given is None:
         return items
     shape = shape_of(first)
-    if shape.loose or shape.extra or not shape.plain:
+    if shape.extra or not shape.plain:
         return items
-    if not all(map(is_, map(type, items), repeat(kind))) or not all(map(given.__eq__, map(_GIVEN, items))):
+    if not all(map(is_, map(type, items), repeat(kind))):
         return items
     dicts: list[dict[str, Any]] = list(map(_DICT, items))
-    unset = [name for name in dicts[0] if name not in given]
-    if unset:
-        dicts = list(map(_COPY, dicts))
-        for members in dicts:
-            for name in unset:
-                del members[name]
+    if not all(map(given.__eq__, map(_GIVEN, items))):
+        # Fields given in some items and not in others (a trace's segments, one with a parent):
+        # each item's members dropped one by one.
+        dicts = list(map(_given_members_of, dicts, map(_GIVEN, items)))
+    else:
+        unset = [name for name in dicts[0] if name not in given]
+        if unset:
+            dicts = list(map(_COPY, dicts))
+            for name in unset:  # dropped from every copy by a C-level map, consumed in place
+                deque(map(_POP, dicts, repeat(name)), maxlen=0)
+    if shape.loose and not _loose_as_is(dicts, shape.loose):
+        return items
     # Nested lists of models (none in these schemas' list items today) are written item by item.
     return dicts
 
