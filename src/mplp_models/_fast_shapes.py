@@ -398,7 +398,7 @@ def _json_validator(
 def _step(node: dict[str, Any]) -> object:
     """The function of a function validator step (``{"function": {"function": f}}``), or None."""
     function = node.get("function")
-    return function.get("function") if isinstance(function, dict) else None
+    return cast(dict[str, object], function).get("function") if isinstance(function, dict) else None
 
 
 class _JsonOnly:
@@ -413,7 +413,7 @@ class _JsonOnly:
 
     def node(self, node: Any) -> Any:
         if isinstance(node, list):
-            return [self.node(item) for item in cast(list[Any], node)]
+            return [self.node(item) for item in cast(list[Any], node)]  # type: ignore[redundant-cast]  # pyright sees list[Unknown]
         if not isinstance(node, dict):
             return node
         schema = cast(dict[str, Any], node)

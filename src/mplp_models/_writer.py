@@ -296,7 +296,8 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
 
     def every_field(item: Any) -> Any:
         nonlocal unset
-        shape = known(type(item))
+        kind: type[Any] = type(cast(object, item))
+        shape = known(kind)
         if (
             shape is not None and shape.plain and not (shape.many or shape.extra)
         ):  # most models inside: no copy, no walk
