@@ -290,7 +290,8 @@ class Reading:
     ``_check_open_object`` would have refused (see there), on texts with at most
     ``MAX_OPEN_OBJECT_DEPTH`` brackets (``bounded``), in which no open object
     can nest deeper. ``deep``, for the other texts, screens each open
-    object's depth with one orjson writing (``_open_object_within_depth``).
+    object's depth with one orjson writing (``_open_object_within_depth``),
+    and leaves its numbers to the count as ``shallow`` does.
     Both build the outermost model without its rules (``rules_after_reading``):
     ``sound`` is asked after.
     """
@@ -304,7 +305,7 @@ class Reading:
         self._deep: SchemaValidator | None = None if open else shallow
 
     def validator(self, raw: bytes) -> tuple[SchemaValidator, bool]:
-        """The validator for ``raw``, and whether it screened the open objects itself."""
+        """The validator for ``raw``, and whether it screens the open objects' numbers itself (else the proof's count must)."""
         if not self.open:
             return self.shallow, True
         # A text of fewer bytes than two per level (an opener and its closer) cannot nest that deep.
@@ -313,7 +314,7 @@ class Reading:
         deep = self._deep
         if deep is None:
             deep = self._deep = _json_validator(self.kind, _open_object_within_depth)[0]
-        return deep, True
+        return deep, False  # its check screens the depth only: the count screens the numbers
 
 
 _READINGS: dict[type, Reading | None] = {}
