@@ -18,7 +18,13 @@ import orjson
 from pydantic import BaseModel
 from pydantic_core import PydanticCustomError, SchemaValidator, core_schema
 
-from mplp_models._types import CORE_FUNCTIONS, MAX_OPEN_OBJECT_DEPTH, OPEN_OBJECT_CHECK, OPEN_OBJECT_REFUSAL
+from mplp_models._types import (
+    CORE_FUNCTIONS,
+    MAX_OPEN_OBJECT_DEPTH,
+    OPEN_OBJECT_CHECK,
+    OPEN_OBJECT_REFUSAL,
+    open_object_problem,
+)
 
 __all__ = [
     "Reading",
@@ -290,8 +296,7 @@ class Reading:
     ``_check_open_object`` would have refused (see there), on texts with at most
     ``MAX_OPEN_OBJECT_DEPTH`` brackets (``bounded``), in which no open object
     can nest deeper. ``deep``, for the other texts, screens each open
-    object's depth with one orjson writing (``_open_object_within_depth``),
-    and leaves its numbers to the count as ``shallow`` does.
+    object with one orjson writing (``_open_object_screened``).
     Both build the outermost model without its rules (``rules_after_reading``):
     ``sound`` is asked after.
     """
@@ -309,13 +314,21 @@ class Reading:
         if not self.open:
             return self.shallow, True
         # A text of fewer bytes than two per level (an opener and its closer) cannot nest that deep.
-        if len(raw) <= 2 * MAX_OPEN_OBJECT_DEPTH or raw.count(b"{") + raw.count(b"[") <= MAX_OPEN_OBJECT_DEPTH:
+        # A large one is not counted: its brackets are many, and the proof's counts of a large
+        # text cost more than the deep validator's look at each open object.
+        size = len(raw)
+        if size <= 2 * MAX_OPEN_OBJECT_DEPTH or (
+            size <= _COUNTED and raw.count(b"{") + raw.count(b"[") <= MAX_OPEN_OBJECT_DEPTH
+        ):
             return self.shallow, False
         deep = self._deep
         if deep is None:
-            deep = self._deep = _json_validator(self.kind, _open_object_within_depth)[0]
-        return deep, False  # its check screens the depth only: the count screens the numbers
+            deep = self._deep = _json_validator(self.kind, _open_object_screened)[0]
+        return deep, True
 
+
+_COUNTED = 4096
+"""The largest text whose brackets are counted to choose ``Reading.shallow``: the counts grow with the text."""
 
 _READINGS: dict[type, Reading | None] = {}
 _BUILDING_LOCK = threading.Lock()
@@ -351,20 +364,24 @@ def _keep_checks(value: Any) -> Any:
 _KEEP_CHECKS: Callable[[Any], Any] = _keep_checks
 
 
-def _open_object_within_depth(value: Any) -> Any:
-    """An open object read from JSON text, as it is, if it nests at most ``MAX_OPEN_OBJECT_DEPTH`` deep; else an error.
+def _open_object_screened(value: Any) -> Any:
+    """An open object read from JSON text, as it is, when ``_check_open_object`` would let it through; else an error.
 
-    orjson writes one ``[`` or ``{`` per array and object, and those in strings
-    only add to the count, so the count bounds the depth. What orjson cannot
-    write (an integer beyond 64 bits, a lone surrogate) is refused too: the
-    strict reading then decides, as for every refusal of the fast reading.
-    The values are pydantic's parser's (JSON mode only), so nothing else can be in them.
+    orjson writes one ``[`` or ``{`` per array and object (those in strings
+    only add to the count, so the count bounds the depth), and a NaN or an
+    infinity as ``null``: with no ``null`` written there is none, and with one,
+    ``open_object_problem`` looks. What orjson cannot write (an integer beyond
+    64 bits, a lone surrogate) is refused too. Any refusal only sends the text
+    to the strict reading, which decides and words the error. The values are
+    pydantic's parser's (JSON mode only), so nothing else can be in them.
     """
     try:
         written = orjson.dumps(value)
     except orjson.JSONEncodeError:
         raise PydanticCustomError("fast_reading", "left to the strict reading") from None
-    if written.count(b"{") + written.count(b"[") > MAX_OPEN_OBJECT_DEPTH:
+    if written.count(b"{") + written.count(b"[") > MAX_OPEN_OBJECT_DEPTH or (
+        b"null" in written and open_object_problem(value) is not None
+    ):
         raise PydanticCustomError("fast_reading", "left to the strict reading")
     return value
 
