@@ -258,3 +258,67 @@ def test_every_model_inside_is_of_its_class_and_as_the_strict_reading_gives(name
     assert not isinstance(fast, list)
     inside = list(walk_models(fast[1]))
     assert len(inside) > 1 and all(type(model).__module__.startswith("mplp_models._generated.") for model in inside)
+
+
+# --- parse: the kind chosen from orjson's value, then the fast reading ---------
+
+
+def parsed(data: bytes | str, **options: Any) -> Any:
+    try:
+        read = mm.parse(data, **options)
+    except ValidationError as error:
+        return mm.errors_as_json(error)
+    return type(read), read, read.model_fields_set
+
+
+def parsed_both_ways(data: bytes | str, **options: Any) -> tuple[Any, Any]:
+    with fast_paths(True):
+        fast = parsed(data, **options)
+    with fast_paths(False):
+        strict = parsed(data, **options)
+    return fast, strict
+
+
+FIXTURES = sorted(path.name for path in PAYLOADS.glob("*.json"))
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+@pytest.mark.parametrize("semantic", [True, False])
+def test_parse_reads_every_fixture_as_the_strict_reading_does(name: str, semantic: bool) -> None:
+    text = (PAYLOADS / name).read_bytes()
+    fast, strict = parsed_both_ways(text, semantic=semantic)
+    assert fast == strict
+    assert not isinstance(fast, list)
+    assert parsed_both_ways(text.decode(), semantic=semantic) == (fast, fast)  # a str reads as its bytes
+
+
+PARSE_TEXTS = {
+    "duplicate id": EVENT.replace(SOURCE, SOURCE + b', "source": "x"'),
+    "duplicate discriminator": (PAYLOADS / "graph-update-event.json")
+    .read_bytes()
+    .replace(b'"event_family": "graph_update"', b'"event_family": "graph_update", "event_family": "x"'),
+    "NaN in an open object": event(b'"steps": NaN'),
+    "a family's field missing": (PAYLOADS / "graph-update-event.json").read_bytes().replace(b'"graph_id"', b'"x_id"'),
+    "no kind": b'{"a": 1}',
+    "not an object": b"[1, 2]",
+    "not JSON": b'{"event_id": ',
+    "lone surrogate": EVENT.replace(SOURCE, b'"source": "\\ud800"'),
+    "a broken rule": BROKEN_INBOX["stamp missing"],
+}
+
+
+@pytest.mark.parametrize("name", list(PARSE_TEXTS))
+@pytest.mark.parametrize("allow_duplicate_keys", [False, True])
+def test_parse_refuses_and_reads_as_the_strict_reading_does(name: str, allow_duplicate_keys: bool) -> None:
+    fast, strict = parsed_both_ways(PARSE_TEXTS[name], allow_duplicate_keys=allow_duplicate_keys)
+    assert fast == strict
+
+
+def test_parse_takes_the_fast_reading() -> None:
+    mm.parse(EVENT)
+    with fast_paths(True):
+        fast = python_calls(lambda: mm.parse(EVENT))
+    with fast_paths(False):
+        strict = python_calls(lambda: mm.parse(EVENT))
+    assert "load_json" not in fast and "_read_fast" in fast
+    assert "load_json" in strict

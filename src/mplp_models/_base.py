@@ -248,19 +248,26 @@ class MplpModel(BaseModel, frozen=True):
         #   codegen refuses a schema `default` (codegen/generate.py);
         # - the fast paths being on (_fastpath: MPLP_MODELS_NO_FAST_PATHS).
         if _fastpath.ENABLED:
-            reading = fast_reading(cls)
-            if reading is not None:
-                validator, screened = reading.validator(raw)
-                try:
-                    fast: Self = validator.validate_json(raw, context=context, **options)
-                except ValidationError:
-                    pass
-                else:
-                    sound = reading.sound
-                    if read_as_strictly(raw, fast, screened) and (sound is None or sound(fast, context)):
-                        return fast
-                    del fast  # freed before the strict reading, which may need as much memory again
+            fast = cls._read_fast(raw, context, options)
+            if fast is not None:
+                return fast
         return cls._read_strictly(raw, context=context, allow_duplicate_keys=allow_duplicate_keys, **options)
+
+    @classmethod
+    def _read_fast(cls, raw: bytes, context: Any, options: Mapping[str, Any]) -> Self | None:
+        """The fast path of ``_read_json`` (see there): the model, or None when the strict reading must decide."""
+        reading = fast_reading(cls)
+        if reading is None:
+            return None
+        validator, screened = reading.validator(raw)
+        try:
+            fast: Self = validator.validate_json(raw, context=context, **options)
+        except ValidationError:
+            return None
+        sound = reading.sound
+        if read_as_strictly(raw, fast, screened) and (sound is None or sound(fast, context)):
+            return fast
+        return None  # freed before the strict reading, which may need as much memory again
 
     @classmethod
     def _read_strictly(cls, raw: bytes, *, context: Any, allow_duplicate_keys: bool, **options: Any) -> Self:
