@@ -17,7 +17,7 @@ from typing_extensions import Self, deprecated
 from mplp_models import _bounded, _fastpath
 from mplp_models._canonical import CanonicalJSONError, dumps, relocated, written_by_their_own_method
 from mplp_models._errors import json_worded
-from mplp_models._fast_shapes import is_plain
+from mplp_models._fast_shapes import fast_reading
 from mplp_models._reader import json_bytes, load_json, read_as_strictly
 from mplp_models._types import writable_errors
 from mplp_models._writer import given_members, model_members, not_null_fields
@@ -230,13 +230,15 @@ class MplpModel(BaseModel, frozen=True):
 
     @classmethod
     def _read_json(cls, data: Any, *, context: Any, allow_duplicate_keys: bool = False, **options: Any) -> Self:
-        raw = json_bytes(data, cls.__name__)
-        # Fast path: pydantic reads the text itself, and the result is kept
-        # when it is what the strict reading gives. Otherwise, and for every
-        # refusal, the strict reading decides and words the errors. The proof
-        # (_reader.read_as_strictly) relies on:
+        raw: bytes = data if type(data) is bytes else json_bytes(data, cls.__name__)
+        # Fast path: pydantic reads the text itself, with the class's validator
+        # made for JSON text (_fast_shapes.Reading: no Python call for open
+        # objects, the rules asked after, only of a model the proof keeps), and
+        # the result is kept when it is what the strict reading gives. Otherwise, and for
+        # every refusal, the strict reading decides and words the errors. The
+        # proof (_reader.read_as_strictly) relies on:
         # - the two parsers reading the same values from the same texts, but for
-        #   the four cases read_as_strictly settles (tested against orjson's
+        #   the cases read_as_strictly settles (tested against orjson's
         #   verdicts in tests/test_performance_paths.py);
         # - the class and every model inside it being plain (_fast_shapes.is_plain,
         #   checked per class by fast_path_problems): the SDK's types, unset
@@ -245,16 +247,31 @@ class MplpModel(BaseModel, frozen=True):
         #   the generated classes, tests/test_codegen.py asserts it, and the
         #   codegen refuses a schema `default` (codegen/generate.py);
         # - the fast paths being on (_fastpath: MPLP_MODELS_NO_FAST_PATHS).
-        if _fastpath.ENABLED and is_plain(cls):
-            try:
-                # Fail-fast: a bad input (refused here, then read strictly) costs a few errors, not one an item.
-                fast: Self = _bounded.fail_fast_validator(cls).validate_json(raw, context=context, **options)
-            except ValidationError:
-                pass
-            else:
-                if read_as_strictly(raw, fast):
-                    return fast
-                del fast  # freed before the strict reading, which may need as much memory again
+        if _fastpath.ENABLED:
+            fast = cls._read_fast(raw, context, options)
+            if fast is not None:
+                return fast
+        return cls._read_strictly(raw, context=context, allow_duplicate_keys=allow_duplicate_keys, **options)
+
+    @classmethod
+    def _read_fast(cls, raw: bytes, context: Any, options: Mapping[str, Any]) -> Self | None:
+        """The fast path of ``_read_json`` (see there): the model, or None when the strict reading must decide."""
+        reading = fast_reading(cls)
+        if reading is None:
+            return None
+        validator, screened = reading.validator(raw)
+        try:
+            fast: Self = validator.validate_json(raw, context=context, **options)
+        except ValidationError:
+            return None
+        sound = reading.sound
+        if read_as_strictly(raw, fast, screened) and (sound is None or sound(fast, context)):
+            return fast
+        return None  # freed before the strict reading, which may need as much memory again
+
+    @classmethod
+    def _read_strictly(cls, raw: bytes, *, context: Any, allow_duplicate_keys: bool, **options: Any) -> Self:
+        """The strict reading: orjson, the duplicate-key check, then a validation of Python objects."""
         value = load_json(raw, cls.__name__, allow_duplicate_keys=allow_duplicate_keys)
         strict: Self = _bounded.validate_python(cls, value, SCHEMA_ONLY, context=context, **options)
         return strict

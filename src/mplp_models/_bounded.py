@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 from pydantic import PydanticUserError, ValidationError
@@ -33,7 +33,7 @@ from pydantic_core import ErrorDetails, InitErrorDetails, SchemaValidator, core_
 
 from mplp_models import _errors
 
-__all__ = ["FULL_ERRORS_MAX_VALUES", "fail_fast_validator", "validate_python"]
+__all__ = ["FULL_ERRORS_MAX_VALUES", "fail_fast_copy", "fail_fast_validator", "validate_python", "validator_of_copy"]
 
 FULL_ERRORS_MAX_VALUES = 32_768
 """The most JSON values (objects, arrays, strings, numbers...) an input may hold for its failure to list every problem.
@@ -59,7 +59,7 @@ _FAIL_FAST = frozenset(name for name, typed in _TYPED.items() if "fail_fast" in 
 _NOT_VALIDATION = frozenset({"metadata", "serialization", "ref", "cls", "config"})
 
 _CACHE: weakref.WeakKeyDictionary[type, tuple[object, SchemaValidator]] = weakref.WeakKeyDictionary()
-# One build at a time: two builds sharing a model class would unmark it while the other builds (_built).
+# One build at a time: two builds sharing a model class would unmark it while the other builds (validator_of_copy).
 _BUILDING = threading.Lock()
 
 
@@ -71,7 +71,7 @@ def _as_array(node: object) -> list[Any] | tuple[Any, ...] | None:
     return cast("list[Any]", node) if isinstance(node, (list, tuple)) else None
 
 
-def _fail_fast_copy(schema: object) -> Any:
+def fail_fast_copy(schema: object) -> Any:
     """``schema`` copied, with ``fail_fast`` on every array (iterative: schemas nest deep)."""
     top: dict[Any, Any] = {"schema": schema}
     stack: list[dict[Any, Any] | list[Any]] = [top]
@@ -107,18 +107,20 @@ def fail_fast_validator(cls: type[Any]) -> SchemaValidator:
     own = cls.__pydantic_validator__
     # The validator's own configuration (pickle's form of it: its schema and config).
     config = own.__reduce__()[1][1] if isinstance(own, SchemaValidator) else None
-    copied = _fail_fast_copy(schema)
-    validator = _built(copied, config, _model_classes(copied))
+    copied = fail_fast_copy(schema)
+    validator = validator_of_copy(copied, config, _model_classes(copied))
     _CACHE[cls] = (schema, validator)
     return validator
 
 
-def _built(schema: Any, config: Any, classes: set[type[Any]]) -> SchemaValidator:
-    """A validator of ``schema`` that validates its models by it, not by the models' own validators.
+def validator_of_copy(schema: Any, config: Any, classes: Iterable[type[Any]]) -> SchemaValidator:
+    """A validator of ``schema``, an edited copy of a model's, that validates the ``classes`` in it by it.
 
-    pydantic-core reuses the validator a complete model class already has for a
-    ``model`` schema of that class (its "prebuilt" validators, pydantic >= 2.10),
-    which would ignore the copy's ``fail_fast``. It looks for the class's own
+    The one place where the SDK builds validators of edited copies (this module's
+    fail-fast ones, ``_fast_shapes``' readings of JSON text): pydantic-core reuses
+    the validator a complete model class already has for a ``model`` schema of
+    that class (its "prebuilt" validators, pydantic >= 2.10), which would ignore
+    the copy's edits. It looks for the class's own
     ``__pydantic_complete__``: marked incomplete while the validator is built,
     each class is built from the copy. Nothing else reads the mark meanwhile: the
     builds take turns, and pydantic-core builds with the GIL held, running no
@@ -128,11 +130,11 @@ def _built(schema: Any, config: Any, classes: set[type[Any]]) -> SchemaValidator
         marked = [cls for cls in classes if cls.__dict__.get("__pydantic_complete__") is True]
         try:
             for cls in marked:
-                cls.__pydantic_complete__ = False
+                type.__setattr__(cls, "__pydantic_complete__", False)
             return SchemaValidator(schema, config)
         finally:
             for cls in marked:
-                cls.__pydantic_complete__ = True
+                type.__setattr__(cls, "__pydantic_complete__", True)
 
 
 def _model_classes(schema: object) -> set[type[Any]]:

@@ -9,15 +9,35 @@ the other.
 
 from __future__ import annotations
 
+import threading
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, cast
 
+import orjson
 from pydantic import BaseModel
+from pydantic_core import PydanticCustomError, SchemaValidator, core_schema
 
-from mplp_models._types import CORE_FUNCTIONS
+from mplp_models._bounded import fail_fast_copy, validator_of_copy
+from mplp_models._types import (
+    CORE_FUNCTIONS,
+    MAX_OPEN_OBJECT_DEPTH,
+    OPEN_OBJECT_CHECK,
+    OPEN_OBJECT_REFUSAL,
+    open_object_problem,
+)
 
-__all__ = ["Shape", "fast_path_problems", "is_plain", "own_functions", "shape_of"]
+__all__ = [
+    "Reading",
+    "Shape",
+    "fast_path_problems",
+    "fast_reading",
+    "is_plain",
+    "known_shape",
+    "own_functions",
+    "rules_after_reading",
+    "shape_of",
+]
 
 
 class Shape(NamedTuple):
@@ -34,6 +54,8 @@ class Shape(NamedTuple):
     # Keeps extra keys (ContextRoot's open object), in __pydantic_extra__ and counted among the
     # given fields; the writer and the reader's count take them with the fields.
     extra: bool
+    # Some field may hold a model (alone or in an array): a walker must call back for it.
+    nested: bool
 
 
 _GENERATED = "mplp_models._generated."
@@ -44,7 +66,12 @@ _SHAPES: dict[type, Shape] = {}
 
 def shape_of(model: object) -> Shape:
     """The shape of the class of ``model``."""
-    return _shape_of_class(type(model))
+    kind = type(model)
+    return _SHAPES.get(kind) or _shape(kind)  # _shape_of_class, without a call more: every walker asks per model
+
+
+known_shape: Callable[[type], Shape | None] = _SHAPES.get
+"""The shape of a class if it has been found already, else None: a walker's quick look (a C call), before ``shape_of``."""
 
 
 def is_plain(kind: type) -> bool:
@@ -70,6 +97,7 @@ def _shape(kind: type) -> Shape:
         # is a bug of the codegen: tests/test_codegen.py asserts there is none.
         plain=kind.__module__.startswith(_GENERATED) and not fast_path_problems(kind),
         extra=getattr(kind, "model_config", {}).get("extra") == "allow",
+        nested=any(_mentions_models(field.annotation) for field in fields.values()),
     )
     _SHAPES[kind] = shape
     return shape
@@ -229,9 +257,209 @@ def _admits_floats(annotation: Any) -> bool:
     return any(_admits_floats(argument) for argument in typing.get_args(annotation))
 
 
+def _mentions_models(annotation: Any) -> bool:
+    """Whether a model class is anywhere in the annotation (a field of that type may hold a model)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(_mentions_models(argument) for argument in typing.get_args(annotation))
+
+
 def _holds_models(annotation: Any) -> bool:
     """Whether the annotation is an array of models, ``tuple[Model, ...]`` (or such an array or None)."""
     if typing.get_origin(annotation) in (list, tuple):
         item = typing.get_args(annotation)[0]
         return isinstance(item, type) and issubclass(item, BaseModel)
     return any(_holds_models(argument) for argument in typing.get_args(annotation))
+
+
+# --- the fast reading: pydantic's JSON mode with the Python calls that the proof makes up for taken out ---
+
+_RULES: dict[int, Callable[[Any, Any], bool]] = {}
+
+
+def rules_after_reading(function: object, sound: Callable[[Any, Any], bool]) -> None:
+    """Registers a model validator of rules (``mode="after"``), and ``sound(model, context)``, which tells whether it passes.
+
+    The fast reading builds the outermost model without it (a Python call
+    with a ``ValidationInfo`` on every reading, even when the context skips
+    the rules) and asks ``sound`` once the proof holds; ``_rules`` registers its
+    own here, since this module may not import it (layers import downward).
+    """
+    _RULES[id(function)] = sound
+
+
+class Reading:
+    """How ``from_json`` reads one plain class fast: two validators of JSON text, and the rules to ask after.
+
+    ``shallow`` is the class's own validator in JSON mode, but that its open
+    objects (``JsonObject``) are taken as pydantic's parser reads them, with
+    no Python call: ``_reader.read_as_strictly`` then screens what
+    ``_check_open_object`` would have refused (see there), on texts with at most
+    ``MAX_OPEN_OBJECT_DEPTH`` brackets (``bounded``), in which no open object
+    can nest deeper. ``deep``, for the other texts, screens each open
+    object with one orjson writing (``_open_object_screened``).
+    Both build the outermost model without its rules (``rules_after_reading``):
+    ``sound`` is asked after.
+    """
+
+    __slots__ = ("_deep", "kind", "open", "shallow", "sound")
+
+    def __init__(
+        self, kind: type, shallow: SchemaValidator, sound: Callable[[Any, Any], bool] | None, open: bool
+    ) -> None:
+        self.kind, self.shallow, self.sound, self.open = kind, shallow, sound, open
+        self._deep: SchemaValidator | None = None if open else shallow
+
+    def validator(self, raw: bytes) -> tuple[SchemaValidator, bool]:
+        """The validator for ``raw``, and whether it screens the open objects' numbers itself (else the proof's count must)."""
+        if not self.open:
+            return self.shallow, True
+        # A text of fewer bytes than two per level (an opener and its closer) cannot nest that deep.
+        # A large one is not counted: its brackets are many, and the proof's counts of a large
+        # text cost more than the deep validator's look at each open object.
+        size = len(raw)
+        if size <= 2 * MAX_OPEN_OBJECT_DEPTH or (
+            size <= _COUNTED and raw.count(b"{") + raw.count(b"[") <= MAX_OPEN_OBJECT_DEPTH
+        ):
+            return self.shallow, False
+        deep = self._deep
+        if deep is None:
+            deep = self._deep = _json_validator(self.kind, _open_object_screened)[0]
+        return deep, True
+
+
+_COUNTED = 4096
+"""The largest text whose brackets are counted to choose ``Reading.shallow``: the counts grow with the text."""
+
+_READINGS: dict[type, Reading | None] = {}
+_BUILDING_LOCK = threading.Lock()
+
+
+def fast_reading(kind: type) -> Reading | None:
+    """The fast reading of ``kind``, built once per class; None for a class that is not plain (``is_plain``)."""
+    try:
+        return _READINGS[kind]
+    except KeyError:
+        pass
+    with _BUILDING_LOCK:
+        if kind not in _READINGS:
+            _READINGS[kind] = _reading(kind) if is_plain(kind) else None
+    return _READINGS[kind]
+
+
+def _reading(kind: type) -> Reading:
+    # A class that keeps keys of its own (extra="allow") keeps its open objects' checks: its
+    # keys are checked by functions of its own (_context's), for which the count does not stand in.
+    checks = _KEEP_CHECKS if _shape_of_class(kind).extra else None
+    try:
+        validator, sound, open_objects = _json_validator(kind, checks)
+    except ValueError:  # a schema this copy cannot make: the class's own validator, rules and all, is as fast as before
+        return Reading(kind, kind.__pydantic_validator__, None, False)  # type: ignore[attr-defined]
+    return Reading(kind, validator, sound, open_objects)
+
+
+def _keep_checks(value: Any) -> Any:
+    return value  # never called: it marks that the open objects keep their own checks
+
+
+_KEEP_CHECKS: Callable[[Any], Any] = _keep_checks
+
+
+def _open_object_screened(value: Any) -> Any:
+    """An open object read from JSON text, as it is, when ``_check_open_object`` would let it through; else an error.
+
+    orjson writes one ``[`` or ``{`` per array and object (those in strings
+    only add to the count, so the count bounds the depth), and a NaN or an
+    infinity as ``null``: with no ``null`` written there is none, and with one,
+    ``open_object_problem`` looks. What orjson cannot write (an integer beyond
+    64 bits, a lone surrogate) is refused too. Any refusal only sends the text
+    to the strict reading, which decides and words the error. The values are
+    pydantic's parser's (JSON mode only), so nothing else can be in them.
+    """
+    try:
+        written = orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        raise PydanticCustomError("fast_reading", "left to the strict reading") from None
+    if written.count(b"{") + written.count(b"[") > MAX_OPEN_OBJECT_DEPTH or (
+        b"null" in written and open_object_problem(value) is not None
+    ):
+        raise PydanticCustomError("fast_reading", "left to the strict reading")
+    return value
+
+
+def _json_validator(
+    kind: type, open_check: Callable[[Any], Any] | None
+) -> tuple[SchemaValidator, Callable[[Any, Any], bool] | None, bool]:
+    """A validator of JSON text for ``kind`` (see ``Reading``), its rules left out, and whether it holds open objects.
+
+    Each ``json-or-python`` step becomes its JSON branch; ``JsonObject``'s two
+    before-validators become ``open_check`` (nothing for None, themselves for
+    ``_KEEP_CHECKS``); the outermost
+    model's registered rules are left out and returned. Every array fails fast
+    (``_bounded``): a text this validator refuses goes to the strict reading, and
+    its errors are dropped, so they had better be few. Built as ``_bounded``
+    builds its copies (``validator_of_copy``: the models inside from the copy).
+    """
+    edit = _JsonOnly(kind, open_check)
+    schema = fail_fast_copy(edit.node(kind.__pydantic_core_schema__))  # type: ignore[attr-defined]
+    validator = validator_of_copy(schema, edit.config, edit.models)
+    return validator, edit.sound, edit.open
+
+
+def _step(node: dict[str, Any]) -> object:
+    """The function of a function validator step (``{"function": {"function": f}}``), or None."""
+    function = node.get("function")
+    return cast(dict[str, object], function).get("function") if isinstance(function, dict) else None
+
+
+class _JsonOnly:
+    """The copy of a core schema that ``_json_validator`` builds, and what it found on the way."""
+
+    def __init__(self, kind: type, open_check: Callable[[Any], Any] | None) -> None:
+        self.kind, self.open_check = kind, open_check
+        self.models: list[type] = []
+        self.config: Any = None
+        self.sound: Callable[[Any, Any], bool] | None = None
+        self.open = False
+
+    def node(self, node: Any) -> Any:
+        if isinstance(node, list):
+            return [self.node(item) for item in cast(list[Any], node)]  # type: ignore[redundant-cast]  # pyright sees list[Unknown]
+        if not isinstance(node, dict):
+            return node
+        schema = cast(dict[str, Any], node)
+        kind = schema.get("type")
+        if not isinstance(kind, str):  # a mapping of names (a model's fields), not a step: one may be "metadata"
+            return {key: self.node(value) for key, value in schema.items()}
+        if kind == "json-or-python":
+            return _with_ref(self.node(schema["json_schema"]), schema)
+        function = _step(schema)
+        if kind == "function-before" and function is OPEN_OBJECT_CHECK and self.open_check is not _KEEP_CHECKS:
+            self.open = True
+            inner = self.node(schema["schema"])
+            if self.open_check is not None:
+                inner = core_schema.no_info_after_validator_function(self.open_check, inner)
+            return _with_ref(inner, schema)
+        if kind == "function-before" and function is OPEN_OBJECT_REFUSAL and self.open_check is not _KEEP_CHECKS:
+            return _with_ref(self.node(schema["schema"]), schema)
+        if kind == "function-after" and id(function) in _RULES and schema["schema"].get("cls") is self.kind:
+            self.sound = _RULES[id(function)]
+            return _with_ref(self.node(schema["schema"]), schema)
+        if kind == "model":
+            self.models.append(schema["cls"])
+            if schema["cls"] is self.kind:
+                self.config = schema.get("config")
+        # Functions, classes and metadata are kept as they are; serialization does not validate.
+        return {key: value if key in _KEPT else self.node(value) for key, value in schema.items()}
+
+
+_KEPT = frozenset({"cls", "function", "discriminator", "metadata", "serialization"})
+
+
+def _with_ref(inner: Any, outer: dict[str, Any]) -> Any:
+    """``inner`` in place of ``outer``, under ``outer``'s definition name if it has one."""
+    if "ref" not in outer:
+        return inner
+    if "ref" in inner:  # two names for one step: not in these schemas
+        raise ValueError(f"{outer['ref']} and {inner['ref']} name one step")
+    return {**inner, "ref": outer["ref"]}

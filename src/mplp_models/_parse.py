@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Union, cast
 
+import orjson
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from mplp_models import _fastpath
 from mplp_models._base import SCHEMA_ONLY, MplpModel
 from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessage
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage
@@ -134,6 +136,10 @@ def parse(
     named with the discriminator value that requires them. ``semantic`` and
     ``allow_duplicate_keys`` are as for ``from_json``.
     """
+    if _fastpath.ENABLED and isinstance(data, (bytes, str)):
+        fast = _parse_fast(data, semantic)
+        if fast is not None:
+            return fast
     value = data if isinstance(data, Mapping) else load_json(data, "parse", allow_duplicate_keys=allow_duplicate_keys)
     kind = _kind_of(value)
     context = None if semantic else SCHEMA_ONLY
@@ -149,6 +155,32 @@ def parse(
 
 
 DISCRIMINATED = {_BY_NAME[core]: (field, families) for core, (field, families) in DISCRIMINATORS.items()}
+
+
+def _parse_fast(data: bytes | str, semantic: bool) -> Payload | None:
+    """The payload read by its model's fast reading (``MplpModel._read_fast``), or None when the strict reading must decide.
+
+    The kind is chosen from orjson's value, as ``parse`` chooses it; the fast
+    reading then keeps the model only when its proof shows that the text has
+    no duplicate key (so orjson's value is the strict reading's, and so is the
+    kind) and reads as the strict reading would. Any refusal, a text that is
+    not a JSON object included, goes the strict way, which words the errors.
+    """
+    raw = data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    try:
+        kind = _kind_of(value)
+    except ValidationError:
+        return None
+    if kind in DISCRIMINATED:
+        kind = _family_of(kind, cast("dict[str, Any]", value))[1]
+    found = kind._read_fast(raw, None if semantic else SCHEMA_ONLY, {})  # pyright: ignore[reportPrivateUsage]
+    return cast("Payload | None", found)
 
 
 def _family_of(core: type[MplpModel], value: Mapping[str, Any]) -> tuple[str, type[MplpModel]]:

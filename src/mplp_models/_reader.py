@@ -209,7 +209,7 @@ def _has_escaped_colon(raw: bytes) -> bool:
     return b"\\" in raw and _ESCAPED_COLON.search(raw) is not None
 
 
-def read_as_strictly(raw: bytes, model: Any) -> bool:
+def read_as_strictly(raw: bytes, model: Any, screened: bool = True) -> bool:
     """Whether ``model``, which pydantic read from ``raw`` in its JSON mode, is what ``load_json`` and a validation would give.
 
     Both parsers accept the same texts and read the same values, but for four
@@ -226,10 +226,25 @@ def read_as_strictly(raw: bytes, model: Any) -> bool:
       reading does, but refuses none beyond a double's range; written with
       ``OPT_STRICT_INTEGER``, any such integer stops the writing (then: no);
     * ``NaN``, ``Infinity`` and overflowing numbers, which pydantic's parser
-      takes into open objects: ``JsonObject`` refuses them in JSON mode;
-    * nesting beyond ``MAX_JSON_DEPTH``, which no model takes.
+      takes into open objects: ``JsonObject`` refuses them in JSON mode, or,
+      where the fast reading took its check out (``screened`` false), the
+      count of ``null``s (below);
+    * nesting beyond ``MAX_JSON_DEPTH``, which no model takes (orjson's writing
+      stops at it), and, inside an open object, beyond ``MAX_OPEN_OBJECT_DEPTH``:
+      ``JsonObject`` or ``_fast_shapes.Reading`` refuses it.
 
-    The count holds for plain models only (``_fast_shapes.fast_path_problems``: an
+    The ``null`` count, once the colons have shown that no key was dropped:
+    orjson writes a NaN or an infinity as ``null``. The writing holds one
+    ``null`` per ``null`` of the text outside strings, one per field not given,
+    one per NaN or infinity, and at least as many in strings as the text
+    (orjson escapes only quotes, backslashes and control characters, and
+    writes a newline as ``\\n``, so a ``null`` of a string's text, the ``n`` of
+    ``\\n`` included, is written again; an escape like ``\\u006e`` only adds).
+    So it holds no more than the text's and the unset fields' together
+    exactly when no number was NaN or infinite. Of lone surrogates, orjson's
+    writing refuses every one (then: no).
+
+    The counts hold for plain models only (``_fast_shapes.fast_path_problems``: an
     unset field holds ``None``, every key is a field, no validator of the
     user's changes a string); ``write_every_field`` refuses any other, and
     then the answer is no.
@@ -239,9 +254,12 @@ def read_as_strictly(raw: bytes, model: Any) -> bool:
     """
     try:
         written, unset = write_every_field(model)
-    except orjson.JSONEncodeError:
+    except TypeError:  # orjson's JSONEncodeError, or a model that is not plain
         return False
     escaped = raw.count(b"\\u003a") + raw.count(b"\\u003A") if b"\\" in raw else 0
+    # Both counts must hold (the order is no matter): the null count's argument takes the colons' for given.
+    if not screened and written.count(b"null") > raw.count(b"null") + unset:
+        return False
     return raw.count(b":") + escaped + unset == written.count(b":")
 
 

@@ -23,7 +23,7 @@ from typing_extensions import Self
 
 from mplp_models import _errors
 from mplp_models._base import SCHEMA_ONLY, MplpModel
-from mplp_models._fast_shapes import own_functions
+from mplp_models._fast_shapes import own_functions, rules_after_reading
 
 __all__ = ["LifecycleModel", "RuleViolation", "RuledModel", "checked_move", "duplicate_ids", "permissive_moves"]
 
@@ -170,3 +170,11 @@ def _value_at(model: object, loc: tuple[str | int, ...]) -> object:
         except (AttributeError, IndexError, KeyError, TypeError):
             return None
     return value.value if isinstance(value, enum.Enum) else value
+
+
+def _sound(model: RuledModel, context: object) -> bool:
+    # The fast reading's question, asked of a model read without _apply_rules: would it pass?
+    return _schema_only(context) or next(model._violations(), None) is None  # pyright: ignore[reportPrivateUsage]
+
+
+rules_after_reading(RuledModel.__pydantic_decorators__.model_validators["_apply_rules"].func, _sound)

@@ -478,6 +478,12 @@ JsonObject = Annotated[
 ]
 """An open JSON object: every key and nested value is kept as given (nesting up to ``MAX_OPEN_OBJECT_DEPTH``)."""
 
+OPEN_OBJECT_CHECK = _check_open_object
+"""``JsonObject``'s check, the outer of its two before-validators; the fast reading takes it and the inner out in JSON mode."""
+
+OPEN_OBJECT_REFUSAL = _refuse_non_finite
+"""``JsonObject``'s inner before-validator, which refuses what ``OPEN_OBJECT_CHECK`` marked."""
+
 # RFC 3339 section 5.6 `date-time`, with real calendar dates (leap years
 # included) so that no Python code has to run per value. ASCII digits only:
 # `\d` would also match other scripts' digits. pydantic-core's regex engine
@@ -951,6 +957,8 @@ class _UniqueItems:
 def _check_unique(items: list[Any]) -> list[Any]:
     # Only arrays of strings (and str-valued enums) carry uniqueItems in these
     # schemas, so hashing is the JSON equality that the keyword asks for.
+    if len(set(items)) == len(items):  # the common case, at C speed; the walk below only names the repeat
+        return items
     seen: dict[Any, int] = {}
     for index, item in enumerate(items):
         first = seen.setdefault(item, index)

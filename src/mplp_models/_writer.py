@@ -51,7 +51,7 @@ from mplp_models._canonical import (
     same_float_text,
     written_as_is,
 )
-from mplp_models._fast_shapes import Shape, own_functions, shape_of
+from mplp_models._fast_shapes import Shape, known_shape, own_functions, shape_of
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
 
 __all__ = [
@@ -381,30 +381,49 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
     list of models the list of theirs. An unset field holds its default,
     ``None`` here, and is written as ``"name":null``; so the text has one
     ``:`` per given key, one per unset field, and those of the strings. The
-    same walk as ``model_members`` on the same precondition (``_plain_model``),
-    but every field, no preparing (the counts need the values as read).
+    same precondition as ``model_members`` (``_plain_model``: a ``TypeError``,
+    which orjson's ``JSONEncodeError`` is, for any other value), but every
+    field, no preparing (the counts need the values as read). The outermost
+    model is handed over as its members: orjson calls back only for the models inside,
+    and a model with no field that may hold one is written with no callback at all.
     """
+    shape = shape_of(model)
+    if not (shape.nested or shape.extra) and shape.plain:
+        values: dict[str, Any] = model.__dict__
+        return orjson.dumps(values, option=orjson.OPT_STRICT_INTEGER), len(values) - len(model.__pydantic_fields_set__)
     unset = 0
+    known = known_shape
 
     def every_field(item: Any) -> Any:
         nonlocal unset
-        given, shape = _plain_model(item)
-        values: dict[str, Any] = item.__dict__
+        kind: type[Any] = type(cast(object, item))
+        shape = known(kind)
+        if (
+            shape is not None and shape.plain and not (shape.many or shape.extra)
+        ):  # most models inside: no copy, no walk
+            values: dict[str, Any] = item.__dict__
+            unset += len(values) - len(item.__pydantic_fields_set__)
+            return values
+        try:
+            given: set[str] = item.__pydantic_fields_set__
+        except AttributeError:
+            raise TypeError(f"{type(item).__name__} is not a JSON value") from None
+        shape = shape_of(item)
+        if not shape.plain:
+            raise TypeError(f"{type(item).__name__} is written by model_dump")
+        values = item.__dict__
         if shape.extra:  # its extra keys are counted among the given and written with the fields
             extra: dict[str, Any] = item.__pydantic_extra__ or {}
             unset += len(values) + len(extra) - len(given)
             return {**values, **extra}
         unset += len(values) - len(given)
-        many = shape.many
-        if not many:
-            return values
         members = dict(values)
-        for name in many:
+        for name in shape.many:
             items = members[name]
             if items and not shape_of(items[0]).extra:  # the items are of the field's class (read from JSON)
                 members[name] = dicts = list(map(_DICT, items))
                 unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
         return members
 
-    written = orjson.dumps(model, default=every_field, option=orjson.OPT_STRICT_INTEGER)
+    written = orjson.dumps(every_field(model), default=every_field, option=orjson.OPT_STRICT_INTEGER)
     return written, unset

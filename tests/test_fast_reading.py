@@ -1,0 +1,324 @@
+"""The fast reading (``_fast_shapes.Reading``): the class's validator made for JSON text, held to the strict reading.
+
+Its open objects take no Python call and its outermost rules are asked after
+the proof, so what those calls refused must be refused by the proof instead:
+NaN, infinities and overflowing numbers in open objects (the ``null`` count),
+open objects nested too deep (the bracket count, or the deep validator's
+check), broken rules (asked after). Each case is read with the fast paths on
+and off, and both readings must agree (the strict reading is the reference:
+orjson, the duplicate-key walk, a validation of Python values).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
+
+import pytest
+from conftest import PAYLOADS
+from fast_path_switch import fast_paths
+from pydantic import ValidationError
+
+import mplp_models as mm
+from mplp_models import _fast_shapes
+from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
+
+EVENT = (PAYLOADS / "event.json").read_bytes()
+TRACE_BASE = b'{"trace_id": "00000003-0000-4000-8000-000000000003", "span_id": "00000004-0000-4000-8000-000000000004", "attributes": %s}'
+INBOX = (PAYLOADS / "inbox.json").read_bytes()
+LEARNING = (PAYLOADS / "learning-sample.json").read_bytes()
+CONTEXT = (PAYLOADS / "context.json").read_bytes()
+DATA = b'"steps": 5'
+SOURCE = b'"source": "plan"'
+# Brackets in a string: the text counts more than MAX_OPEN_OBJECT_DEPTH of them, so the deep
+# validator reads it, though nothing in it nests deeper than the event's own data.
+MANY_BRACKETS = b'"source": "' + b"[" * (MAX_OPEN_OBJECT_DEPTH + 1) + b'"'
+
+
+def nested(levels: int) -> bytes:
+    """An open object's value nesting ``levels`` arrays (the object itself is one level more)."""
+    return b"[" * levels + b"]" * levels
+
+
+# A text too large to have its brackets counted: the deep validator reads it, whatever they are.
+LONG_SOURCE = b'"source": "' + b"a" * 5000 + b'"'
+
+
+def event(data: bytes, *, deep: bool | str = False) -> bytes:
+    text = EVENT.replace(DATA, data)
+    if deep == "large":
+        return text.replace(SOURCE, LONG_SOURCE)
+    return text.replace(SOURCE, MANY_BRACKETS) if deep else text
+
+
+# Each value of an open object that the strict reading refuses or keeps, and how JSON spells it.
+OPEN_VALUES = {
+    "NaN": b'"steps": NaN',
+    "Infinity": b'"steps": Infinity',
+    "-Infinity in an array": b'"steps": [1, -Infinity]',
+    "overflow": b'"steps": {"n": 1e400}',
+    "overflowing digits": b'"steps": 1' + b"0" * 400 + b".5",
+    "NaN beside a null": b'"steps": [null, NaN]',
+    "NaN and a null in a string": b'"steps": NaN, "note": "null"',
+    "NaN and an escaped null in a string": b'"steps": NaN, "note": "\\u006eull"',
+    "a duplicate holding nulls, and NaN": b'"steps": [null, null], "steps": NaN',
+    "a duplicate holding nulls": b'"steps": [null, null], "steps": 1',
+    "null in a string": b'"steps": 5, "note": "null \\n null"',
+    "newline before ull": b'"steps": 5, "note": "\\null"',
+    "finite float": b'"steps": 1e300',
+    "nested as deep as allowed": b'"steps": ' + nested(MAX_OPEN_OBJECT_DEPTH - 1),
+    "nested one level too deep": b'"steps": ' + nested(MAX_OPEN_OBJECT_DEPTH),
+    "big integer": b'"steps": 123456789012345678901234567890',
+}
+
+
+def reading(model: type[mm.MplpModel], data: bytes, **options: Any) -> Any:
+    """What from_json gives: the model, its fields and its canonical text; or the errors, as JSON."""
+    try:
+        read = model.from_json(data, **options)
+    except ValidationError as error:
+        return mm.errors_as_json(error)
+    try:
+        written: bytes | str = read.to_json()
+    except mm.CanonicalJSONError as error:  # an integer beyond 2**53 reads, and is refused on the way out
+        written = str(error)
+    return type(read), read, read.model_fields_set, written
+
+
+def both_ways(model: type[mm.MplpModel], data: bytes, **options: Any) -> tuple[Any, Any]:
+    with fast_paths(True):
+        fast = reading(model, data, **options)
+    with fast_paths(False):
+        strict = reading(model, data, **options)
+    return fast, strict
+
+
+@pytest.mark.parametrize("deep", [False, True, "large"], ids=["few brackets", "many brackets", "large"])
+@pytest.mark.parametrize("name", list(OPEN_VALUES))
+def test_open_objects_read_as_the_strict_reading_reads_them(name: str, deep: bool | str) -> None:
+    fast, strict = both_ways(mm.Event, event(OPEN_VALUES[name], deep=deep))
+    assert fast == strict
+
+
+@pytest.mark.parametrize("name", ["NaN", "overflow", "a duplicate holding nulls, and NaN"])
+@pytest.mark.parametrize("deep", [False, True, "large"], ids=["few brackets", "many brackets", "large"])
+def test_what_the_open_objects_checks_refused_is_refused_on_either_validator(name: str, deep: bool | str) -> None:
+    # The table above compares with the strict reading; here, the refusal itself, on the validator meant.
+    text = event(OPEN_VALUES[name], deep=deep)
+    reader = _fast_shapes.fast_reading(mm.Event)
+    assert reader is not None
+    validator, _ = reader.validator(text)
+    assert (validator is reader.shallow) is not bool(deep)
+    with fast_paths(True), pytest.raises(ValidationError):
+        mm.Event.from_json(text)
+
+
+@pytest.mark.parametrize("value", [b"NaN", b"[1e400]", b'{"a": -Infinity}', nested(MAX_OPEN_OBJECT_DEPTH)])
+def test_a_model_with_no_other_field_refuses_them_too(value: bytes) -> None:
+    fast, strict = both_ways(mm.TraceBase, TRACE_BASE % (b'{"x": ' + value + b"}"))
+    assert fast == strict
+    assert isinstance(fast, list)  # the errors
+
+
+def learning_with(metadata: bytes) -> bytes:
+    document = json.loads(LEARNING)
+    document["metadata"] = "@"
+    return json.dumps(document).encode().replace(b'"@"', metadata)
+
+
+@pytest.mark.parametrize(
+    "metadata", [b'{"a": NaN}', b'{"a": [1, 2, {"b": 1e999}]}', b'{"a": ' + nested(MAX_OPEN_OBJECT_DEPTH) + b"}"]
+)
+def test_open_objects_inside_models_inside_are_screened_too(metadata: bytes) -> None:
+    fast, strict = both_ways(mm.LearningSample, learning_with(metadata))
+    assert fast == strict
+    assert isinstance(fast, list)
+
+
+def context_with(value: bytes) -> bytes:
+    """The context payload, its title holding many brackets (so the deep validator reads it), with one open value."""
+    document = json.loads(CONTEXT)
+    document["title"] = "[" * (MAX_OPEN_OBJECT_DEPTH + 1)
+    document["constraints"] = {"x": "@"}
+    return json.dumps(document).encode().replace(b'"@"', value)
+
+
+def test_the_context_is_read_by_the_deep_validator() -> None:
+    reader = _fast_shapes.fast_reading(mm.Context)
+    assert reader is not None and reader.open
+    assert reader.validator(context_with(b"1"))[0] is not reader.shallow  # so the test below tests that validator
+    assert reader.validator(CONTEXT)[0] is reader.shallow
+
+
+@pytest.mark.parametrize(
+    "value",
+    [b"1", b"NaN", b"[1, Infinity]", b'{"n": 1e400}', nested(MAX_OPEN_OBJECT_DEPTH - 1), nested(MAX_OPEN_OBJECT_DEPTH)],
+)
+def test_a_document_with_many_brackets_reads_as_the_strict_reading_reads_it(value: bytes) -> None:
+    fast, strict = both_ways(mm.Context, context_with(value))
+    assert fast == strict
+    assert isinstance(fast, list) is (value not in (b"1", nested(MAX_OPEN_OBJECT_DEPTH - 1)))
+
+
+# --- the rules, asked after the proof -----------------------------------------
+
+
+def inbox(**changes: Any) -> bytes:
+    document = json.loads(INBOX)
+    document.update(changes)
+    return json.dumps(document).encode()
+
+
+BROKEN_INBOX = {
+    "stamp missing": inbox(status="archived", archived_at=None),
+    "read before created": inbox(read_at="2000-01-01T00:00:00Z"),
+    "broadcast among others": inbox(recipient_ids=["broadcast", "someone"]),
+}
+
+
+@pytest.mark.parametrize("name", list(BROKEN_INBOX))
+@pytest.mark.parametrize("semantic", [True, False])
+def test_broken_rules_read_as_the_strict_reading_reads_them(name: str, semantic: bool) -> None:
+    fast, strict = both_ways(mm.InboxMessage, BROKEN_INBOX[name], semantic=semantic)
+    assert fast == strict
+    assert isinstance(fast, list) is semantic  # refused with the rules, read without them
+
+
+def test_the_model_validate_json_door_asks_the_rules_too() -> None:
+    with fast_paths(True), pytest.raises(ValidationError) as caught:
+        mm.InboxMessage.model_validate_json(BROKEN_INBOX["stamp missing"])
+    assert [entry["code"] for entry in mm.errors_as_json(caught.value)] == ["status_stamp_missing"]
+    with fast_paths(True):
+        read = mm.InboxMessage.model_validate_json(BROKEN_INBOX["stamp missing"], context=mm.SCHEMA_ONLY)
+    assert read.archived_at is None
+
+
+# --- what the fast reading saves: the Python calls ----------------------------
+
+
+def python_calls(action: Any) -> set[str]:
+    """The names of the Python functions that run during ``action()``."""
+    seen: set[str] = set()
+
+    def record(frame: FrameType, event_name: str, arg: object) -> None:
+        if event_name == "call":
+            seen.add(frame.f_code.co_name)
+
+    sys.setprofile(record)
+    try:
+        action()
+    finally:
+        sys.setprofile(None)
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("model", "text"), [(mm.Event, EVENT), (mm.LearningSample, LEARNING), (mm.InboxMessage, INBOX)], ids=str
+)
+def test_a_valid_payload_takes_no_open_object_or_rules_callback(model: type[mm.MplpModel], text: bytes) -> None:
+    model.from_json(text)  # the reading built first
+    with fast_paths(True):
+        fast = python_calls(lambda: model.from_json(text))
+    with fast_paths(False):
+        strict = python_calls(lambda: model.from_json(text))
+    callbacks = {"_check_open_object", "_refuse_non_finite", "_apply_rules"}
+    assert not fast & callbacks
+    assert strict & callbacks  # so the names are the right ones: the strict reading calls them
+
+
+def test_the_classes_say_they_are_complete_again_after_a_reading_is_built() -> None:
+    # The reading is built with pydantic-core's prebuilt validators turned off by the flag.
+    named = [getattr(mm, name) for name in mm.__all__]
+    generated = [kind for kind in named if isinstance(kind, type) and issubclass(kind, mm.MplpModel)]
+    assert len(generated) > 20
+    for kind in generated:
+        _fast_shapes.fast_reading(kind)
+    assert all(kind.__pydantic_complete__ for kind in generated)
+
+
+def walk_models(value: Any) -> Iterator[mm.MplpModel]:
+    if isinstance(value, mm.MplpModel):
+        yield value
+        for item in value.__dict__.values():
+            yield from walk_models(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from walk_models(item)
+
+
+@pytest.mark.parametrize("name", ["plan.json", "dialog.json", "trace.json", "learning-sample.json", "context.json"])
+def test_every_model_inside_is_of_its_class_and_as_the_strict_reading_gives(name: str) -> None:
+    text = (PAYLOADS / name).read_bytes()
+    kind = type(mm.parse(text))
+    fast, strict = both_ways(kind, text)
+    assert fast == strict
+    assert not isinstance(fast, list)
+    inside = list(walk_models(fast[1]))
+    assert len(inside) > 1 and all(type(model).__module__.startswith("mplp_models._generated.") for model in inside)
+
+
+# --- parse: the kind chosen from orjson's value, then the fast reading ---------
+
+
+def parsed(data: bytes | str, **options: Any) -> Any:
+    try:
+        read = mm.parse(data, **options)
+    except ValidationError as error:
+        return mm.errors_as_json(error)
+    return type(read), read, read.model_fields_set
+
+
+def parsed_both_ways(data: bytes | str, **options: Any) -> tuple[Any, Any]:
+    with fast_paths(True):
+        fast = parsed(data, **options)
+    with fast_paths(False):
+        strict = parsed(data, **options)
+    return fast, strict
+
+
+FIXTURES = sorted(path.name for path in PAYLOADS.glob("*.json"))
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+@pytest.mark.parametrize("semantic", [True, False])
+def test_parse_reads_every_fixture_as_the_strict_reading_does(name: str, semantic: bool) -> None:
+    text = (PAYLOADS / name).read_bytes()
+    fast, strict = parsed_both_ways(text, semantic=semantic)
+    assert fast == strict
+    assert not isinstance(fast, list)
+    assert parsed_both_ways(text.decode(), semantic=semantic) == (fast, fast)  # a str reads as its bytes
+
+
+PARSE_TEXTS = {
+    "duplicate id": EVENT.replace(SOURCE, SOURCE + b', "source": "x"'),
+    "duplicate discriminator": (PAYLOADS / "graph-update-event.json")
+    .read_bytes()
+    .replace(b'"event_family": "graph_update"', b'"event_family": "graph_update", "event_family": "x"'),
+    "NaN in an open object": event(b'"steps": NaN'),
+    "a family's field missing": (PAYLOADS / "graph-update-event.json").read_bytes().replace(b'"graph_id"', b'"x_id"'),
+    "no kind": b'{"a": 1}',
+    "not an object": b"[1, 2]",
+    "not JSON": b'{"event_id": ',
+    "lone surrogate": EVENT.replace(SOURCE, b'"source": "\\ud800"'),
+    "a broken rule": BROKEN_INBOX["stamp missing"],
+}
+
+
+@pytest.mark.parametrize("name", list(PARSE_TEXTS))
+@pytest.mark.parametrize("allow_duplicate_keys", [False, True])
+def test_parse_refuses_and_reads_as_the_strict_reading_does(name: str, allow_duplicate_keys: bool) -> None:
+    fast, strict = parsed_both_ways(PARSE_TEXTS[name], allow_duplicate_keys=allow_duplicate_keys)
+    assert fast == strict
+
+
+def test_parse_takes_the_fast_reading() -> None:
+    mm.parse(EVENT)
+    with fast_paths(True):
+        fast = python_calls(lambda: mm.parse(EVENT))
+    with fast_paths(False):
+        strict = python_calls(lambda: mm.parse(EVENT))
+    assert "load_json" not in fast and "_read_fast" in fast
+    assert "load_json" in strict
