@@ -322,3 +322,15 @@ def test_parse_takes_the_fast_reading() -> None:
         strict = python_calls(lambda: mm.parse(EVENT))
     assert "load_json" not in fast and "_read_fast" in fast
     assert "load_json" in strict
+
+
+@pytest.mark.parametrize("name", ["inbox.json", "plan.json", "dialog.json", "trace.json"])
+def test_a_sound_payload_of_a_model_with_rules_is_kept_by_the_fast_reading(name: str) -> None:
+    # The rules are asked after the proof (_rules._sound): a payload that breaks none must not be
+    # read a second time by the strict reading.
+    text = (PAYLOADS / name).read_bytes()
+    kind = type(mm.parse(text))
+    kind.from_json(text)
+    with fast_paths(True):
+        calls = python_calls(lambda: kind.from_json(text))
+    assert "_read_fast" in calls and "load_json" not in calls
