@@ -261,7 +261,12 @@ class MplpModel(BaseModel, frozen=True):
             return None
         validator, screened = reading.validator(raw)
         try:
-            fast: Self = validator.validate_json(raw, context=context, **options)
+            # Without keywords when there are none: pydantic-core takes ~0.7 us more for `context=None`.
+            fast: Self = (
+                validator.validate_json(raw, context=context, **options)
+                if context is not None or options
+                else validator.validate_json(raw)
+            )
         except ValidationError:
             return None
         sound = reading.sound

@@ -3,12 +3,16 @@
 A fast path gives what its strict path gives, by a proof written next to it
 (docs/performance.md lists them all):
 
-* ``from_json`` / ``model_validate_json``: pydantic's JSON mode, kept when
+* ``from_json`` / ``model_validate_json`` / ``parse``: pydantic's JSON mode with
+  the class's own validator of JSON text (``_fast_shapes.Reading``: open objects
+  without a Python call, the rules asked after), kept when
   ``_reader.read_as_strictly`` proves it equal to the strict reading;
 * ``load_json`` (the strict reading): the duplicate-key check by colon counts,
   and the second, exact reading only of texts with an ``e+`` in orjson's writing;
-* ``to_json``: orjson writes the models through ``_writer.model_members``,
-  and ``_canonical.es6_number`` takes ``repr``'s text where its layout is ECMAScript's;
+* ``to_json``: orjson writes the models through ``_writer.model_members``, and
+  open objects and number fields as they are where ``_canonical.exactly_json``
+  (else ``written_as_is``) proves orjson's text RFC 8785's; ``_canonical.es6_number``
+  takes ``repr``'s text where its layout is ECMAScript's;
 * the rules: a plan's bulk checks (``_plan._sound_graph``, ``_statuses_agree``,
   ``_listed_in_order`` and the per-step check in ``_step_integrity``), a
   dialog's earliest and latest messages, ``earliest_and_latest``'s comparison

@@ -31,7 +31,6 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import bench_edits
@@ -39,6 +38,7 @@ import bench_events
 import bench_flow
 import bench_import
 import bench_lines
+import bench_stages
 import bench_strategy_cost
 import bench_timestamp
 import measure
@@ -442,29 +442,10 @@ def bench_strategies(settings: Settings) -> dict[str, float]:
     return found
 
 
-def stages_module() -> ModuleType | None:
-    """tests/benchmarks/bench_stages.py, issue #26's breakdown of from_json stage by stage, if this checkout has it.
-
-    Imported by name, so that the bench runs (and type-checks) before that
-    module is merged in; once it is, a plain ``import bench_stages`` can take
-    this function's place.
-    """
-    try:
-        return importlib.import_module("bench_stages")
-    except ModuleNotFoundError as error:
-        if error.name != "bench_stages":
-            raise
-        return None
-
-
-def bench_stages(settings: Settings) -> dict[str, Any] | None:
-    """The per-stage breakdown of from_json for the event, the inbox message and the dialog (None: not here yet)."""
-    module = stages_module()
-    if module is None:
-        print("\nfrom_json stage by stage: tests/benchmarks/bench_stages.py is not in this checkout")
-        return None
-    found: dict[str, Any] = module.stages(quick=settings.mode == "quick")
-    module.print_stages(found)
+def stages_of_from_json(settings: Settings) -> dict[str, Any]:
+    """The per-stage breakdown of from_json for the event, the inbox message and the dialog (bench_stages.py)."""
+    found: dict[str, Any] = bench_stages.stages(quick=settings.mode == "quick")
+    bench_stages.print_stages(found)
     return found
 
 
@@ -561,7 +542,7 @@ def run(settings: Settings) -> dict[str, Any]:
         bench_import.print_table(results["import_per_use"])
         results["memory"] = bench_memory(plan_2000, settings)
         results["naive"] = bench_naive(Path(tmp), settings)
-        results["stages"] = bench_stages(settings)
+        results["stages"] = stages_of_from_json(settings)
         results["timestamp"] = bench_timestamp.run(quick=settings.mode == "quick")
         bench_timestamp.print_table(results["timestamp"])
         results["event_families"] = bench_events.run(Path(tmp, "naive-events"), quick=settings.mode == "quick")
@@ -604,7 +585,7 @@ def main(argv: list[str] | None = None) -> int:
             bench_naive(Path(tmp), Settings(args.quick))
         return 0
     if args.stages:
-        bench_stages(Settings(args.quick))
+        stages_of_from_json(Settings(args.quick))
         return 0
     results = run(Settings(args.quick))
     out = args.out or (None if args.quick else RESULTS)
