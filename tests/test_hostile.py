@@ -371,7 +371,16 @@ ERROR_DOORS = {
     "fastapi strict": None,
     "fastapi plain": None,
 }
-BOUNDED_DOORS = {"from_json", "model_validate_json", "model_validate", "parse", "llm", "check_lines", "cli"}
+BOUNDED_DOORS = {
+    "from_json",
+    "model_validate_json",
+    "model_validate",
+    "parse",
+    "llm",
+    "check_lines",
+    "cli",
+    "fastapi strict",
+}
 
 ERROR_BYTES_PER_INPUT_BYTE = 400
 """The most memory pydantic's own collection of schema problems takes per input byte (SECURITY.md)."""
