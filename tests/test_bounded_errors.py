@@ -19,7 +19,7 @@ from conftest import PAYLOADS, examples, load
 from fast_path_switch import either_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import PydanticUserError, TypeAdapter, ValidationError
+from pydantic import PydanticUserError, TypeAdapter, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 import mplp_models as mm
@@ -345,3 +345,31 @@ def test_model_validate_keeps_pydantics_refusal_of_no_way_to_read_a_field() -> N
     with pytest.raises(PydanticUserError, match="At least one of `by_alias` or `by_name`"):
         mm.Plan.model_validate(PLAN, by_alias=False)
     assert mm.Plan.model_validate(PLAN, by_alias=False, by_name=True) == mm.Plan.model_validate(PLAN)
+
+
+def test_an_iterator_given_for_an_array_is_refused_where_the_first_reading_found_it() -> None:
+    # The fail-fast reading uses the generator up: a second reading would see an empty array
+    # (which this field allows) and make a model of what was refused.
+    document = load(PAYLOADS / "inbox.json")
+    given = dict(document, related_decision_ids=(item for item in ["D-1", 5]))
+    with pytest.raises(ValidationError) as caught:
+        mm.InboxMessage.model_validate(given)
+    assert [(entry["loc"], entry["type"]) for entry in caught.value.errors()] == [
+        (("related_decision_ids", 1), "string_type")
+    ]
+
+
+def test_a_value_that_reads_valid_the_second_time_is_still_refused() -> None:
+    calls: list[int] = []
+
+    class Flaky(mm.Event):
+        @model_validator(mode="before")
+        @classmethod
+        def bad_once(cls, data: Any) -> Any:
+            calls.append(1)
+            return {**data, "event_id": 5} if len(calls) == 1 else data
+
+    with pytest.raises(ValidationError) as caught:
+        Flaky.model_validate(load(PAYLOADS / "event.json"))
+    assert [entry["loc"] for entry in caught.value.errors()] == [("event_id",)]
+    assert len(calls) == 2  # read again in full (a small value), which found nothing

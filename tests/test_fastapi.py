@@ -22,7 +22,7 @@ pytest.importorskip("httpx2")  # starlette's test client; on httpx it warns
 
 import httpx2
 from conftest import FIXTURE_OF, PAYLOADS, ROOT
-from fastapi import APIRouter, Body, FastAPI, HTTPException
+from fastapi import APIRouter, Body, Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
@@ -655,6 +655,29 @@ def test_the_strict_422_of_a_big_body_full_of_problems_stops_at_the_first_bad_it
     assert detail[0]["pointer"] == "/steps/1"
     assert detail[-1]["ctx"] == {"shown": 1}
     assert "checks stopped" in detail[-1]["msg"]
+
+
+def test_a_dependency_reading_the_body_of_a_strict_route_gets_json_values() -> None:
+    # The big body checked first by the model's door is still handed over as JSON values.
+    seen: list[type] = []
+
+    async def audit(request: Request) -> None:
+        seen.append(type(await request.json()))
+
+    router = APIRouter(route_class=StrictJSONRoute)
+
+    @router.post("/plan")
+    def take(plan: mm.Plan, _: None = Depends(audit)) -> str:
+        return plan.plan_id
+
+    app = FastAPI()
+    app.include_router(router)
+    document = json.loads(PLAN)
+    document["objective"] = "x" * 70_000  # past the 64 KiB above which the model's door checks first
+    response = TestClient(app).post("/plan", content=json.dumps(document).encode(), headers=JSON)
+    assert response.status_code == 200, response.text
+    assert response.json() == document["plan_id"]
+    assert seen == [dict]
 
 
 def test_the_strict_422_of_a_small_body_lists_every_problem() -> None:

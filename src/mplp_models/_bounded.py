@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
 
 from pydantic import PydanticUserError, ValidationError
@@ -33,7 +33,14 @@ from pydantic_core import ErrorDetails, InitErrorDetails, SchemaValidator, core_
 
 from mplp_models import _errors
 
-__all__ = ["FULL_ERRORS_MAX_VALUES", "fail_fast_copy", "fail_fast_validator", "validate_python", "validator_of_copy"]
+__all__ = [
+    "BUILDING",
+    "FULL_ERRORS_MAX_VALUES",
+    "fail_fast_copy",
+    "fail_fast_validator",
+    "validate_python",
+    "validator_of_copy",
+]
 
 FULL_ERRORS_MAX_VALUES = 32_768
 """The most JSON values (objects, arrays, strings, numbers...) an input may hold for its failure to list every problem.
@@ -59,8 +66,9 @@ _FAIL_FAST = frozenset(name for name, typed in _TYPED.items() if "fail_fast" in 
 _NOT_VALIDATION = frozenset({"metadata", "serialization", "ref", "cls", "config"})
 
 _CACHE: weakref.WeakKeyDictionary[type, tuple[object, SchemaValidator]] = weakref.WeakKeyDictionary()
-# One build at a time: two builds sharing a model class would unmark it while the other builds (validator_of_copy).
-_BUILDING = threading.Lock()
+# One build at a time: two builds sharing a model class would unmark it while the other builds
+# (validator_of_copy); held too by whoever reads the mark (_fast_shapes._shape).
+BUILDING = threading.RLock()
 
 
 def _as_object(node: object) -> dict[Any, Any] | None:
@@ -104,8 +112,9 @@ def fail_fast_validator(cls: type[Any]) -> SchemaValidator:
     cached = _CACHE.get(cls)
     if cached is not None and cached[0] is schema:  # a rebuilt model has a new schema
         return cached[1]
-    own = cls.__pydantic_validator__
-    # The validator's own configuration (pickle's form of it: its schema and config).
+    # The validator's own configuration (pickle's form of it: its schema and config); under a
+    # pydantic plugin, the validator is a PluggableSchemaValidator holding the SchemaValidator.
+    own = getattr(cls.__pydantic_validator__, "_schema_validator", cls.__pydantic_validator__)
     config = own.__reduce__()[1][1] if isinstance(own, SchemaValidator) else None
     copied = fail_fast_copy(schema)
     validator = validator_of_copy(copied, config, _model_classes(copied))
@@ -122,11 +131,14 @@ def validator_of_copy(schema: Any, config: Any, classes: Iterable[type[Any]]) ->
     that class (its "prebuilt" validators, pydantic >= 2.10), which would ignore
     the copy's edits. It looks for the class's own
     ``__pydantic_complete__``: marked incomplete while the validator is built,
-    each class is built from the copy. Nothing else reads the mark meanwhile: the
-    builds take turns, and pydantic-core builds with the GIL held, running no
-    Python code of the models.
+    each class is built from the copy. The builds take turns (``BUILDING``), and
+    so does this package's other reader of the mark (``_fast_shapes``, which
+    rebuilds a class found incomplete); pydantic-core builds with the GIL held.
+    Another thread's own ``model_rebuild`` of one of these classes at that very
+    moment would still see the mark: at worst, one validator then holds that
+    class's own (prebuilt) validator, whose errors are not bounded.
     """
-    with _BUILDING:
+    with BUILDING:
         marked = [cls for cls in classes if cls.__dict__.get("__pydantic_complete__") is True]
         try:
             for cls in marked:
@@ -171,8 +183,19 @@ def validate_python(cls: type[Any], value: Any, schema_only: Mapping[str, Any], 
         return validator.validate_python(value, **options)
     except ValidationError as error:
         if _at_most(value, FULL_ERRORS_MAX_VALUES):
-            return cls.__pydantic_validator__.validate_python(value, **options)
+            _listed_in_full(cls, value, options)
+            raise error from None  # the full reading found nothing: the value changed under the first one
         raise _stopped(error, value, _schema_problems(validator, value, schema_only, options)) from None
+
+
+def _listed_in_full(cls: type[Any], value: Any, options: Mapping[str, Any]) -> None:
+    """Raises the error of the class's own validator, which lists every problem of ``value``; returns if it finds none.
+
+    A value that passed it after failing the fail-fast validator would be one that
+    changed between the two readings (a validator of the user's that changes its
+    input): never a model made of what was refused.
+    """
+    cls.__pydantic_validator__.validate_python(value, **options)
 
 
 def _schema_problems(
@@ -196,7 +219,12 @@ def _schema_problems(
 
 
 def _at_most(value: object, limit: int) -> bool:
-    """Whether ``value`` holds at most ``limit`` values (itself included); stops counting at the limit."""
+    """Whether ``value`` holds at most ``limit`` values (itself included), each one that reads the same twice.
+
+    Stops counting at the limit. An iterator (a generator given for an array) was
+    used up by the first reading: a second would see it empty, so the value is not
+    read again (False), and the fail-fast error stands.
+    """
     count = 0
     stack: list[object] = [value]
     while stack:
@@ -204,6 +232,8 @@ def _at_most(value: object, limit: int) -> bool:
         if count > limit:
             return False
         node = stack.pop()
+        if isinstance(node, Iterator):
+            return False
         if isinstance(node, Mapping):
             stack.extend(cast("Mapping[Any, Any]", node).values())  # type: ignore[redundant-cast]
         elif (items := _as_array(node)) is not None:

@@ -18,7 +18,7 @@ import orjson
 from pydantic import BaseModel
 from pydantic_core import PydanticCustomError, SchemaValidator, core_schema
 
-from mplp_models._bounded import fail_fast_copy, validator_of_copy
+from mplp_models._bounded import BUILDING, fail_fast_copy, fail_fast_validator, validator_of_copy
 from mplp_models._types import (
     CORE_FUNCTIONS,
     MAX_OPEN_OBJECT_DEPTH,
@@ -85,8 +85,11 @@ def _shape_of_class(kind: type) -> Shape:
 
 def _shape(kind: type) -> Shape:
     if not getattr(kind, "__pydantic_complete__", True):
-        # Deferred build: until it is built, an annotation may still be a forward reference.
-        kind.model_rebuild()  # type: ignore[attr-defined]
+        # Deferred build: until it is built, an annotation may still be a forward reference. The mark
+        # is read again in turn with _bounded's builds, which unmark the classes they copy meanwhile.
+        with BUILDING:
+            if not getattr(kind, "__pydantic_complete__", True):
+                kind.model_rebuild()  # type: ignore[attr-defined]
     fields: dict[str, Any] = getattr(kind, "model_fields", {})
     shape = Shape(
         loose=tuple(name for name, field in fields.items() if _admits_floats(field.annotation)),
@@ -331,20 +334,21 @@ class Reading:
 _COUNTED = 4096
 """The largest text whose brackets are counted to choose ``Reading.shallow``: the counts grow with the text."""
 
-_READINGS: dict[type, Reading | None] = {}
+_READINGS: dict[type, tuple[object, Reading | None]] = {}
 _BUILDING_LOCK = threading.Lock()
 
 
 def fast_reading(kind: type) -> Reading | None:
-    """The fast reading of ``kind``, built once per class; None for a class that is not plain (``is_plain``)."""
-    try:
-        return _READINGS[kind]
-    except KeyError:
-        pass
+    """The fast reading of ``kind``, built once per core schema of the class; None for a class that is not plain (``is_plain``)."""
+    schema = getattr(kind, "__pydantic_core_schema__", None)
+    found = _READINGS.get(kind)
+    if found is not None and found[0] is schema:  # a rebuilt class (model_rebuild(force=True)) has a new schema
+        return found[1]
     with _BUILDING_LOCK:
-        if kind not in _READINGS:
-            _READINGS[kind] = _reading(kind) if is_plain(kind) else None
-    return _READINGS[kind]
+        found = _READINGS.get(kind)
+        if found is None or found[0] is not schema:
+            found = _READINGS[kind] = (schema, _reading(kind) if is_plain(kind) else None)
+    return found[1]
 
 
 def _reading(kind: type) -> Reading:
@@ -353,8 +357,8 @@ def _reading(kind: type) -> Reading:
     checks = _KEEP_CHECKS if _shape_of_class(kind).extra else None
     try:
         validator, sound, open_objects = _json_validator(kind, checks)
-    except ValueError:  # a schema this copy cannot make: the class's own validator, rules and all, is as fast as before
-        return Reading(kind, kind.__pydantic_validator__, None, False)  # type: ignore[attr-defined]
+    except ValueError:  # a schema this copy cannot make: the class's fail-fast one, rules and all, as fast as its own
+        return Reading(kind, fail_fast_validator(kind), None, False)
     return Reading(kind, validator, sound, open_objects)
 
 

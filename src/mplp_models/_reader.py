@@ -212,8 +212,8 @@ def _has_escaped_colon(raw: bytes) -> bool:
 def read_as_strictly(raw: bytes, model: Any, screened: bool = True) -> bool:
     """Whether ``model``, which pydantic read from ``raw`` in its JSON mode, is what ``load_json`` and a validation would give.
 
-    Both parsers accept the same texts and read the same values, but for four
-    things, each settled here or in the types:
+    Both parsers accept the same texts and read the same values, but for the
+    things below, each settled here, in the types or in the fast reading's validator:
 
     * duplicate keys, which pydantic's parser merges: ``model`` written back
       (``write_every_field``: every field, the open objects as they are) holds

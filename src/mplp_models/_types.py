@@ -957,7 +957,9 @@ class _UniqueItems:
 def _check_unique(items: list[Any]) -> list[Any]:
     # Only arrays of strings (and str-valued enums) carry uniqueItems in these
     # schemas, so hashing is the JSON equality that the keyword asks for.
-    if len(set(items)) == len(items):  # the common case, at C speed; the walk below only names the repeat
+    # The common case, at C speed (a set of hashable strings has a repeat exactly when it is
+    # shorter than the list); the walk below decides alone with the fast paths off, and names the repeat.
+    if _fastpath.ENABLED and len(set(items)) == len(items):
         return items
     seen: dict[Any, int] = {}
     for index, item in enumerate(items):

@@ -404,13 +404,7 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
             values: dict[str, Any] = item.__dict__
             unset += len(values) - len(item.__pydantic_fields_set__)
             return values
-        try:
-            given: set[str] = item.__pydantic_fields_set__
-        except AttributeError:
-            raise TypeError(f"{type(item).__name__} is not a JSON value") from None
-        shape = shape_of(item)
-        if not shape.plain:
-            raise TypeError(f"{type(item).__name__} is written by model_dump")
+        given, shape = _plain_model(item)
         values = item.__dict__
         if shape.extra:  # its extra keys are counted among the given and written with the fields
             extra: dict[str, Any] = item.__pydantic_extra__ or {}
