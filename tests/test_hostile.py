@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import mplp_models as mm
+from mplp_models._bounded import FULL_ERRORS_MAX_VALUES
 from mplp_models._lines import MAX_LINE_BYTES
 
 EVENT = load(PAYLOADS / "event.json")
@@ -393,9 +394,10 @@ FAST_READING_BYTES_PER_INPUT_BYTE = 120
 
 Each "missing" problem of that reading quotes the whole object it is missing from as Python
 values: the fields missing from ``{"plan_id": "p", "steps": [0,0,...]}`` copy its million items
-five times. The strict reading that follows shares the one object.
+five times. The strict reading that follows shares the one object. ``parse`` (and so
+``check_lines`` and the command line) takes the same first reading: measured 49 on 15 MB.
 """
-FAST_READING_DOORS = {"from_json", "model_validate_json"}
+FAST_READING_DOORS = {"from_json", "model_validate_json", "parse", "check_lines", "cli"}
 
 # Each input: the expression that builds it in the child, how many problems it has, and what kind:
 # "items" (bad items of an array, which the models' readers stop at), "keys" (unknown keys of one
@@ -449,8 +451,9 @@ def assert_bounded(result: dict[str, Any], problems: int, kind: str) -> None:
     assert result["last"] == "too_many_errors", result
     assert result["written"] < 400_000, result
     bounded = result["door"] in BOUNDED_DOORS
-    if kind == "items" and bounded:
-        # The first bad item of the array, the fields missing besides, and the checks stopped there.
+    if kind == "items" and bounded and problems > FULL_ERRORS_MAX_VALUES:
+        # The first bad item of the array, the fields missing besides, and the checks stopped there
+        # (a smaller input is read again in full, and listed as pydantic's doors list it).
         assert result["count"] <= 1001, result
         assert result["message"].startswith("The checks stopped at the first bad item of each array"), result
     else:
