@@ -362,7 +362,7 @@ def test_an_iterator_given_for_an_array_is_refused_where_the_first_reading_found
 def test_a_value_that_reads_valid_the_second_time_is_still_refused() -> None:
     calls: list[int] = []
 
-    class Flaky(mm.Event):
+    class Flaky(mm.Event, frozen=True):
         @model_validator(mode="before")
         @classmethod
         def bad_once(cls, data: Any) -> Any:
