@@ -303,6 +303,16 @@ def test_each_condition_is_checked(name: str) -> None:
     assert not is_plain(kind)
 
 
+@pytest.mark.parametrize("name", ["FieldSerializer", "ModelSerializer", "AnnotatedSerializer"])
+def test_a_class_found_not_plain_is_written_by_its_own_serializers(name: str) -> None:
+    # Its shape known before the writing (as it is after any reading or writing), the writer must
+    # still refuse it the fast path: the user's serializer decides what is written.
+    kind = VARIANTS[name]
+    model = kind.model_validate_json((PAYLOADS / "event.json").read_bytes())
+    _fast_shapes.shape_of(model)
+    assert model.to_json() == mm.canonical_json(json.loads(model.model_dump_json()))
+
+
 def test_the_sdks_own_validators_and_serializers_pass() -> None:
     # Plan holds every one of them: the rules, given_members, and each function of the types.
     functions = _fast_shapes._core_functions(mm.Plan.__pydantic_core_schema__)

@@ -112,12 +112,10 @@ def fail_fast_validator(cls: type[Any]) -> SchemaValidator:
     cached = _CACHE.get(cls)
     if cached is not None and cached[0] is schema:  # a rebuilt model has a new schema
         return cached[1]
-    # The validator's own configuration (pickle's form of it: its schema and config); under a
-    # pydantic plugin, the validator is a PluggableSchemaValidator holding the SchemaValidator.
-    own = getattr(cls.__pydantic_validator__, "_schema_validator", cls.__pydantic_validator__)
-    config = own.__reduce__()[1][1] if isinstance(own, SchemaValidator) else None
     copied = fail_fast_copy(schema)
-    validator = validator_of_copy(copied, config, _model_classes(copied))
+    models = _models(copied)
+    # The class's own configuration is its model schema's (pydantic builds its validator with it).
+    validator = validator_of_copy(copied, models.get(cls), models)
     _CACHE[cls] = (schema, validator)
     return validator
 
@@ -149,16 +147,16 @@ def validator_of_copy(schema: Any, config: Any, classes: Iterable[type[Any]]) ->
                 type.__setattr__(cls, "__pydantic_complete__", True)
 
 
-def _model_classes(schema: object) -> set[type[Any]]:
-    """The classes of the ``model`` schemas in ``schema``."""
-    found: set[type[Any]] = set()
+def _models(schema: object) -> dict[type[Any], Any]:
+    """The classes of the ``model`` schemas in ``schema``, each with its configuration (``config``, or None)."""
+    found: dict[type[Any], Any] = {}
     stack: list[object] = [schema]
     while stack:
         node = stack.pop()
         members, items = _as_object(node), _as_array(node)
         if members is not None:
             if members.get("type") == "model" and isinstance(members.get("cls"), type):
-                found.add(members["cls"])
+                found[members["cls"]] = members.get("config")
             stack.extend(value for key, value in members.items() if key not in _NOT_VALIDATION)
         elif items is not None:
             stack.extend(items)

@@ -41,7 +41,7 @@ from mplp_models._generated.mplp.v1_0.mplp_role_schema import Role
 from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace
 from mplp_models._kinds import DISCRIMINATORS
 from mplp_models._kinds import KINDS as _REGISTRY
-from mplp_models._reader import invalid, load_json
+from mplp_models._reader import invalid, json_bytes, load_json
 
 __all__ = ["Payload", "parse"]
 
@@ -166,7 +166,7 @@ def _parse_fast(data: bytes | str, semantic: bool) -> Payload | None:
     kind) and reads as the strict reading would. Any refusal, a text that is
     not a JSON object included, goes the strict way, which words the errors.
     """
-    raw = data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
+    raw = json_bytes(data, "parse")
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError:

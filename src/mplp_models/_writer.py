@@ -87,14 +87,14 @@ def _plain_model(model: Any) -> tuple[set[str], Shape]:
 
 def model_members(model: Any) -> Any:
     """orjson's ``default`` for a model: its given fields (explicit nulls included), ready to write."""
-    shape = _PLAIN_SHAPES.get(model.__class__)
-    if shape is None:
-        shape = _PLAIN_SHAPES[model.__class__] = _plain_model(model)[1]
+    shape = known_shape(model.__class__)  # one lookup per model; a class seen first, or not plain, is checked
+    if shape is None or not shape.plain:
+        shape = _plain_model(model)[1]
     values: dict[str, Any] = model.__dict__
     given: set[str] = model.__pydantic_fields_set__
     if shape.extra:
         return _with_extra(model, values, given)
-    members = values if len(given) == len(values) else _without_unset(values, given)
+    members = _given_members_of(values, given)
     if shape.loose:
         flat = _flat_as_is(members, shape.loose)
         if not (_loose_as_is([members], shape.loose) if flat is None else flat):
@@ -111,10 +111,6 @@ def model_members(model: Any) -> Any:
                     members = dict(values)
                 members[name] = listed
     return members
-
-
-# The shapes of the classes model_members has found plain: one lookup per model, not three calls.
-_PLAIN_SHAPES: dict[type, Shape] = {}
 
 
 def _flat_as_is(members: dict[str, Any], names: tuple[str, ...]) -> bool | None:
