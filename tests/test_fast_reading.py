@@ -14,11 +14,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
 import pytest
-from conftest import PAYLOADS
+from conftest import PAYLOADS, SCHEMAS
 from fast_path_switch import fast_paths
 from pydantic import ValidationError
 
@@ -196,6 +197,78 @@ def test_the_model_validate_json_door_asks_the_rules_too() -> None:
     assert read.archived_at is None
 
 
+# --- the UniqueItems checks of the outermost model's own arrays, asked after ---
+
+CODE_INBOX = (PAYLOADS / "code-inbox.json").read_bytes()
+INBOXES = {
+    "inbox": (mm.InboxMessage, INBOX, SCHEMAS / "cortex" / "v1" / "inbox.schema.json"),
+    "code-mode inbox": (
+        mm.CodeInboxMessage,
+        CODE_INBOX,
+        SCHEMAS / "cortex" / "v1" / "code-mode" / "inbox-message.schema.json",
+    ),
+}
+
+
+def unique_arrays(schema: Path) -> list[str]:
+    """The schema's own properties that say ``uniqueItems`` (the reference: the frozen schema, not the code)."""
+    properties: dict[str, Any] = json.loads(schema.read_text())["properties"]
+    return [name for name, spec in properties.items() if spec.get("uniqueItems")]
+
+
+UNIQUE_CASES = [
+    (inbox_name, field) for inbox_name, (_, _, schema) in INBOXES.items() for field in unique_arrays(schema)
+]
+
+
+def test_the_unique_arrays_are_the_schemas() -> None:
+    # So that the cases below are the ones the schemas name: four in the inbox, two in the code mode.
+    assert [field for name, field in UNIQUE_CASES if name == "inbox"] == [
+        "recipient_ids",
+        "related_decision_ids",
+        "related_waitpoint_ids",
+        "related_handoff_ids",
+    ]
+    assert [field for name, field in UNIQUE_CASES if name == "code-mode inbox"] == ["recipient_ids", "artifact_refs"]
+
+
+@pytest.mark.parametrize(("inbox_name", "field"), UNIQUE_CASES)
+@pytest.mark.parametrize("repeat", ["first twice", "last twice"])
+def test_a_repeated_item_of_an_own_array_is_refused_as_the_strict_reading_refuses_it(
+    inbox_name: str, field: str, repeat: str
+) -> None:
+    model, text, _ = INBOXES[inbox_name]
+    document = json.loads(text)
+    items = ["x-1", "x-2", "x-1"] if repeat == "first twice" else ["x-1", "x-2", "x-2"]
+    if field.startswith("related_decision"):
+        items = [f"D-{item}" for item in items]
+    elif field.startswith("related_waitpoint"):
+        items = [f"WP-{item}" for item in items]
+    document[field] = items
+    fast, strict = both_ways(model, json.dumps(document).encode())
+    assert fast == strict
+    assert isinstance(fast, list)
+    assert [(entry["code"], entry["pointer"]) for entry in fast] == [("unique_items", f"/{field}")]
+    document[field] = sorted(set(items))  # the same items, none twice: read
+    fast, strict = both_ways(model, json.dumps(document).encode())
+    assert fast == strict
+    assert not isinstance(fast, list)
+
+
+@pytest.mark.parametrize("inbox_name", list(INBOXES))
+def test_an_inbox_is_read_with_no_unique_items_callback(inbox_name: str) -> None:
+    model, text, _ = INBOXES[inbox_name]
+    model.from_json(text)
+    with fast_paths(True):
+        fast = python_calls(lambda: model.from_json(text))
+    with fast_paths(False):
+        strict = python_calls(lambda: model.from_json(text))
+    assert "load_json" not in fast  # kept by the fast reading
+    assert "_check_unique" in strict
+    # The code mode's relations (a model inside) keep their checks in the validator.
+    assert ("_check_unique" in fast) is (inbox_name == "code-mode inbox")
+
+
 # --- what the fast reading saves: the Python calls ----------------------------
 
 
@@ -320,7 +393,7 @@ def test_parse_takes_the_fast_reading() -> None:
         fast = python_calls(lambda: mm.parse(EVENT))
     with fast_paths(False):
         strict = python_calls(lambda: mm.parse(EVENT))
-    assert "load_json" not in fast and "_read_fast" in fast
+    assert "load_json" not in fast and "read_fast" in fast
     assert "load_json" in strict
 
 
@@ -333,4 +406,4 @@ def test_a_sound_payload_of_a_model_with_rules_is_kept_by_the_fast_reading(name:
     kind.from_json(text)
     with fast_paths(True):
         calls = python_calls(lambda: kind.from_json(text))
-    assert "_read_fast" in calls and "load_json" not in calls
+    assert "read_fast" in calls and "load_json" not in calls

@@ -17,8 +17,7 @@ from typing_extensions import Self, deprecated
 from mplp_models import _bounded, _fastpath
 from mplp_models._canonical import CanonicalJSONError, dumps, relocated, written_by_their_own_method
 from mplp_models._errors import json_worded
-from mplp_models._fast_shapes import fast_reading
-from mplp_models._reader import json_bytes, load_json, read_as_strictly
+from mplp_models._reader import json_bytes, load_json, read_fast
 from mplp_models._types import writable_errors
 from mplp_models._writer import given_members, model_members, not_null_fields
 
@@ -149,9 +148,15 @@ class MplpModel(BaseModel, frozen=True):
             ValidationError: For every problem, from bad bytes to a bad field or
                 a broken rule, each located by its path.
         """
+        # _read_json, flattened: an event is read in a few microseconds, of which each call takes its share.
         context = None if semantic else SCHEMA_ONLY
         try:
-            return cls._read_json(data, context=context, allow_duplicate_keys=allow_duplicate_keys)
+            raw: bytes = data if type(data) is bytes else json_bytes(data, cls.__name__)
+            if _fastpath.ENABLED:
+                fast: Self | None = read_fast(cls, raw, context)
+                if fast is not None:
+                    return fast
+            return cls._read_strictly(raw, context=context, allow_duplicate_keys=allow_duplicate_keys)
         except ValidationError as error:
             raise json_worded(error) from None
 
@@ -231,12 +236,13 @@ class MplpModel(BaseModel, frozen=True):
     @classmethod
     def _read_json(cls, data: Any, *, context: Any, allow_duplicate_keys: bool = False, **options: Any) -> Self:
         raw: bytes = data if type(data) is bytes else json_bytes(data, cls.__name__)
-        # Fast path: pydantic reads the text itself, with the class's validator
-        # made for JSON text (_fast_shapes.Reading: no Python call for open
-        # objects, the rules asked after, only of a model the proof keeps), and
-        # the result is kept when it is what the strict reading gives. Otherwise, and for
-        # every refusal, the strict reading decides and words the errors. The
-        # proof (_reader.read_as_strictly) relies on:
+        # Fast path (from_json takes it too, inlined): pydantic reads the text
+        # itself, with the class's validator made for JSON text
+        # (_fast_shapes.Reading: no Python call for open objects, the rules and
+        # the UniqueItems checks of its own fields asked after), and the result
+        # is kept when it is what the strict reading gives (_reader.read_fast).
+        # Otherwise, and for every refusal, the strict reading decides and words
+        # the errors. The proof (_reader.read_as_strictly) relies on:
         # - the two parsers reading the same values from the same texts, but for
         #   the cases read_as_strictly settles (tested against orjson's
         #   verdicts in tests/test_performance_paths.py);
@@ -248,31 +254,10 @@ class MplpModel(BaseModel, frozen=True):
         #   codegen refuses a schema `default` (codegen/generate.py);
         # - the fast paths being on (_fastpath: MPLP_MODELS_NO_FAST_PATHS).
         if _fastpath.ENABLED:
-            fast = cls._read_fast(raw, context, options)
+            fast: Self | None = read_fast(cls, raw, context, options)
             if fast is not None:
                 return fast
         return cls._read_strictly(raw, context=context, allow_duplicate_keys=allow_duplicate_keys, **options)
-
-    @classmethod
-    def _read_fast(cls, raw: bytes, context: Any, options: Mapping[str, Any]) -> Self | None:
-        """The fast path of ``_read_json`` (see there): the model, or None when the strict reading must decide."""
-        reading = fast_reading(cls)
-        if reading is None:
-            return None
-        validator, screened = reading.validator(raw)
-        try:
-            # Without keywords when there are none: pydantic-core takes ~0.7 us more for `context=None`.
-            fast: Self = (
-                validator.validate_json(raw, context=context, **options)
-                if context is not None or options
-                else validator.validate_json(raw)
-            )
-        except ValidationError:
-            return None
-        sound = reading.sound
-        if read_as_strictly(raw, fast, screened) and (sound is None or sound(fast, context)):
-            return fast
-        return None  # freed before the strict reading, which may need as much memory again
 
     @classmethod
     def _read_strictly(cls, raw: bytes, *, context: Any, allow_duplicate_keys: bool, **options: Any) -> Self:

@@ -24,6 +24,7 @@ from mplp_models._types import (
     MAX_OPEN_OBJECT_DEPTH,
     OPEN_OBJECT_CHECK,
     OPEN_OBJECT_REFUSAL,
+    UNIQUE_CHECK,
     open_object_problem,
 )
 
@@ -301,17 +302,24 @@ class Reading:
     ``MAX_OPEN_OBJECT_DEPTH`` brackets (``bounded``), in which no open object
     can nest deeper. ``deep``, for the other texts, screens each open
     object with one orjson writing (``_open_object_screened``).
-    Both build the outermost model without its rules (``rules_after_reading``):
-    ``sound`` is asked after.
+    Both build the outermost model without its rules (``rules_after_reading``)
+    and without the ``UniqueItems`` checks of its own fields: ``after(model,
+    context)`` asks both once the model is read (None: nothing to ask).
     """
 
-    __slots__ = ("_deep", "kind", "open", "shallow", "sound")
+    __slots__ = ("_deep", "after", "kind", "open", "shallow", "sound")
 
     def __init__(
-        self, kind: type, shallow: SchemaValidator, sound: Callable[[Any, Any], bool] | None, open: bool
+        self,
+        kind: type,
+        shallow: SchemaValidator,
+        sound: Callable[[Any, Any], bool] | None,
+        open: bool,
+        unique: tuple[str, ...] = (),
     ) -> None:
         self.kind, self.shallow, self.sound, self.open = kind, shallow, sound, open
         self._deep: SchemaValidator | None = None if open else shallow
+        self.after = _asked_after(unique, sound)
 
     def validator(self, raw: bytes) -> tuple[SchemaValidator, bool]:
         """The validator for ``raw``, and whether it screens the open objects' numbers itself (else the proof's count must)."""
@@ -321,15 +329,38 @@ class Reading:
         # A large one is not counted: its brackets are many, and the proof's counts of a large
         # text cost more than the deep validator's look at each open object.
         size = len(raw)
-        if size <= 2 * MAX_OPEN_OBJECT_DEPTH or (
+        if size <= _TOO_SHORT_TO_NEST or (
             size <= _COUNTED and raw.count(b"{") + raw.count(b"[") <= MAX_OPEN_OBJECT_DEPTH
         ):
             return self.shallow, False
         deep = self._deep
         if deep is None:
-            deep = self._deep = _json_validator(self.kind, _open_object_screened)[0]
+            deep = self._deep = _json_validator(self.kind, _open_object_screened).validator
         return deep, True
 
+
+def _asked_after(
+    unique: tuple[str, ...], sound: Callable[[Any, Any], bool] | None
+) -> Callable[[Any, Any], bool] | None:
+    """What the fast reading asks of a model it read: its ``unique`` fields' items unique, then ``sound``."""
+    if not unique:
+        return sound
+
+    def after(model: Any, context: Any) -> bool:
+        values: dict[str, Any] = model.__dict__
+        for name in unique:
+            # UNIQUE_CHECK's own fast test, with no call from pydantic-core: its items are strings or
+            # str-valued enum members (see there), and an unset field holds None.
+            items = values[name]
+            if items is not None and len(set(items)) != len(items):
+                return False
+        return sound is None or sound(model, context)
+
+    return after
+
+
+_TOO_SHORT_TO_NEST = 2 * MAX_OPEN_OBJECT_DEPTH
+"""The longest text that cannot nest deeper than ``MAX_OPEN_OBJECT_DEPTH``: each level takes an opener and a closer."""
 
 _COUNTED = 4096
 """The largest text whose brackets are counted to choose ``Reading.shallow``: the counts grow with the text."""
@@ -356,10 +387,10 @@ def _reading(kind: type) -> Reading:
     # keys are checked by functions of its own (_context's), for which the count does not stand in.
     checks = _KEEP_CHECKS if _shape_of_class(kind).extra else None
     try:
-        validator, sound, open_objects = _json_validator(kind, checks)
+        made = _json_validator(kind, checks)
     except ValueError:  # a schema this copy cannot make: the class's fail-fast one, rules and all, as fast as its own
         return Reading(kind, fail_fast_validator(kind), None, False)
-    return Reading(kind, validator, sound, open_objects)
+    return Reading(kind, made.validator, made.sound, made.open, made.unique)
 
 
 def _keep_checks(value: Any) -> Any:
@@ -373,7 +404,8 @@ def _open_object_screened(value: Any) -> Any:
     """An open object read from JSON text, as it is, when ``_check_open_object`` would let it through; else an error.
 
     orjson writes one ``[`` or ``{`` per array and object (those in strings
-    only add to the count, so the count bounds the depth), and a NaN or an
+    only add to the count, so the count bounds the depth; a writing too short
+    to hold two per level needs no count), and a NaN or an
     infinity as ``null``: with no ``null`` written there is none, and with one,
     ``open_object_problem`` looks. What orjson cannot write (an integer beyond
     64 bits, a lone surrogate) is refused too. Any refusal only sends the text
@@ -384,22 +416,28 @@ def _open_object_screened(value: Any) -> Any:
         written = orjson.dumps(value)
     except orjson.JSONEncodeError:
         raise PydanticCustomError("fast_reading", "left to the strict reading") from None
-    if written.count(b"{") + written.count(b"[") > MAX_OPEN_OBJECT_DEPTH or (
-        b"null" in written and open_object_problem(value) is not None
+    if (len(written) > _TOO_SHORT_TO_NEST and written.count(b"{") + written.count(b"[") > MAX_OPEN_OBJECT_DEPTH) or (
+        written.find(b"null") >= 0 and open_object_problem(value) is not None
     ):
         raise PydanticCustomError("fast_reading", "left to the strict reading")
     return value
 
 
-def _json_validator(
-    kind: type, open_check: Callable[[Any], Any] | None
-) -> tuple[SchemaValidator, Callable[[Any, Any], bool] | None, bool]:
-    """A validator of JSON text for ``kind`` (see ``Reading``), its rules left out, and whether it holds open objects.
+class _Made(NamedTuple):
+    validator: SchemaValidator
+    sound: Callable[[Any, Any], bool] | None  # the outermost model's rules, left out
+    open: bool  # whether it holds open objects
+    unique: tuple[str, ...]  # the outermost model's own fields whose UniqueItems check was left out
+
+
+def _json_validator(kind: type, open_check: Callable[[Any], Any] | None) -> _Made:
+    """A validator of JSON text for ``kind`` (see ``Reading``), and what it leaves to be asked after.
 
     Each ``json-or-python`` step becomes its JSON branch; ``JsonObject``'s two
     before-validators become ``open_check`` (nothing for None, themselves for
-    ``_KEEP_CHECKS``); the outermost
-    model's registered rules are left out and returned. Every array fails fast
+    ``_KEEP_CHECKS``); the outermost model's registered rules, and the
+    ``UniqueItems`` checks of its own fields, are left out and named (each a
+    Python call from pydantic-core that ``Reading.after`` makes cheaper). Every array fails fast
     (``_bounded``): a text this validator refuses goes to the strict reading, and
     its errors are dropped, so they had better be few. Built as ``_bounded``
     builds its copies (``validator_of_copy``: the models inside from the copy).
@@ -407,7 +445,7 @@ def _json_validator(
     edit = _JsonOnly(kind, open_check)
     schema = fail_fast_copy(edit.node(kind.__pydantic_core_schema__))  # type: ignore[attr-defined]
     validator = validator_of_copy(schema, edit.config, edit.models)
-    return validator, edit.sound, edit.open
+    return _Made(validator, edit.sound, edit.open, tuple(edit.unique))
 
 
 def _step(node: dict[str, Any]) -> object:
@@ -425,6 +463,7 @@ class _JsonOnly:
         self.config: Any = None
         self.sound: Callable[[Any, Any], bool] | None = None
         self.open = False
+        self.unique: list[str] = []
 
     def node(self, node: Any) -> Any:
         if isinstance(node, list):
@@ -453,8 +492,30 @@ class _JsonOnly:
             self.models.append(schema["cls"])
             if schema["cls"] is self.kind:
                 self.config = schema.get("config")
+                schema = {**schema, "schema": self._unique_left_out(schema["schema"])}
         # Functions, classes and metadata are kept as they are; serialization does not validate.
         return {key: value if key in _KEPT else self.node(value) for key, value in schema.items()}
+
+    def _unique_left_out(self, fields: Any) -> Any:
+        """The outermost model's fields, each ``UniqueItems`` check of a field's own array left out and named in ``unique``."""
+        if fields.get("type") != "model-fields":
+            return fields
+        own = {name: self._field_unique_left_out(name, field) for name, field in fields["fields"].items()}
+        return {**fields, "fields": own}
+
+    def _field_unique_left_out(self, name: str, field: dict[str, Any]) -> dict[str, Any]:
+        """A field whose JSON branch is the check of its array (``default``, ``json-or-python``, the check), the check left out."""
+        outer = field["schema"]
+        defaulted = outer.get("type") == "default"
+        inner = outer["schema"] if defaulted else outer
+        if inner.get("type") != "json-or-python":
+            return field
+        checked = inner["json_schema"]
+        if checked.get("type") != "function-after" or _step(checked) is not UNIQUE_CHECK:
+            return field
+        self.unique.append(name)
+        inner = {**inner, "json_schema": _with_ref(checked["schema"], checked)}
+        return {**field, "schema": {**outer, "schema": inner} if defaulted else inner}
 
 
 _KEPT = frozenset({"cls", "function", "discriminator", "metadata", "serialization"})

@@ -41,7 +41,7 @@ from mplp_models._generated.mplp.v1_0.mplp_role_schema import Role
 from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace
 from mplp_models._kinds import DISCRIMINATORS
 from mplp_models._kinds import KINDS as _REGISTRY
-from mplp_models._reader import invalid, json_bytes, load_json
+from mplp_models._reader import invalid, json_bytes, load_json, read_fast
 
 __all__ = ["Payload", "parse"]
 
@@ -158,7 +158,7 @@ DISCRIMINATED = {_BY_NAME[core]: (field, families) for core, (field, families) i
 
 
 def _parse_fast(data: bytes | str, semantic: bool) -> Payload | None:
-    """The payload read by its model's fast reading (``MplpModel._read_fast``), or None when the strict reading must decide.
+    """The payload read by its model's fast reading (``_reader.read_fast``), or None when the strict reading must decide.
 
     The kind is chosen from orjson's value, as ``parse`` chooses it; the fast
     reading then keeps the model only when its proof shows that the text has
@@ -179,8 +179,7 @@ def _parse_fast(data: bytes | str, semantic: bool) -> Payload | None:
         return None
     if kind in DISCRIMINATED:
         kind = _family_of(kind, cast("dict[str, Any]", value))[1]
-    found = kind._read_fast(raw, None if semantic else SCHEMA_ONLY, {})  # pyright: ignore[reportPrivateUsage]
-    return cast("Payload | None", found)
+    return cast("Payload | None", read_fast(kind, raw, None if semantic else SCHEMA_ONLY))
 
 
 def _family_of(core: type[MplpModel], value: Mapping[str, Any]) -> tuple[str, type[MplpModel]]:

@@ -994,6 +994,10 @@ UniqueItems = _UniqueItems()
 Ordered = _Ordered()
 
 
+UNIQUE_CHECK = _check_unique
+"""``UniqueItems``'s after-validator; the fast reading asks it after reading, of the outermost model's own fields."""
+
+
 CORE_FUNCTIONS: tuple[object, ...] = (
     _refuse_non_finite,  # JsonObject's before-validators: refuse what JSON cannot hold, in both modes
     _check_open_object,
