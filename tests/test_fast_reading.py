@@ -200,7 +200,7 @@ def test_the_model_validate_json_door_asks_the_rules_too() -> None:
 # --- the UniqueItems checks of the outermost model's own arrays, asked after ---
 
 CODE_INBOX = (PAYLOADS / "code-inbox.json").read_bytes()
-INBOXES = {
+INBOXES: dict[str, tuple[type[mm.MplpModel], bytes, Path]] = {
     "inbox": (mm.InboxMessage, INBOX, SCHEMAS / "cortex" / "v1" / "inbox.schema.json"),
     "code-mode inbox": (
         mm.CodeInboxMessage,
