@@ -35,6 +35,7 @@ __all__ = [
     "fast_reading",
     "is_plain",
     "known_shape",
+    "leaf_fields",
     "own_functions",
     "rules_after_reading",
     "shape_of",
@@ -74,6 +75,16 @@ def shape_of(model: object) -> Shape:
 known_shape: Callable[[type], Shape | None] = _SHAPES.get
 """The shape of a class if it has been found already, else None: a walker's quick look (a C call), before ``shape_of``."""
 
+_LEAVES: dict[type, int] = {}
+
+leaf_fields: Callable[[type], int | None] = _LEAVES.get
+"""How many fields a plain class has that holds no array of models and no extra keys, else None (also for a class not seen yet).
+
+A walker writes such a model as its ``__dict__``, which holds every field
+under its name, unset ones as ``None``: one C call to know it, where
+``known_shape`` takes three attribute looks more.
+"""
+
 
 def is_plain(kind: type) -> bool:
     """Whether ``kind`` may take the fast paths: a generated model class that ``fast_path_problems`` finds nothing in."""
@@ -104,6 +115,8 @@ def _shape(kind: type) -> Shape:
         nested=any(_mentions_models(field.annotation) for field in fields.values()),
     )
     _SHAPES[kind] = shape
+    if shape.plain and not (shape.many or shape.extra):
+        _LEAVES[kind] = len(fields)
     return shape
 
 

@@ -51,7 +51,7 @@ from mplp_models._canonical import (
     same_float_text,
     written_as_is,
 )
-from mplp_models._fast_shapes import Shape, known_shape, own_functions, shape_of
+from mplp_models._fast_shapes import Shape, known_shape, leaf_fields, own_functions, shape_of
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
 
 __all__ = [
@@ -388,18 +388,14 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
         values: dict[str, Any] = model.__dict__
         return orjson.dumps(values, option=orjson.OPT_STRICT_INTEGER), len(values) - len(model.__pydantic_fields_set__)
     unset = 0
-    known = known_shape
+    fields_of = leaf_fields
 
     def every_field(item: Any) -> Any:
         nonlocal unset
-        kind: type[Any] = type(cast(object, item))
-        shape = known(kind)
-        if (
-            shape is not None and shape.plain and not (shape.many or shape.extra)
-        ):  # most models inside: no copy, no walk
-            values: dict[str, Any] = item.__dict__
-            unset += len(values) - len(item.__pydantic_fields_set__)
-            return values
+        fields = fields_of(type(item))  # pyright: ignore[reportUnknownArgumentType]  # no cast: a call per model
+        if fields is not None:  # most models inside: no copy, no walk
+            unset += fields - len(item.__pydantic_fields_set__)
+            return item.__dict__
         given, shape = _plain_model(item)
         values = item.__dict__
         if shape.extra:  # its extra keys are counted among the given and written with the fields
