@@ -11,6 +11,7 @@ orjson, the duplicate-key walk, a validation of Python values).
 
 from __future__ import annotations
 
+import enum
 import json
 import sys
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ from pydantic import ValidationError
 import mplp_models as mm
 from mplp_models import _fast_shapes
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
+from mplp_models._writer import write_every_field
 
 EVENT = (PAYLOADS / "event.json").read_bytes()
 TRACE_BASE = b'{"trace_id": "00000003-0000-4000-8000-000000000003", "span_id": "00000004-0000-4000-8000-000000000004", "attributes": %s}'
@@ -331,6 +333,32 @@ def test_every_model_inside_is_of_its_class_and_as_the_strict_reading_gives(name
     assert not isinstance(fast, list)
     inside = list(walk_models(fast[1]))
     assert len(inside) > 1 and all(type(model).__module__.startswith("mplp_models._generated.") for model in inside)
+
+
+def every_field(value: Any) -> Any:
+    """``value`` as JSON values, each model with all its fields, given or not, and its extra keys."""
+    if isinstance(value, mm.MplpModel):
+        fields = {name: getattr(value, name) for name in type(value).model_fields}
+        return {name: every_field(item) for name, item in {**fields, **(value.model_extra or {})}.items()}
+    if isinstance(value, (list, tuple)):
+        return [every_field(item) for item in value]
+    if isinstance(value, dict):
+        return {key: every_field(item) for key, item in value.items()}
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in PAYLOADS.glob("*.json")))
+def test_the_proofs_writing_holds_every_field_and_counts_the_unset_ones(name: str) -> None:
+    # What read_as_strictly counts in: every field of every model, unset ones as null, and how many
+    # were not given, here counted by a walk of the models and pydantic's own dump.
+    model = mm.parse((PAYLOADS / name).read_bytes())
+    written, unset = write_every_field(model)
+    assert json.loads(written) == every_field(model)
+    # Extra keys (an open class's) are in model_fields_set, and written: given, with the fields.
+    assert unset == sum(
+        len(type(inside).model_fields) + len(inside.model_extra or {}) - len(inside.model_fields_set)
+        for inside in walk_models(model)
+    )
 
 
 # --- parse: the kind chosen from orjson's value, then the fast reading ---------
