@@ -6,7 +6,7 @@
 For an event, an inbox message and a 1,000-message dialog (payloads.py), one
 interleaved run (measure.py) times: the whole ``from_json``; each stage of its
 fast path on its own (the fast reading's validator, the proof and its writing,
-the rules asked after); the class's own validator, whose Python callbacks the
+the rules and the model's own UniqueItems checks, asked after); the class's own validator, whose Python callbacks the
 fast reading leaves out; the strict reading (the fast paths off); ``orjson.loads``
 as the floor; and the naive models (naive.py). "Wrapper" is what ``from_json``
 takes beyond its stages: the calls between them. bench.py calls ``stages`` and
@@ -63,7 +63,7 @@ def _cases(model: type[mm.MplpModel], peer: Any, raw: bytes) -> dict[str, Callab
     validator, screened = reading.validator(raw)
     read = model.from_json(raw)
     assert read_as_strictly(raw, read, screened), f"{model.__name__}: the proof does not hold"
-    sound = reading.sound
+    after = reading.after  # the rules, and the UniqueItems checks of the model's own arrays
     return {
         "from_json": functools.partial(model.from_json, raw),
         "naive": functools.partial(peer.model_validate_json, raw),
@@ -71,7 +71,7 @@ def _cases(model: type[mm.MplpModel], peer: Any, raw: bytes) -> dict[str, Callab
         "own validator": functools.partial(model.__pydantic_validator__.validate_json, raw),
         "proof": functools.partial(read_as_strictly, raw, read, screened),
         "proof's writing": functools.partial(write_every_field, read),
-        "rules": functools.partial(sound, read, None) if sound is not None else (lambda: None),
+        "rules": functools.partial(after, read, None) if after is not None else (lambda: None),
         "strict reading": _strictly(model, raw),
         "orjson.loads": functools.partial(orjson.loads, raw),
     }
