@@ -66,6 +66,7 @@ _DICT = attrgetter("__dict__")
 _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
 _POP: Callable[[dict[str, Any], str], Any] = dict[str, Any].pop
 _GIVEN = attrgetter("__pydantic_fields_set__")
+_BULK = 8  # the shortest array of models that write_every_field copies in one go rather than leave to orjson's calls
 
 
 def _plain_model(model: Any) -> tuple[set[str], Shape]:
@@ -403,10 +404,14 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
             unset += len(values) + len(extra) - len(given)
             return {**values, **extra}
         unset += len(values) - len(given)
-        members = dict(values)
+        members = values
         for name in shape.many:
-            items = members[name]
-            if items and not shape_of(items[0]).extra:  # the items are of the field's class (read from JSON)
+            items = values[name]
+            # A short array's items are left to orjson's call back (each a leaf, most often): the
+            # copies below cost more than a few calls.
+            if items and len(items) >= _BULK and not shape_of(items[0]).extra:  # of the field's class (read from JSON)
+                if members is values:
+                    members = dict(values)
                 members[name] = dicts = list(map(_DICT, items))
                 unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
         return members
