@@ -1,6 +1,6 @@
 """``is_before`` and ``earliest_and_latest`` order timestamps as ``instant()`` does, fast paths on or off.
 
-The fast paths compare the texts (``_types._in_text_order``); the reference is
+The fast paths compare the texts (``_types.in_text_order``); the reference is
 ``instant()`` with the fast paths off, which reads each text's parts. The
 generated timestamps cover every field's edges, leap seconds, fractions of 0
 to 9 digits with trailing zeros, every offset form and both separators, and
