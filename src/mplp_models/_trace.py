@@ -255,7 +255,7 @@ def _plainly_sound(trace: TraceBehaviour) -> bool:
 def _in_order(starts: Sequence[Timestamp | None], finishes: Sequence[Timestamp | None]) -> bool:
     """Whether no finish is before its start, where both are set: in C-speed passes when the texts allow."""
     begun, ended = cast("Sequence[Timestamp]", starts), cast("Sequence[Timestamp]", finishes)
-    if None in starts or None in finishes:  # the pairs with both set
+    if not (all(starts) and all(finishes)):  # the pairs with both set (a Timestamp is never empty: never false)
         pairs = [(start, end) for start, end in zip(starts, finishes) if start is not None and end is not None]
         begun, ended = [start for start, _ in pairs], [end for _, end in pairs]
     if not begun:

@@ -21,6 +21,7 @@ import re
 from collections.abc import ItemsView, Iterable, KeysView, Sequence, ValuesView
 from collections.abc import Set as AbstractSet
 from datetime import date, datetime, timedelta, timezone
+from itertools import repeat
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import (
@@ -747,6 +748,18 @@ def earliest_and_latest(stamps: Sequence[Timestamp]) -> tuple[Timestamp, Timesta
     if _fastpath.ENABLED and in_text_order(stamps):
         return min(stamps), max(stamps)
     return min(stamps, key=Timestamp.instant), max(stamps, key=Timestamp.instant)
+
+
+def none_before(stamps: Sequence[Timestamp], moment: Timestamp) -> bool:
+    """Whether no stamp of ``stamps`` names an instant before ``moment``: ``not any(is_before(s, moment) ...)``.
+
+    When ``moment`` and the stamps are all ``in_text_order``, they order as their
+    instants do, and the answer is one ``min`` at C speed; any other mix, and
+    every list when the fast paths are off (``_fastpath``), asks ``is_before`` of each.
+    """
+    if _fastpath.ENABLED and stamps and in_text_order([moment, *stamps]):
+        return moment <= min(stamps)
+    return not any(map(is_before, stamps, repeat(moment)))
 
 
 def in_text_order(stamps: Sequence[Timestamp]) -> bool:
