@@ -36,7 +36,7 @@ def both_ways(model: RuledModel) -> tuple[list[RuleViolation], list[RuleViolatio
     return fast, plain
 
 
-def stamp_pool(rng: random.Random) -> list[str]:
+def stamp_pool(rng: random.Random) -> list[mm.Timestamp]:
     """Timestamps around one instant: mostly in the form the fast checks compare as text, of one width."""
     base = uniform(draw_parts(rng))
     same_form = [text(base)] + [text(uniform(near(base, rng))) for _ in range(5)]
@@ -44,7 +44,7 @@ def stamp_pool(rng: random.Random) -> list[str]:
     return same_form * 3 + other_forms
 
 
-def maybe(rng: random.Random, pool: list[str], none: float = 0.2) -> str | None:
+def maybe(rng: random.Random, pool: list[mm.Timestamp], none: float = 0.2) -> str | None:
     return None if rng.random() < none else rng.choice(pool)
 
 
@@ -133,12 +133,13 @@ def trace_document(rng: random.Random, base: dict[str, Any]) -> dict[str, Any]:
     tree = rng.random() < 0.7  # a forest listed one way: the case the fast check proves
     after = rng.random() < 0.5  # parents listed after their children, or before
     segments = []
+    parent: str | None
     for position, segment_id in enumerate(chosen):
         if tree:
             others = chosen[position + 1 :] if after else chosen[:position]
             parent = rng.choice(others) if others and rng.random() < 0.8 else None
         else:
-            parent = rng.choice([None, segment_id, rng.choice(ids), *(chosen or [None])])
+            parent = rng.choice([None, segment_id, rng.choice(ids), *chosen])
         segment: dict[str, Any] = {
             "segment_id": segment_id,
             "label": f"segment {position}",
