@@ -1,6 +1,6 @@
 """``is_before`` and ``earliest_and_latest`` order timestamps as ``instant()`` does, fast paths on or off.
 
-The fast paths compare the texts (``_types._in_text_order``); the reference is
+The fast paths compare the texts (``_types.in_text_order``); the reference is
 ``instant()`` with the fast paths off, which reads each text's parts. The
 generated timestamps cover every field's edges, leap seconds, fractions of 0
 to 9 digits with trailing zeros, every offset form and both separators, and
@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mplp_models as mm
-from mplp_models._types import earliest_and_latest, is_before
+from mplp_models._types import earliest_and_latest, in_text_order, is_before, none_before
 
 Parts = tuple[int, int, int, int, int, int, str, str, str]  # year .. second, fraction, offset, separator
 
@@ -135,6 +135,29 @@ def test_earliest_and_latest_agree_with_instant_on_generated_lists() -> None:
                 if (earliest.instant(), latest.instant()) != (min(keys), max(keys)):
                     disagreements.append((stamps, enabled, earliest, latest))
     assert disagreements == []
+
+
+def test_none_before_agrees_with_instant_on_generated_lists() -> None:
+    rng = random.Random(8785)
+    disagreements, by_text = [], 0
+    for _ in range(2_000):
+        parts = uniform(draw_parts(rng))
+        moment = text(parts)
+        stamps = []
+        for _ in range(rng.randint(0, 6)):  # mostly the moment's form, some equal to it, at times another form
+            moved = near(parts, rng)
+            if rng.random() < 0.8:
+                moved = uniform(moved)[:6] + parts[6:]
+            stamps.append(text(moved if rng.random() < 0.9 else parts))
+        with fast_paths(False):
+            expected = all(stamp.instant() >= moment.instant() for stamp in stamps)
+        by_text += bool(stamps) and in_text_order([moment, *stamps])
+        for enabled in (True, False):
+            with fast_paths(enabled):
+                if none_before(stamps, moment) is not expected:
+                    disagreements.append((stamps, moment, enabled))
+    assert disagreements == []
+    assert by_text > 500  # the text comparison was put to the test
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     )
 
 __all__ = ["DIALOG_MOVES", "DialogBehaviour", "DialogGovernance"]
+
+_TIMESTAMP = attrgetter("timestamp")  # a message's, at C speed
 
 DialogGovernance = Governance
 """The governance block of a ``Dialog``: the ``Governance`` that every module shares, under the name it had first."""
@@ -110,7 +113,7 @@ class DialogBehaviour(RuledModel, frozen=True):
         # earliest_and_latest ordering by instant (tested against instant() in
         # tests/test_performance_paths.py). Off (_fastpath): each message is checked.
         if _fastpath.ENABLED:
-            earliest, latest = earliest_and_latest([message.timestamp for message in self.messages])
+            earliest, latest = earliest_and_latest(list(map(_TIMESTAMP, self.messages)))
             if (start is None or earliest.instant() >= start) and (end is None or latest.instant() <= end):
                 return
         for position, message in enumerate(self.messages):

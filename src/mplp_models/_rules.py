@@ -29,6 +29,8 @@ __all__ = ["LifecycleModel", "RuleViolation", "RuledModel", "checked_move", "dup
 
 
 def _schema_only(context: object) -> bool:
+    if context is None:  # the usual case, without the ABC's isinstance (about 0.15 us a reading)
+        return False
     if not isinstance(context, Mapping):
         return False
     given = cast(Mapping[str, object], context)

@@ -21,6 +21,7 @@ import re
 from collections.abc import ItemsView, Iterable, KeysView, Sequence, ValuesView
 from collections.abc import Set as AbstractSet
 from datetime import date, datetime, timedelta, timezone
+from itertools import repeat
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import (
@@ -701,7 +702,7 @@ def is_before(first: Timestamp, second: Timestamp) -> bool:
     """Whether ``first`` names an earlier instant than ``second``.
 
     Two texts in ``Z`` of the same length, with a ``T`` and no leap second,
-    order as their instants do (``_in_text_order``): the common case is one
+    order as their instants do (``in_text_order``): the common case is one
     string comparison. Any other pair is compared by ``instant()``, and so is
     every pair when the fast paths are off (``_fastpath``).
     """
@@ -718,7 +719,7 @@ def is_before(first: Timestamp, second: Timestamp) -> bool:
 
 
 # Why text order is time order for the texts the fast paths above and below pick
-# out (`_in_text_order`): each matched DATE_TIME_PATTERN, whose layout is fixed
+# out (`in_text_order`): each matched DATE_TIME_PATTERN, whose layout is fixed
 # up to the fraction, `YYYY-MM-DDTHH:MM:SS`, 19 characters, then `.digits`
 # or nothing, then the offset. Ending in `Z`, the only other offset `Z` or
 # `z` (one character), texts of one length have fractions of one length, so
@@ -739,17 +740,29 @@ def earliest_and_latest(stamps: Sequence[Timestamp]) -> tuple[Timestamp, Timesta
     """The earliest and the latest of ``stamps`` (not empty) by the instants they name.
 
     Texts that all end in ``Z``, with the same length, a ``T`` separator and
-    no leap second, order as their instants do (``_in_text_order``), and
+    no leap second, order as their instants do (``in_text_order``), and
     ``min``/``max`` find them at C speed; a dialog's messages usually look
     like that. Any other mix is ordered by ``instant()``, and so is every list
     when the fast paths are off (``_fastpath``).
     """
-    if _fastpath.ENABLED and _in_text_order(stamps):
+    if _fastpath.ENABLED and in_text_order(stamps):
         return min(stamps), max(stamps)
     return min(stamps, key=Timestamp.instant), max(stamps, key=Timestamp.instant)
 
 
-def _in_text_order(stamps: Sequence[Timestamp]) -> bool:
+def none_before(stamps: Sequence[Timestamp], moment: Timestamp) -> bool:
+    """Whether no stamp of ``stamps`` names an instant before ``moment``: ``not any(is_before(s, moment) ...)``.
+
+    When ``moment`` and the stamps are all ``in_text_order``, they order as their
+    instants do, and the answer is one ``min`` at C speed; any other mix, and
+    every list when the fast paths are off (``_fastpath``), asks ``is_before`` of each.
+    """
+    if _fastpath.ENABLED and stamps and in_text_order([moment, *stamps]):
+        return moment <= min(stamps)
+    return not any(map(is_before, stamps, repeat(moment)))
+
+
+def in_text_order(stamps: Sequence[Timestamp]) -> bool:
     """Whether ``stamps`` (not empty) all end in ``Z``, have one length, a ``T`` and no leap second: in C string scans.
 
     A matched text holds at most one ``Z``, at its end. When the ``n`` texts
