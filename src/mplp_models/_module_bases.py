@@ -16,7 +16,7 @@ from typing_extensions import Self, TypedDict, Unpack
 from mplp_models._ids import new_id, new_meta
 from mplp_models._kinds import kind_named
 from mplp_models._rules import RuledModel, RuleViolation, duplicate_ids, permissive_moves
-from mplp_models._types import Timestamp, is_before
+from mplp_models._types import Timestamp, is_before, none_before
 
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel
@@ -258,6 +258,8 @@ class ConfirmBehaviour(_Moving, frozen=True):
         yield from duplicate_ids(
             [decision.decision_id for decision in decisions], "decisions", "decision_id", "decision"
         )
+        if none_before([decision.decided_at for decision in decisions], self.requested_at):
+            return  # the common case, in one pass (none_before); else each one before is named
         for position, decision in enumerate(decisions):
             if is_before(decision.decided_at, self.requested_at):
                 yield RuleViolation(
@@ -385,7 +387,8 @@ class CoreBehaviour(_Moving, frozen=True):
         return _position(self.modules, _module_id, str(wanted), "the core describes no module")
 
     def _violations(self) -> Iterator[RuleViolation]:
-        return duplicate_ids([module.module_id.value for module in self.modules], "modules", "module_id", "module")
+        # str() of a StatusEnum member is its value, without the enum's `value` property (a Python call each).
+        return duplicate_ids([str(module.module_id) for module in self.modules], "modules", "module_id", "module")
 
 
 def _node_id(node: NetworkNode) -> str:
