@@ -39,7 +39,7 @@ from test_differential import mutation_disagreements
 from test_performance_paths import EVENT_VARIANTS
 
 import mplp_models as mm
-from mplp_models import _base, _dialog, _fast_shapes, _plan, _reader, _types, _writer, testing
+from mplp_models import _base, _dialog, _fast_shapes, _inbox, _plan, _reader, _trace, _types, _writer, testing
 from mplp_models._context import EXTRA_FUNCTIONS, ContextRootBehaviour
 from mplp_models._fast_shapes import fast_path_problems, is_plain
 from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextRoot
@@ -167,6 +167,28 @@ def test_the_rules_skip_their_detailed_passes_only_when_on(enabled: bool, monkey
     assert dialog.started_at is not None  # so the timeline rules have something to check
     # On: the sound plan is proven sound in bulk, the timeline by its ends. Off: every rule runs.
     assert (integrity.count, timeline.count) == ((0, 1) if enabled else (2, 0))
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_whole_model_rule_checks_run_only_when_on(enabled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: dict[str, int] = {"trace": 0, "inbox": 0, "in text order": 0}
+
+    def counted(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            calls[name] += 1
+            return function(*args)
+
+        return call
+
+    monkeypatch.setattr(_trace, "_plainly_sound", counted("trace", _trace._plainly_sound))
+    monkeypatch.setattr(_inbox._InboxRules, "_plainly_sound", counted("inbox", _inbox._InboxRules._plainly_sound))
+    monkeypatch.setattr(_types, "in_text_order", counted("in text order", _types.in_text_order))
+    with fast_paths(enabled):
+        for name in ("trace.json", "inbox.json", "confirm.json"):
+            assert mm.parse((PAYLOADS / name).read_bytes()).check() == []
+    # On: each whole-model check runs (once reading, once in check()), and the confirm's
+    # decisions are compared in one pass (none_before asks in_text_order). Off: none of them.
+    assert calls == ({"trace": 2, "inbox": 2, "in text order": 2} if enabled else dict.fromkeys(calls, 0))
 
 
 # --- the conditions of the proofs --------------------------------------------

@@ -6,7 +6,7 @@ decide alone. The reference is ``check()`` with the fast paths off: the same vio
 code, message), in the same order, on generated models built around the edges the fast checks
 decide on (timestamps one field apart, of other widths and forms, equal ones; missing stamps;
 repeated, unknown and self parents, cycles, parents listed before and after their children).
-Zero disagreements; and the fast checks do fire, on the benchmark's kind of payload and on a
+Zero disagreements; and the fast checks do fire, on the example trace and on a
 good share of the generated ones (else they would be tested only on paper).
 """
 
@@ -219,6 +219,6 @@ def test_a_tree_listed_in_mixed_order_is_plainly_sound_and_a_cycle_in_it_is_not(
     assert [v.code for v in fast] == [v.code for v in plain] == ["parent_cycle"]
 
 
-def test_the_benchmark_shaped_trace_is_plainly_sound() -> None:
+def test_the_example_trace_is_plainly_sound() -> None:
     model = mm.Trace.model_validate(fixture(mm.Trace))
     assert _trace._plainly_sound(model)  # pyright: ignore[reportPrivateUsage]

@@ -6,6 +6,7 @@ import contextlib
 import copy
 from collections.abc import Iterator, Mapping, Sequence, Set
 from contextvars import ContextVar
+from types import MappingProxyType
 from typing import Any, ClassVar, cast
 
 import orjson
@@ -25,6 +26,8 @@ __all__ = ["SCHEMA_ONLY", "MplpModel", "json_key"]
 
 SCHEMA_ONLY: Mapping[str, Any] = {"mplp_models.semantic": False}
 """Validation context that skips the rules beyond the schemas: ``Plan.model_validate(data, context=SCHEMA_ONLY)``."""
+
+_NO_OPTIONS: Mapping[str, Any] = MappingProxyType({})
 
 # pydantic's types of `copy`'s include and exclude (pydantic._internal._utils).
 _IncEx = Set[int] | Set[str] | Mapping[int, Any] | Mapping[str, Any]
@@ -148,15 +151,8 @@ class MplpModel(BaseModel, frozen=True):
             ValidationError: For every problem, from bad bytes to a bad field or
                 a broken rule, each located by its path.
         """
-        # _read_json, flattened: an event is read in a few microseconds, of which each call takes its share.
-        context = None if semantic else SCHEMA_ONLY
         try:
-            raw: bytes = data if type(data) is bytes else json_bytes(data, cls.__name__)
-            if _fastpath.ENABLED:
-                fast: Self | None = read_fast(cls, raw, context)
-                if fast is not None:
-                    return fast
-            return cls._read_strictly(raw, context=context, allow_duplicate_keys=allow_duplicate_keys)
+            return cls._read_json(data, None if semantic else SCHEMA_ONLY, allow_duplicate_keys, _NO_OPTIONS)
         except ValidationError as error:
             raise json_worded(error) from None
 
@@ -192,7 +188,7 @@ class MplpModel(BaseModel, frozen=True):
         _check_extra(extra)
         options = _options(by_alias=by_alias, by_name=by_name)
         try:
-            return cls._read_json(json_data, context=context, **options)
+            return cls._read_json(json_data, context, False, options)
         except ValidationError as error:
             raise json_worded(error) from None
 
@@ -234,9 +230,11 @@ class MplpModel(BaseModel, frozen=True):
             raise json_worded(error) from None
 
     @classmethod
-    def _read_json(cls, data: Any, *, context: Any, allow_duplicate_keys: bool = False, **options: Any) -> Self:
+    def _read_json(cls, data: Any, context: Any, allow_duplicate_keys: bool, options: Mapping[str, Any], /) -> Self:
+        # Positional only, and the fast reading in one call: an event is read in a few
+        # microseconds, of which each call with keywords takes its share.
         raw: bytes = data if type(data) is bytes else json_bytes(data, cls.__name__)
-        # Fast path (from_json takes it too, inlined): pydantic reads the text
+        # Fast path: pydantic reads the text
         # itself, with the class's validator made for JSON text
         # (_fast_shapes.Reading: no Python call for open objects, the rules and
         # the UniqueItems checks of its own fields asked after), and the result

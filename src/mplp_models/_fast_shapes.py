@@ -31,11 +31,11 @@ from mplp_models._types import (
 __all__ = [
     "Reading",
     "Shape",
+    "as_dict_fields",
     "fast_path_problems",
     "fast_reading",
     "is_plain",
     "known_shape",
-    "leaf_fields",
     "own_functions",
     "rules_after_reading",
     "shape_of",
@@ -75,13 +75,14 @@ def shape_of(model: object) -> Shape:
 known_shape: Callable[[type], Shape | None] = _SHAPES.get
 """The shape of a class if it has been found already, else None: a walker's quick look (a C call), before ``shape_of``."""
 
-_LEAVES: dict[type, int] = {}
+_AS_DICT: dict[type, int] = {}
 
-leaf_fields: Callable[[type], int | None] = _LEAVES.get
-"""How many fields a plain class has that holds no array of models and no extra keys, else None (also for a class not seen yet).
+as_dict_fields: Callable[[type], int | None] = _AS_DICT.get
+"""How many fields a class has whose models a walker writes as their own ``__dict__``, else None (also for a class not seen yet).
 
-A walker writes such a model as its ``__dict__``, which holds every field
-under its name, unset ones as ``None``: one C call to know it, where
+Those of a plain class that holds no array of models and no extra keys: the
+``__dict__`` holds every field under its name, unset ones as ``None``, and a
+model in a field is called back for. One C call to know it, where
 ``known_shape`` takes three attribute looks more.
 """
 
@@ -116,7 +117,7 @@ def _shape(kind: type) -> Shape:
     )
     _SHAPES[kind] = shape
     if shape.plain and not (shape.many or shape.extra):
-        _LEAVES[kind] = len(fields)
+        _AS_DICT[kind] = len(fields)
     return shape
 
 
@@ -320,7 +321,7 @@ class Reading:
     context)`` asks both once the model is read (None: nothing to ask).
     """
 
-    __slots__ = ("_deep", "after", "kind", "open", "shallow", "sound")
+    __slots__ = ("_deep", "after", "fixed", "kind", "open", "shallow")
 
     def __init__(
         self,
@@ -330,14 +331,16 @@ class Reading:
         open: bool,
         unique: tuple[str, ...] = (),
     ) -> None:
-        self.kind, self.shallow, self.sound, self.open = kind, shallow, sound, open
+        self.kind, self.shallow, self.open = kind, shallow, open
         self._deep: SchemaValidator | None = None if open else shallow
         self.after = _asked_after(unique, sound)
+        # What ``validator`` gives for every text of a class with no open object, known without a call.
+        self.fixed: tuple[SchemaValidator, bool] | None = None if open else (shallow, True)
 
     def validator(self, raw: bytes) -> tuple[SchemaValidator, bool]:
         """The validator for ``raw``, and whether it screens the open objects' numbers itself (else the proof's count must)."""
-        if not self.open:
-            return self.shallow, True
+        if self.fixed is not None:
+            return self.fixed
         # A text of fewer bytes than two per level (an opener and its closer) cannot nest that deep.
         # A large one is not counted: its brackets are many, and the proof's counts of a large
         # text cost more than the deep validator's look at each open object.
@@ -362,18 +365,19 @@ def _asked_after(
     def after(model: Any, context: Any) -> bool:
         values: dict[str, Any] = model.__dict__
         for name in unique:
-            # UNIQUE_CHECK's own fast test, with no call from pydantic-core: its items are strings or
-            # str-valued enum members (see there), and an unset field holds None.
-            items = values[name]
-            if items is not None and len(set(items)) != len(items):
-                return False
+            items = values[name]  # an unset field holds None
+            if items is not None:
+                try:
+                    UNIQUE_CHECK(items)  # raises or returns the items unchanged
+                except PydanticCustomError:
+                    return False
         return sound is None or sound(model, context)
 
     return after
 
 
 _TOO_SHORT_TO_NEST = 2 * MAX_OPEN_OBJECT_DEPTH
-"""The longest text that cannot nest deeper than ``MAX_OPEN_OBJECT_DEPTH``: each level takes an opener and a closer."""
+"""A text no longer than this nests no deeper than ``MAX_OPEN_OBJECT_DEPTH``: each level takes an opener and a closer."""
 
 _COUNTED = 4096
 """The largest text whose brackets are counted to choose ``Reading.shallow``: the counts grow with the text."""
@@ -477,6 +481,7 @@ class _JsonOnly:
         self.sound: Callable[[Any, Any], bool] | None = None
         self.open = False
         self.unique: list[str] = []
+        self.outer_seen = False
 
     def node(self, node: Any) -> Any:
         if isinstance(node, list):
@@ -504,6 +509,11 @@ class _JsonOnly:
         if kind == "model":
             self.models.append(schema["cls"])
             if schema["cls"] is self.kind:
+                # What is left out here is asked of the outermost model only: a class that holds
+                # itself gets no copy (the caller falls back on its fail-fast validator).
+                if self.outer_seen:
+                    raise ValueError(f"{self.kind.__name__} holds a model of its own class")
+                self.outer_seen = True
                 self.config = schema.get("config")
                 schema = {**schema, "schema": self._unique_left_out(schema["schema"])}
         # Functions, classes and metadata are kept as they are; serialization does not validate.

@@ -51,7 +51,7 @@ from mplp_models._canonical import (
     same_float_text,
     written_as_is,
 )
-from mplp_models._fast_shapes import Shape, known_shape, leaf_fields, own_functions, shape_of
+from mplp_models._fast_shapes import Shape, as_dict_fields, known_shape, own_functions, shape_of
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
 
 __all__ = [
@@ -389,7 +389,7 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
         values: dict[str, Any] = model.__dict__
         return orjson.dumps(values, option=orjson.OPT_STRICT_INTEGER), len(values) - len(model.__pydantic_fields_set__)
     unset = 0
-    fields_of = leaf_fields
+    fields_of = as_dict_fields
 
     def every_field(item: Any) -> Any:
         nonlocal unset
