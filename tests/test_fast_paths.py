@@ -184,8 +184,13 @@ def test_the_whole_model_rule_checks_run_only_when_on(enabled: bool, monkeypatch
     monkeypatch.setattr(_inbox._InboxRules, "_plainly_sound", counted("inbox", _inbox._InboxRules._plainly_sound))
     monkeypatch.setattr(_types, "in_text_order", counted("in text order", _types.in_text_order))
     with fast_paths(enabled):
-        for name in ("trace.json", "inbox.json", "confirm.json"):
-            assert mm.parse((PAYLOADS / name).read_bytes()).check() == []
+        kinds: dict[str, type[mm.Trace | mm.InboxMessage | mm.Confirm]] = {
+            "trace.json": mm.Trace,
+            "inbox.json": mm.InboxMessage,
+            "confirm.json": mm.Confirm,
+        }
+        for name, kind in kinds.items():
+            assert kind.from_json((PAYLOADS / name).read_bytes()).check() == []
     # On: each whole-model check runs (once reading, once in check()), and the confirm's
     # decisions are compared in one pass (none_before asks in_text_order). Off: none of them.
     assert calls == ({"trace": 2, "inbox": 2, "in text order": 2} if enabled else dict.fromkeys(calls, 0))
