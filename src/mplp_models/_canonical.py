@@ -39,6 +39,7 @@ from mplp_models._text import encodable, pointer, short_repr
 
 __all__ = [
     "CanonicalJSONError",
+    "Unproven",
     "canonical_json",
     "dumps",
     "es6_number",
@@ -51,6 +52,7 @@ __all__ = [
     "same_float_text",
     "written_as_is",
     "written_by_their_own_method",
+    "written_field",
 ]
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -621,3 +623,97 @@ def _all_of_kind(items: list[Any], kinds: set[type], kind: type) -> list[Any]:
 def _of_kind(items: list[Any], kind: object) -> Iterator[Any]:
     """The items of exactly the class ``kind``, in order."""
     return compress(items, map(is_, map(type, items), repeat(kind)))
+
+
+# --- one model's numbers and open objects, proven and prepared in one walk ----------------------
+
+
+class Unproven(Exception):
+    """``written_field`` proves nothing of the value: the exact path (``refuse_non_json``, then ``prepare``) decides it."""
+
+
+_PLAIN_LEAVES = frozenset({str, int, bool, type(None)})
+
+
+def written_field(value: Any, levels: int) -> Any:
+    """A loose field's value (a number, an open object, or a model's own array of them) ready for orjson: itself, or a changed copy; else ``Unproven``.
+
+    For the few values of one model, where ``exactly_json``'s C-level passes
+    cost more than a plain walk. The walk admits exactly what ``exactly_json``
+    does (plain dicts, lists, str, int, bool and None; keys plain ``str``; at
+    most ``levels`` of nesting, the value at level 1, a tuple's items each at
+    level 1 as ``refuse_non_json`` sees them), but for two things: keys beyond
+    ASCII but not beyond U+FFFF (orjson's code point order is then RFC 8785's,
+    as ``prepare`` knows), and any finite float, which it writes as
+    ``prepare`` does rather than refusing:
+
+    * a float orjson writes as RFC 8785 does (``same_float_text``): itself;
+    * an integral float within +/-(2**53 - 1) (``5000.0``, ``-0.0``):
+      ``int(x)``. ``es6_number`` writes such a float as ``str(int(x))`` (``0``
+      for both zeros, which ``int`` makes 0), and orjson writes an ``int`` as
+      its decimal digits (tests/test_fast_writing.py): the same text, with no
+      ``Fragment``;
+    * any other finite float: a ``Fragment`` of ``es6_number(x)``, as ``prepare``.
+
+    NaN and infinities, keys or values of any other class (subclasses too),
+    keys beyond U+FFFF (RFC 8785 sorts them by UTF-16) and deeper nesting raise
+    ``Unproven``. What is left, an integer beyond +/-(2**53 - 1) or a lone
+    surrogate, makes orjson stop (``OPT_STRICT_INTEGER``, UTF-8) and
+    ``to_json`` take the strict path, as after ``exactly_json``. So what
+    orjson writes of the result is ``dumps``'s text of the value, and
+    ``refuse_non_json`` finds nothing in it.
+    """
+    if not _fastpath.ENABLED:
+        raise Unproven
+    if type(value) is tuple:
+        written = [_written(item, 1, levels) for item in value]
+        return value if all(map(is_, written, value)) else written
+    return _written(value, 1, levels)
+
+
+def _written(value: Any, level: int, levels: int) -> Any:
+    """``written_field``'s walk of ``value`` at ``level``."""
+    kind = type(value)
+    if kind is dict:
+        if level > levels:
+            raise Unproven
+        changed: dict[str, Any] | None = None
+        for key, item in value.items():
+            if type(key) is not str or (not key.isascii() and max(key) > "\uffff"):
+                raise Unproven
+            if type(item) in _PLAIN_LEAVES:
+                continue
+            written = _written(item, level + 1, levels)
+            if written is not item:
+                if changed is None:
+                    changed = dict(value)
+                changed[key] = written
+        return value if changed is None else changed
+    if kind is list:
+        if level > levels:
+            raise Unproven
+        listed: list[Any] | None = None
+        for index, item in enumerate(value):
+            if type(item) in _PLAIN_LEAVES:
+                continue
+            written = _written(item, level + 1, levels)
+            if written is not item:
+                if listed is None:
+                    listed = list(value)
+                listed[index] = written
+        return value if listed is None else listed
+    if kind is float:
+        return _written_float(value)
+    if kind in _PLAIN_LEAVES:
+        return value
+    raise Unproven
+
+
+def _written_float(value: float) -> Any:
+    if same_float_text(value):
+        return value
+    if value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        return int(value)  # es6_number's own text for it: str(int(value))
+    if math.isfinite(value):
+        return _Fragment(es6_number(value))
+    raise Unproven

@@ -43,13 +43,14 @@ from pydantic_core import PydanticSerializationError
 from mplp_models import _fastpath
 from mplp_models._canonical import (
     CanonicalJSONError,
+    Unproven,
     exactly_json,
     holder_of,
     prepare,
     refuse_non_json,
     relocated,
-    same_float_text,
     written_as_is,
+    written_field,
 )
 from mplp_models._fast_shapes import Shape, known_shape, own_functions, shape_of
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
@@ -96,12 +97,7 @@ def model_members(model: Any) -> Any:
         return _with_extra(model, values, given)
     members = _given_members_of(values, given)
     if shape.loose:
-        flat = _flat_as_is(members, shape.loose)
-        if not (_loose_as_is([members], shape.loose) if flat is None else flat):
-            # The exact path: each loose field checked and prepared on its own (its error names it).
-            if members is values:
-                members = dict(values)  # the model's own __dict__ is never changed
-            _prepare_loose(members, shape.loose)
+        members = _loose_written(members, values, shape.loose)
     for name in shape.many:
         items = members.get(name)
         if items:
@@ -113,38 +109,42 @@ def model_members(model: Any) -> Any:
     return members
 
 
-def _flat_as_is(members: dict[str, Any], names: tuple[str, ...]) -> bool | None:
-    """``exactly_json`` for the loose fields of one model when each is flat (an event's data): a scalar, or an object of scalars.
+def _loose_written(members: dict[str, Any], values: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """``members`` with its loose fields ``names`` ready for orjson: proven and prepared by ``written_field``, else by the exact path.
 
-    The same proof in a plain loop, cheaper than ``exactly_json``'s calls for
-    the few values of one model: True when it holds, False when a float is not
-    written as RFC 8785 does (nor would ``written_as_is`` take it), and None
-    when it does not apply.
+    ``values`` is the model's own ``__dict__``, never changed: ``members`` is
+    copied before a field is replaced, and only once the walk proved every
+    field (the exact path starts again from the values as they are).
     """
-    if not _fastpath.ENABLED:
-        return False
-    for name in names:
-        value: object = members.get(name)
-        kind = type(value)
-        if kind is dict:
-            for key, item in cast("dict[object, object]", value).items():
-                if type(key) is not str or not key.isascii():
-                    return None
-                leaf = type(item)
-                if leaf is float:
-                    if not same_float_text(cast(float, item)):
-                        return False
-                elif leaf not in _SCALARS:
-                    return None
-        elif kind is float:
-            if not same_float_text(cast(float, value)):
-                return False
-        elif kind not in _SCALARS:
-            return None
-    return True
+    if _fastpath.ENABLED:
+        changes: dict[str, Any] | None = None
+        try:
+            for name in names:
+                value = members.get(name)
+                if type(value) in _SCALARS:
+                    continue
+                written = written_field(value, MAX_OPEN_OBJECT_DEPTH)
+                if written is not value:
+                    if changes is None:
+                        changes = {}
+                    changes[name] = written
+        except Unproven:
+            pass
+        else:
+            if changes is None:
+                return members
+            if members is values:
+                members = dict(values)
+            members.update(changes)
+            return members
+    # The exact path: each loose field checked and prepared on its own (its error names it).
+    if members is values:
+        members = dict(values)  # the model's own __dict__ is never changed
+    _prepare_loose(members, names)
+    return members
 
 
-_SCALARS = frozenset({str, int, bool, type(None)})  # and floats, by same_float_text
+_SCALARS = frozenset({str, int, bool, type(None)})  # written as they are (what orjson stops at aside)
 
 
 def _loose_as_is(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> bool:
