@@ -52,7 +52,7 @@ __all__ = [
     "same_float_text",
     "written_as_is",
     "written_by_their_own_method",
-    "written_field",
+    "written_fields",
 ]
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -629,14 +629,17 @@ def _of_kind(items: list[Any], kind: object) -> Iterator[Any]:
 
 
 class Unproven(Exception):
-    """``written_field`` proves nothing of the value: the exact path (``refuse_non_json``, then ``prepare``) decides it."""
+    """``written_fields`` proves nothing of the value: the exact path (``refuse_non_json``, then ``prepare``) decides it."""
 
 
 _PLAIN_LEAVES = frozenset({str, int, bool, type(None)})
 
 
-def written_field(value: Any, levels: int) -> Any:
-    """A loose field's value (a number, an open object, or a model's own array of them) ready for orjson: itself, or a changed copy; else ``Unproven``.
+def written_fields(members: dict[str, Any], names: tuple[str, ...], levels: int) -> dict[str, Any] | None:
+    """The loose fields ``names`` of a model's ``members`` (each a number, an open object, or a model's own array of them) ready for orjson; else ``Unproven``.
+
+    Returns the values to replace (None when every one is written as it is),
+    never changing ``members`` nor what it holds.
 
     For the few values of one model, where ``exactly_json``'s C-level passes
     cost more than a plain walk. The walk admits exactly what ``exactly_json``
@@ -665,14 +668,29 @@ def written_field(value: Any, levels: int) -> Any:
     """
     if not _fastpath.ENABLED:
         raise Unproven
-    if type(value) is tuple:
-        written = [_written(item, 1, levels) for item in value]
-        return value if all(map(is_, written, value)) else written
-    return _written(value, 1, levels)
+    changes: dict[str, Any] | None = None
+    for name in names:
+        value = members.get(name)
+        kind = type(value)
+        if kind in _PLAIN_LEAVES or (kind is float and _FLOAT_TEXT.get(value)):  # same_float_text's cached True
+            continue
+        written: Any
+        if kind is tuple:  # the model's own array (frozen): its items are open objects
+            written = [_written(item, 1, levels) for item in value]
+            if all(map(is_, written, value)):
+                continue
+        else:
+            written = _written(value, 1, levels)
+            if written is value:
+                continue
+        if changes is None:
+            changes = {}
+        changes[name] = written
+    return changes
 
 
 def _written(value: Any, level: int, levels: int) -> Any:
-    """``written_field``'s walk of ``value`` at ``level``."""
+    """``written_fields``'s walk of ``value`` at ``level``."""
     kind = type(value)
     if kind is dict:
         if level > levels:
@@ -681,7 +699,8 @@ def _written(value: Any, level: int, levels: int) -> Any:
         for key, item in value.items():
             if type(key) is not str or (not key.isascii() and max(key) > "\uffff"):
                 raise Unproven
-            if type(item) in _PLAIN_LEAVES:
+            leaf = type(item)
+            if leaf in _PLAIN_LEAVES or (leaf is float and _FLOAT_TEXT.get(item)):  # same_float_text's cached True
                 continue
             written = _written(item, level + 1, levels)
             if written is not item:
@@ -694,7 +713,8 @@ def _written(value: Any, level: int, levels: int) -> Any:
             raise Unproven
         listed: list[Any] | None = None
         for index, item in enumerate(value):
-            if type(item) in _PLAIN_LEAVES:
+            leaf = type(item)
+            if leaf in _PLAIN_LEAVES or (leaf is float and _FLOAT_TEXT.get(item)):
                 continue
             written = _written(item, level + 1, levels)
             if written is not item:

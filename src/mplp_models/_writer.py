@@ -40,7 +40,6 @@ import orjson
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
-from mplp_models import _fastpath
 from mplp_models._canonical import (
     CanonicalJSONError,
     Unproven,
@@ -50,7 +49,7 @@ from mplp_models._canonical import (
     refuse_non_json,
     relocated,
     written_as_is,
-    written_field,
+    written_fields,
 )
 from mplp_models._fast_shapes import Shape, known_shape, own_functions, shape_of
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
@@ -95,7 +94,7 @@ def model_members(model: Any) -> Any:
     given: set[str] = model.__pydantic_fields_set__
     if shape.extra:
         return _with_extra(model, values, given)
-    members = _given_members_of(values, given)
+    members = values if len(given) == len(values) else _without_unset(values, given)
     if shape.loose:
         members = _loose_written(members, values, shape.loose)
     for name in shape.many:
@@ -110,41 +109,27 @@ def model_members(model: Any) -> Any:
 
 
 def _loose_written(members: dict[str, Any], values: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
-    """``members`` with its loose fields ``names`` ready for orjson: proven and prepared by ``written_field``, else by the exact path.
+    """``members`` with its loose fields ``names`` ready for orjson: proven and prepared by ``written_fields``, else by the exact path.
 
     ``values`` is the model's own ``__dict__``, never changed: ``members`` is
-    copied before a field is replaced, and only once the walk proved every
-    field (the exact path starts again from the values as they are).
+    copied before a field is replaced.
     """
-    if _fastpath.ENABLED:
-        changes: dict[str, Any] | None = None
-        try:
-            for name in names:
-                value = members.get(name)
-                if type(value) in _SCALARS:
-                    continue
-                written = written_field(value, MAX_OPEN_OBJECT_DEPTH)
-                if written is not value:
-                    if changes is None:
-                        changes = {}
-                    changes[name] = written
-        except Unproven:
-            pass
-        else:
-            if changes is None:
-                return members
-            if members is values:
-                members = dict(values)
-            members.update(changes)
-            return members
-    # The exact path: each loose field checked and prepared on its own (its error names it).
+    try:
+        changes = written_fields(members, names, MAX_OPEN_OBJECT_DEPTH)
+    except Unproven:
+        # The exact path: each loose field checked and prepared on its own (its error names it).
+        if members is values:
+            members = dict(values)  # the model's own __dict__ is never changed
+        _prepare_loose(members, names)
+        return members
+    if changes is None:
+        return members
     if members is values:
-        members = dict(values)  # the model's own __dict__ is never changed
-    _prepare_loose(members, names)
+        members = dict(values)
+    members.update(changes)
     return members
 
 
-_SCALARS = frozenset({str, int, bool, type(None)})  # written as they are (what orjson stops at aside)
 
 
 def _loose_as_is(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> bool:
@@ -335,6 +320,9 @@ def not_null_fields(kind: type) -> frozenset[str]:
     return names
 
 
+_BULK_LEAST = 8  # the fewest items of a list taken in bulk: below, model_members item by item costs less (measured)
+
+
 def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     """The members of a list of models in bulk, when they are of one plain class; else the list.
 
@@ -342,6 +330,8 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     when that fails, the list is left to ``model_members``, item by item, which
     screens each and takes the exact path for those that need it.
     """
+    if len(items) < _BULK_LEAST:
+        return items
     first: object = items[0]
     kind = type(first)
     given: set[str] | None = getattr(first, "__pydantic_fields_set__", None)
