@@ -633,6 +633,7 @@ class Unproven(Exception):
 
 
 _PLAIN_LEAVES = frozenset({str, int, bool, type(None)})
+_WALKED_MOST = 16  # the most members of an object (or items of an array) walked before exactly_json is tried (measured)
 
 
 def written_fields(members: dict[str, Any], names: tuple[str, ...], levels: int) -> dict[str, Any] | None:
@@ -679,6 +680,10 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...], levels: int)
             written = [_written(item, 1, levels) for item in value]
             if all(map(is_, written, value)):
                 continue
+        elif (
+            (kind is dict or kind is list) and len(value) > _WALKED_MOST and exactly_json([value], levels)
+        ):  # C-level passes beat the walk on a large one
+            continue
         else:
             written = _written(value, 1, levels)
             if written is value:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import typing
 from collections import deque
 from collections.abc import Callable, Sequence
-from itertools import repeat
+from itertools import chain, repeat
 from operator import attrgetter, is_
 from typing import Any, cast
 
@@ -65,6 +65,7 @@ __all__ = [
 _DICT = attrgetter("__dict__")
 _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
 _POP: Callable[[dict[str, Any], str], Any] = dict[str, Any].pop
+_GET: Callable[[dict[str, Any], str], Any] = dict[str, Any].get
 _GIVEN = attrgetter("__pydantic_fields_set__")
 
 
@@ -130,8 +131,6 @@ def _loose_written(members: dict[str, Any], values: dict[str, Any], names: tuple
     return members
 
 
-
-
 def _loose_as_is(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> bool:
     """Whether orjson writes the loose fields ``names`` of the members ``dicts`` (of models of one class) as they are.
 
@@ -149,7 +148,7 @@ def _loose_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> list[A
     A model's own array of open objects (a tuple) gives its items: each is an
     open object on its own, as ``refuse_changed_open_objects`` sees it.
     """
-    values = [members.get(name) for name in names for members in dicts]
+    values = list(chain.from_iterable(map(_GET, dicts, repeat(name)) for name in names))  # C-level maps, one per field
     if tuple in set(map(type, values)):
         flat: list[Any] = []
         for value in values:
