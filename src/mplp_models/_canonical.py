@@ -671,8 +671,8 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...], levels: int)
         raise Unproven
     changes: dict[str, Any] | None = None
     for name in names:
-        value = members.get(name)
-        kind = type(value)
+        value: Any = members.get(name)
+        kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
         if kind in _PLAIN_LEAVES or (kind is float and _FLOAT_TEXT.get(value)):  # same_float_text's cached True
             continue
         written: Any
@@ -696,7 +696,7 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...], levels: int)
 
 def _written(value: Any, level: int, levels: int) -> Any:
     """``written_fields``'s walk of ``value`` at ``level``."""
-    kind = type(value)
+    kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
     if kind is dict:
         if level > levels:
             raise Unproven
@@ -704,7 +704,7 @@ def _written(value: Any, level: int, levels: int) -> Any:
         for key, item in value.items():
             if type(key) is not str or (not key.isascii() and max(key) > "\uffff"):
                 raise Unproven
-            leaf = type(item)
+            leaf: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
             if leaf in _PLAIN_LEAVES or (leaf is float and _FLOAT_TEXT.get(item)):  # same_float_text's cached True
                 continue
             written = _written(item, level + 1, levels)
@@ -718,7 +718,7 @@ def _written(value: Any, level: int, levels: int) -> Any:
             raise Unproven
         listed: list[Any] | None = None
         for index, item in enumerate(value):
-            leaf = type(item)
+            leaf = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per item
             if leaf in _PLAIN_LEAVES or (leaf is float and _FLOAT_TEXT.get(item)):
                 continue
             written = _written(item, level + 1, levels)
