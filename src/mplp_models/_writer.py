@@ -97,7 +97,13 @@ def model_members(model: Any) -> Any:
         return _with_extra(model, values, given)
     members = values if len(given) == len(values) else _without_unset(values, given)
     if shape.loose:
-        members = _loose_written(members, values, shape.loose)
+        try:
+            changes = written_fields(members, shape.loose, MAX_OPEN_OBJECT_DEPTH)
+        except Unproven:
+            members = _prepared_loose(members, values, shape.loose)
+        else:
+            if changes is not None:
+                members = {**members, **changes}  # never the model's own __dict__
     for name in shape.many:
         items = members.get(name)
         if items:
@@ -109,25 +115,14 @@ def model_members(model: Any) -> Any:
     return members
 
 
-def _loose_written(members: dict[str, Any], values: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
-    """``members`` with its loose fields ``names`` ready for orjson: proven and prepared by ``written_fields``, else by the exact path.
+def _prepared_loose(members: dict[str, Any], values: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """The exact path for the loose fields ``names`` of ``members``: each checked and prepared on its own (its error names it).
 
-    ``values`` is the model's own ``__dict__``, never changed: ``members`` is
-    copied before a field is replaced.
+    ``values`` is the model's own ``__dict__``, never changed.
     """
-    try:
-        changes = written_fields(members, names, MAX_OPEN_OBJECT_DEPTH)
-    except Unproven:
-        # The exact path: each loose field checked and prepared on its own (its error names it).
-        if members is values:
-            members = dict(values)  # the model's own __dict__ is never changed
-        _prepare_loose(members, names)
-        return members
-    if changes is None:
-        return members
     if members is values:
         members = dict(values)
-    members.update(changes)
+    _prepare_loose(members, names)
     return members
 
 
