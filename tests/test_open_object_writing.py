@@ -1,9 +1,10 @@
 """to_json writes open objects as they are only where RFC 8785 allows it (issue #26).
 
 The fast path (``_writer.model_members``) lets orjson write a model's open
-objects and numbers as they are once ``exactly_json`` (or, failing that,
-``written_as_is``) proves them JSON already and in canonical form; the rest
-takes the exact path. Held here to the strict path (fast paths off, the full
+objects and numbers as they are (or as ``prepare`` would make them) once
+``written_fields`` (one model), ``exactly_json`` or ``written_as_is`` (lists
+of models) proves them JSON already and in canonical form; the rest takes the
+exact path. Held here to the strict path (fast paths off, the full
 walk) on generated models and on open objects changed in place into
 anything, valid or not: the same bytes, or the same refusal at the same
 pointer, and never a disagreement.
@@ -37,6 +38,7 @@ from mplp_models._canonical import (
     refuse_non_json,
     same_float_text,
     written_as_is,
+    written_fields,
 )
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
 
@@ -171,10 +173,13 @@ def test_an_open_object_changed_in_place_is_written_or_refused_the_same_both_way
 
 def test_every_host_is_written_by_the_fast_path_when_unchanged() -> None:
     # The screens must let the fixtures through as they are: else this test file holds nothing.
-    for kind, reach in HOSTS.values():
-        model = kind.model_validate(fixture(kind))
-        opened = reach(model)
-        assert exactly_json([opened], MAX_OPEN_OBJECT_DEPTH) or written_as_is([opened], MAX_OPEN_OBJECT_DEPTH), kind
+    # (The switch set here: under MPLP_MODELS_NO_FAST_PATHS=1 every screen says no.)
+    with fast_paths(True):
+        for kind, reach in HOSTS.values():
+            model = kind.model_validate(fixture(kind))
+            opened = reach(model)
+            assert exactly_json([opened], MAX_OPEN_OBJECT_DEPTH) or written_as_is([opened], MAX_OPEN_OBJECT_DEPTH), kind
+            assert written_fields({"x": opened}, ("x",), MAX_OPEN_OBJECT_DEPTH) is None, kind  # one model's walk
 
 
 # --- the screens: true only where the strict path agrees ----------------------------------------

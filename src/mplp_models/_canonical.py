@@ -39,6 +39,7 @@ from mplp_models._text import encodable, pointer, short_repr
 
 __all__ = [
     "CanonicalJSONError",
+    "Unproven",
     "canonical_json",
     "dumps",
     "es6_number",
@@ -51,6 +52,7 @@ __all__ = [
     "same_float_text",
     "written_as_is",
     "written_by_their_own_method",
+    "written_fields",
 ]
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -621,3 +623,122 @@ def _all_of_kind(items: list[Any], kinds: set[type], kind: type) -> list[Any]:
 def _of_kind(items: list[Any], kind: object) -> Iterator[Any]:
     """The items of exactly the class ``kind``, in order."""
     return compress(items, map(is_, map(type, items), repeat(kind)))
+
+
+# --- one model's numbers and open objects, proven and prepared in one walk ----------------------
+
+
+class Unproven(Exception):
+    """``written_fields`` proves nothing of the value: the exact path (``refuse_non_json``, then ``prepare``) decides it."""
+
+
+_PLAIN_LEAVES = frozenset({str, int, bool, type(None)})
+_WALKED_MOST = 16  # the most members of an object (or items of an array) walked before exactly_json is tried (measured)
+
+
+def written_fields(members: dict[str, Any], names: tuple[str, ...], levels: int) -> dict[str, Any] | None:
+    """The loose fields ``names`` of a model's ``members`` (each a number, an open object, or a model's own array of them) ready for orjson; else ``Unproven``.
+
+    Returns the values to replace (None when every one is written as it is),
+    never changing ``members`` nor what it holds.
+
+    For the few values of one model, where ``exactly_json``'s C-level passes
+    cost more than a plain walk. The walk admits exactly what ``exactly_json``
+    does (plain dicts, lists, str, int, bool and None; keys plain ``str``; at
+    most ``levels`` of nesting, the value at level 1, a tuple's items each at
+    level 1 as ``refuse_non_json`` sees them), but for two things: keys beyond
+    ASCII but not beyond U+FFFF (orjson's code point order is then RFC 8785's,
+    as ``prepare`` knows), and any finite float, which it writes as
+    ``prepare`` does rather than refusing:
+
+    * a float orjson writes as RFC 8785 does (``same_float_text``): itself;
+    * an integral float within +/-(2**53 - 1) (``5000.0``, ``-0.0``):
+      ``int(x)``. ``es6_number`` writes such a float as ``str(int(x))`` (``0``
+      for both zeros, which ``int`` makes 0), and orjson writes an ``int`` as
+      its decimal digits (tests/test_fast_writing.py): the same text, with no
+      ``Fragment``;
+    * any other finite float: a ``Fragment`` of ``es6_number(x)``, as ``prepare``.
+
+    NaN and infinities, keys or values of any other class (subclasses too),
+    keys beyond U+FFFF (RFC 8785 sorts them by UTF-16) and deeper nesting raise
+    ``Unproven``. What is left, an integer beyond +/-(2**53 - 1) or a lone
+    surrogate, makes orjson stop (``OPT_STRICT_INTEGER``, UTF-8) and
+    ``to_json`` take the strict path, as after ``exactly_json``. So what
+    orjson writes of the result is ``dumps``'s text of the value, and
+    ``refuse_non_json`` finds nothing in it.
+    """
+    if not _fastpath.ENABLED:
+        raise Unproven
+    changes: dict[str, Any] | None = None
+    for name in names:
+        value: Any = members.get(name)
+        kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
+        if kind in _PLAIN_LEAVES or (kind is float and _FLOAT_TEXT.get(value)):  # same_float_text's cached True
+            continue
+        written: Any
+        if kind is tuple:  # the model's own array (frozen): its items are open objects
+            written = [_written(item, 1, levels) for item in value]
+            if all(map(is_, written, value)):
+                continue
+        elif (
+            (kind is dict or kind is list) and len(value) > _WALKED_MOST and exactly_json([value], levels)
+        ):  # C-level passes beat the walk on a large one
+            continue
+        else:
+            written = _written(value, 1, levels)
+            if written is value:
+                continue
+        if changes is None:
+            changes = {}
+        changes[name] = written
+    return changes
+
+
+def _written(value: Any, level: int, levels: int) -> Any:
+    """``written_fields``'s walk of ``value`` at ``level``."""
+    kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
+    if kind is dict:
+        if level > levels:
+            raise Unproven
+        changed: dict[str, Any] | None = None
+        for key, item in value.items():
+            if type(key) is not str or (not key.isascii() and max(key) > "\uffff"):
+                raise Unproven
+            leaf: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
+            if leaf in _PLAIN_LEAVES or (leaf is float and _FLOAT_TEXT.get(item)):  # same_float_text's cached True
+                continue
+            written = _written(item, level + 1, levels)
+            if written is not item:
+                if changed is None:
+                    changed = dict(value)
+                changed[key] = written
+        return value if changed is None else changed
+    if kind is list:
+        if level > levels:
+            raise Unproven
+        listed: list[Any] | None = None
+        for index, item in enumerate(value):
+            leaf = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per item
+            if leaf in _PLAIN_LEAVES or (leaf is float and _FLOAT_TEXT.get(item)):
+                continue
+            written = _written(item, level + 1, levels)
+            if written is not item:
+                if listed is None:
+                    listed = list(value)
+                listed[index] = written
+        return value if listed is None else listed
+    if kind is float:
+        return _written_float(value)
+    if kind in _PLAIN_LEAVES:
+        return value
+    raise Unproven
+
+
+def _written_float(value: float) -> Any:
+    if same_float_text(value):
+        return value
+    if value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        return int(value)  # es6_number's own text for it: str(int(value))
+    if math.isfinite(value):
+        return _Fragment(es6_number(value))
+    raise Unproven

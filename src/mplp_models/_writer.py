@@ -32,7 +32,7 @@ from __future__ import annotations
 import typing
 from collections import deque
 from collections.abc import Callable, Sequence
-from itertools import repeat
+from itertools import chain, repeat
 from operator import attrgetter, is_
 from typing import Any, cast
 
@@ -40,16 +40,16 @@ import orjson
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
-from mplp_models import _fastpath
 from mplp_models._canonical import (
     CanonicalJSONError,
+    Unproven,
     exactly_json,
     holder_of,
     prepare,
     refuse_non_json,
     relocated,
-    same_float_text,
     written_as_is,
+    written_fields,
 )
 from mplp_models._fast_shapes import Shape, as_dict_fields, known_shape, own_functions, shape_of
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
@@ -65,6 +65,7 @@ __all__ = [
 _DICT = attrgetter("__dict__")
 _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
 _POP: Callable[[dict[str, Any], str], Any] = dict[str, Any].pop
+_GET: Callable[[dict[str, Any], str], Any] = dict[str, Any].get
 _GIVEN = attrgetter("__pydantic_fields_set__")
 _BULK = 8  # the shortest array of models that write_every_field copies in one go rather than leave to orjson's calls
 
@@ -95,14 +96,15 @@ def model_members(model: Any) -> Any:
     given: set[str] = model.__pydantic_fields_set__
     if shape.extra:
         return _with_extra(model, values, given)
-    members = _given_members_of(values, given)
+    members = values if len(given) == len(values) else _without_unset(values, given)
     if shape.loose:
-        flat = _flat_as_is(members, shape.loose)
-        if not (_loose_as_is([members], shape.loose) if flat is None else flat):
-            # The exact path: each loose field checked and prepared on its own (its error names it).
-            if members is values:
-                members = dict(values)  # the model's own __dict__ is never changed
-            _prepare_loose(members, shape.loose)
+        try:
+            changes = written_fields(members, shape.loose, MAX_OPEN_OBJECT_DEPTH)
+        except Unproven:
+            members = _prepared_loose(members, values, shape.loose)
+        else:
+            if changes is not None:
+                members = {**members, **changes}  # never the model's own __dict__
     for name in shape.many:
         items = members.get(name)
         if items:
@@ -114,38 +116,15 @@ def model_members(model: Any) -> Any:
     return members
 
 
-def _flat_as_is(members: dict[str, Any], names: tuple[str, ...]) -> bool | None:
-    """``exactly_json`` for the loose fields of one model when each is flat (an event's data): a scalar, or an object of scalars.
+def _prepared_loose(members: dict[str, Any], values: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """The exact path for the loose fields ``names`` of ``members``: each checked and prepared on its own (its error names it).
 
-    The same proof in a plain loop, cheaper than ``exactly_json``'s calls for
-    the few values of one model: True when it holds, False when a float is not
-    written as RFC 8785 does (nor would ``written_as_is`` take it), and None
-    when it does not apply.
+    ``values`` is the model's own ``__dict__``, never changed.
     """
-    if not _fastpath.ENABLED:
-        return False
-    for name in names:
-        value: object = members.get(name)
-        kind = type(value)
-        if kind is dict:
-            for key, item in cast("dict[object, object]", value).items():
-                if type(key) is not str or not key.isascii():
-                    return None
-                leaf = type(item)
-                if leaf is float:
-                    if not same_float_text(cast(float, item)):
-                        return False
-                elif leaf not in _SCALARS:
-                    return None
-        elif kind is float:
-            if not same_float_text(cast(float, value)):
-                return False
-        elif kind not in _SCALARS:
-            return None
-    return True
-
-
-_SCALARS = frozenset({str, int, bool, type(None)})  # and floats, by same_float_text
+    if members is values:
+        members = dict(values)
+    _prepare_loose(members, names)
+    return members
 
 
 def _loose_as_is(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> bool:
@@ -165,7 +144,7 @@ def _loose_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> list[A
     A model's own array of open objects (a tuple) gives its items: each is an
     open object on its own, as ``refuse_changed_open_objects`` sees it.
     """
-    values = [members.get(name) for name in names for members in dicts]
+    values = list(chain.from_iterable(map(_GET, dicts, repeat(name)) for name in names))  # C-level maps, one per field
     if tuple in set(map(type, values)):
         flat: list[Any] = []
         for value in values:
@@ -336,6 +315,9 @@ def not_null_fields(kind: type) -> frozenset[str]:
     return names
 
 
+_BULK_LEAST = 8  # the fewest items of a list taken in bulk: below, model_members item by item costs less (measured)
+
+
 def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     """The members of a list of models in bulk, when they are of one plain class; else the list.
 
@@ -343,6 +325,8 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     when that fails, the list is left to ``model_members``, item by item, which
     screens each and takes the exact path for those that need it.
     """
+    if len(items) < _BULK_LEAST:
+        return items
     first: object = items[0]
     kind = type(first)
     given: set[str] | None = getattr(first, "__pydantic_fields_set__", None)

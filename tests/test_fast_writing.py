@@ -1,0 +1,248 @@
+"""The writer's one-walk proof of a model's loose fields (``_canonical.written_fields``, issue #26).
+
+``written_fields`` proves and prepares the numbers and open objects of one
+model in a single walk, writing an integral float such as ``5000.0`` as the
+integer ``5000`` (RFC 8785's text for it) instead of sending the model down the
+exact path. Held here to the strict path (``refuse_non_json`` and
+``canonical_json``, the full walk) on generated values, to ECMAScript's texts
+written out by hand, and to ``to_json`` with the exact path forbidden.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from decimal import Decimal
+from typing import Any
+from uuid import UUID
+
+import orjson
+import pytest
+import rfc8785
+from conftest import examples, fixture
+from fast_path_switch import fast_paths
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mplp_models as mm
+from mplp_models import _writer
+from mplp_models._canonical import Unproven, refuse_non_json, written_fields
+from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
+
+# to_json's options on its fast path (_base._FAST_PATH).
+FAST = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
+
+
+def strict(value: Any) -> bytes | None:
+    """The strict path's verdict on a loose field's value: its RFC 8785 bytes, or None if refused."""
+    items = list(value) if isinstance(value, tuple) else [value]  # a model's own array: each item an open object
+    try:
+        for index, item in enumerate(items):
+            refuse_non_json(item, (index,), MAX_OPEN_OBJECT_DEPTH)
+        return mm.canonical_json(items if isinstance(value, tuple) else value)
+    except mm.CanonicalJSONError:
+        return None
+
+
+def fast(value: Any, enabled: bool = True) -> bytes | type[Unproven] | None:
+    """What the walk makes of ``value`` as the field ``x``: orjson's bytes of it, None where orjson stops, or ``Unproven``."""
+    members = {"x": value}
+    try:
+        with fast_paths(enabled):
+            changes = written_fields(members, ("x",), MAX_OPEN_OBJECT_DEPTH)
+    except Unproven:
+        return Unproven
+    written = value if changes is None else changes["x"]
+    try:
+        return orjson.dumps(written, option=FAST)
+    except orjson.JSONEncodeError:  # to_json then takes the strict path
+        return None
+
+
+# --- integral floats: ECMAScript's texts, written out ------------------------------------------
+
+ECMASCRIPT_TEXTS = [
+    (5000.0, b"5000"),
+    (1.0, b"1"),
+    (100.0, b"100"),
+    (-3.0, b"-3"),
+    (0.0, b"0"),
+    (-0.0, b"0"),  # Number::toString(-0) is "0"
+    (9007199254740991.0, b"9007199254740991"),  # 2**53 - 1
+    (-9007199254740991.0, b"-9007199254740991"),
+    (1e15, b"1000000000000000"),
+    (1e21, b"1e+21"),  # beyond 2**53: not an int, an ECMAScript text
+    (9007199254740992.0, b"9007199254740992"),  # 2**53: written as its text, not as an int (orjson would stop)
+    (0.5, b"0.5"),
+    (1234.5, b"1234.5"),
+    (1e-7, b"1e-7"),
+    (1.5e300, b"1.5e+300"),
+]
+
+
+@pytest.mark.parametrize(("value", "text"), ECMASCRIPT_TEXTS)
+def test_a_float_is_written_as_ecmascript_writes_it(value: float, text: bytes) -> None:
+    assert fast(value) == text
+    assert fast({"n": value}) == b'{"n":' + text + b"}"
+    assert fast([value, 1]) == b"[" + text + b",1]"
+    assert fast(({"n": value},)) == b'[{"n":' + text + b"}]"
+
+
+@pytest.mark.parametrize("value", [5000.0, 1.0, -0.0, 9007199254740991.0, -9007199254740991.0])
+def test_an_integral_float_within_the_safe_range_becomes_an_int(value: float) -> None:
+    with fast_paths(True):
+        changes = written_fields({"x": value}, ("x",), MAX_OPEN_OBJECT_DEPTH)
+    assert changes is not None
+    assert type(changes["x"]) is int
+    assert changes["x"] == value
+
+
+@settings(max_examples=examples(quick=2000, deep=20000), deadline=None)
+@given(st.integers(min_value=-(2**53 - 1), max_value=2**53 - 1))
+def test_orjson_writes_an_int_as_its_decimal_digits(value: int) -> None:
+    # The proof's one fact about orjson: an int within the safe range is written as str(int).
+    assert orjson.dumps(value, option=FAST) == str(value).encode()
+    assert orjson.dumps(float(value), option=FAST) != str(value).encode()  # ...where its float is not
+
+
+@settings(max_examples=examples(quick=2000, deep=20000), deadline=None)
+@given(st.integers(min_value=-(2**53 - 1), max_value=2**53 - 1))
+def test_an_integral_float_is_written_as_rfc8785_does(value: int) -> None:
+    assert fast(float(value)) == rfc8785.dumps(float(value))
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+def test_non_finite_floats_are_left_to_the_exact_path(value: float) -> None:
+    assert fast(value) is Unproven
+    assert fast({"n": [value]}) is Unproven
+
+
+# --- the walk against the strict path -----------------------------------------------------------
+
+floats = st.one_of(
+    st.floats(),
+    st.integers(min_value=-(2**54), max_value=2**54).map(float),
+    st.sampled_from([0.0, -0.0, 5000.0, 1e16, 1e21, 2.0**53, 2.0**60, 5e-324, 0.1]),
+)
+
+
+class Word(str):
+    pass
+
+
+keys = st.one_of(
+    st.text(max_size=3),
+    st.sampled_from(["é", "\ue000", "\U0001f600", "\ud800"]),
+    st.integers(0, 2),
+    st.just(Word("w")),  # orjson stops at a key of a str subclass
+)
+leaves = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    floats,
+    st.text(max_size=4),
+    st.sampled_from([b"x", Decimal(1), UUID(int=1), mm.PlanStatus.draft, frozenset(), "\udfff"]),
+)
+values = st.recursive(
+    leaves,
+    lambda children: st.one_of(
+        st.lists(children, max_size=20),
+        st.lists(children, max_size=4).map(tuple),
+        st.dictionaries(keys, children, max_size=20),
+    ),
+    max_leaves=40,
+)
+fields = st.one_of(values, st.lists(st.dictionaries(keys, values, max_size=4), max_size=3).map(tuple))
+
+
+@settings(max_examples=examples(quick=800, deep=30000), deadline=None)
+@given(fields)
+def test_the_walk_writes_what_the_strict_path_writes(value: Any) -> None:
+    before = repr(value)
+    written = fast(value)
+    assert repr(value) == before  # the value itself is never changed
+    if written is Unproven or written is None:
+        return  # the exact path, or the strict path, decides
+    assert written == strict(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"\U0001f600": 1, "\ue000": 2},  # UTF-16 order (RFC 8785) is not code point order (orjson)
+        [{"a": {"\U0001f600": 1, "\uffff": 2}}],
+        {"x": (1, 2)},  # a tuple inside an open object is no JSON array
+        {"x": mm.PlanStatus.draft},
+        {1: "a"},
+    ],
+)
+def test_what_orjson_would_write_otherwise_is_left_to_the_exact_path(value: Any) -> None:
+    assert fast(value) is Unproven
+
+
+def test_keys_beyond_ascii_within_the_bmp_are_written_as_they_are() -> None:
+    assert fast({"\ue000": 1, "é": 2.0, "a": [0.0]}) == strict({"\ue000": 1, "é": 2.0, "a": [0.0]})
+    assert fast({"\ue000": 1, "é": 2.0}) == '{"é":2,"\ue000":1}'.encode()
+
+
+def test_deep_nesting_is_left_to_the_exact_path() -> None:
+    deep: Any = 1
+    for _ in range(MAX_OPEN_OBJECT_DEPTH):
+        deep = {"a": deep}
+    assert fast(deep) == strict(deep) != None  # noqa: E711  # 128 levels: written
+    assert fast({"a": deep}) is Unproven  # 129: refused by the strict path
+    assert strict({"a": deep}) is None
+
+
+def test_with_the_fast_paths_off_nothing_is_proven() -> None:
+    assert fast({"n": 1}, enabled=False) is Unproven
+    assert fast({"n": 1}) == b'{"n":1}'
+
+
+# --- to_json: the walk, not the exact path ------------------------------------------------------
+
+
+def test_a_learning_sample_with_integral_floats_is_written_without_the_exact_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    payload = copy.deepcopy(fixture(mm.LearningSample))
+    payload["token_usage"] = {"total_tokens": 15000, "completion_tokens": 5000.0, "prompt_tokens": 10000}
+    payload["metadata"] = {"weights": {"speed": 1.0, "quality": 0.5}, "runs": [2.0, -0.0]}
+    payload["execution_time_ms"] = 1200.0
+    sample = mm.LearningSample.model_validate(payload)
+
+    def no_exact_path(*_: object) -> None:
+        raise AssertionError("the exact path was taken")
+
+    monkeypatch.setattr(_writer, "_prepare_loose", no_exact_path)
+    with fast_paths(True):
+        written = sample.to_json()
+    assert b'"completion_tokens":5000,' in written
+    assert b'"weights":{"quality":0.5,"speed":1}' in written
+    assert b'"runs":[2,0]' in written
+    assert b'"execution_time_ms":1200,' in written
+    assert written == rfc8785.dumps(json.loads(written))  # canonical: its own canonical form
+    monkeypatch.undo()
+    with fast_paths(False):
+        assert sample.to_json() == written
+
+
+@pytest.mark.parametrize("count", [1, 2, 7, 8, 9, 20])
+def test_lists_of_models_short_and_long_are_written_the_same_both_ways(count: int) -> None:
+    # Fewer than _writer._BULK_LEAST items are left to model_members one by one; more are taken in bulk.
+    payload = copy.deepcopy(fixture(mm.LearningSample))
+    payload["token_usage"] = {
+        "total_tokens": 10.0,
+        "by_agent": [
+            {"agent_id": f"a{i}", "tokens": float(i)} if i % 2 else {"agent_id": f"a{i}", "role": "r", "tokens": i}
+            for i in range(count)
+        ],
+    }
+    sample = mm.LearningSample.model_validate(payload)
+    with fast_paths(True):
+        written = sample.to_json()
+    with fast_paths(False):
+        assert sample.to_json() == written
+    assert written == rfc8785.dumps(json.loads(written))
