@@ -67,7 +67,6 @@ _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
 _POP: Callable[[dict[str, Any], str], Any] = dict[str, Any].pop
 _GET: Callable[[dict[str, Any], str], Any] = dict[str, Any].get
 _GIVEN = attrgetter("__pydantic_fields_set__")
-_BULK = 8  # the shortest array of models that write_every_field copies in one go rather than leave to orjson's calls
 
 
 def _plain_model(model: Any) -> tuple[set[str], Shape]:
@@ -315,7 +314,7 @@ def not_null_fields(kind: type) -> frozenset[str]:
     return names
 
 
-_BULK_LEAST = 8  # the fewest items of a list taken in bulk: below, model_members item by item costs less (measured)
+_BULK_LEAST = 8  # the fewest items of a list taken in bulk, by model_members and write_every_field: below, a call per item costs less (measured)
 
 
 def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
@@ -393,7 +392,9 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
             items = values[name]
             # A short array's items are left to orjson's call back (each a leaf, most often): the
             # copies below cost more than a few calls.
-            if items and len(items) >= _BULK and not shape_of(items[0]).extra:  # of the field's class (read from JSON)
+            if (
+                items and len(items) >= _BULK_LEAST and not shape_of(items[0]).extra
+            ):  # of the field's class (read from JSON)
                 if members is values:
                     members = dict(values)
                 members[name] = dicts = list(map(_DICT, items))
