@@ -288,8 +288,8 @@ class MplpModel(BaseModel, frozen=True):
         """
         # Fast path: orjson writes the model itself, asking model_members for
         # each model's given fields (floats and open objects canonical: as they
-        # are where _canonical.exactly_json or written_as_is prove orjson's text
-        # RFC 8785's, else prepared). Field names are ASCII, so orjson's key
+        # are, or made so, where _canonical.written_fields, exactly_json or
+        # written_as_is prove orjson's text RFC 8785's, else prepared). Field names are ASCII, so orjson's key
         # order is RFC 8785's; OPT_STRICT_INTEGER stops at any integer beyond
         # +/-(2**53 - 1), and so does a lone surrogate. Those rare documents take
         # the full walk, which writes what has an exact form and names the path

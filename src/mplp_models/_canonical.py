@@ -17,10 +17,12 @@ places only, and only those are handled in Python:
   than changed (see ``_prepare_large_integer``).
 
 A document without floats or such keys is checked by one walk and handed to
-orjson unchanged. A model is not walked here: orjson writes it (see ``_writer``),
-and its open objects as they are where ``exactly_json`` or ``written_as_is``
-prove at C speed that orjson's text is the canonical one (floats included:
-``same_float_text``, and the shapes of ``_SAME_NUMBER``).
+orjson unchanged. A model is written by orjson (see ``_writer``), and its open
+objects and numbers as they are where ``written_fields`` (one model's, in one
+plain walk that also makes floats canonical), ``exactly_json`` or
+``written_as_is`` (lists of models, large objects, at C speed) prove that
+orjson's text is the canonical one (floats included: ``same_float_text``, and
+the shapes of ``_SAME_NUMBER``).
 """
 
 from __future__ import annotations
@@ -632,7 +634,7 @@ class Unproven(Exception):
     """``written_fields`` proves nothing of the value: the exact path (``refuse_non_json``, then ``prepare``) decides it."""
 
 
-_PLAIN_LEAVES = frozenset({str, int, bool, type(None)})
+_PLAIN_LEAVES = _JSON_KINDS - {dict, list, float}
 _WALKED_MOST = 16  # the most members of an object (or items of an array) walked before exactly_json is tried (measured)
 
 
@@ -643,8 +645,8 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...], levels: int)
     never changing ``members`` nor what it holds.
 
     For the few values of one model, where ``exactly_json``'s C-level passes
-    cost more than a plain walk. The walk admits exactly what ``exactly_json``
-    does (plain dicts, lists, str, int, bool and None; keys plain ``str``; at
+    cost more than a plain walk. The walk admits at most what ``exactly_json``
+    does (a key of a ``str`` subclass, which ``exactly_json`` leaves to orjson, it does not; plain dicts, lists, str, int, bool and None; keys plain ``str``; at
     most ``levels`` of nesting, the value at level 1, a tuple's items each at
     level 1 as ``refuse_non_json`` sees them), but for two things: keys beyond
     ASCII but not beyond U+FFFF (orjson's code point order is then RFC 8785's,

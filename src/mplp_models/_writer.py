@@ -5,16 +5,20 @@ The values of a validated model are JSON already: str-valued enums and
 hold str, bool, int, None, lists and other models. So a model is handed over
 as its own ``__dict__`` (not copied) when every field was given, or as a copy
 without the fields that were not. The fields whose type admits a float or an
-open object are left to orjson as they are when proven canonical already (a
-flat check for one model, ``exactly_json`` and then ``written_as_is`` at C
-speed); else they take the exact path, ``refuse_non_json`` then ``prepare``
-(floats get their RFC 8785 text; open objects their checks and their pointer).
+open object are proven canonical, and made so, by one walk of the model's own
+(``_canonical.written_fields``: as they are, but an integral float as its
+``int`` and another float whose orjson text differs as a ``Fragment`` of its
+RFC 8785 text); what the walk cannot prove takes the exact path,
+``refuse_non_json`` then ``prepare``, for every such field of the model (floats
+get their RFC 8785 text; open objects their checks and their pointer).
 orjson calls the hook again for each model inside.
 
-A list of models of one class is turned into their member dicts in bulk, by
-C-level maps, and their loose fields proven canonical at once: a plan's steps,
-a dialog's messages, a trace's segments and a document's events are most of
-what is written, and a Python call per item would dominate the writing.
+A list of ``_BULK_LEAST`` or more models of one class is turned into their
+member dicts in bulk, by C-level maps, and their loose fields proven canonical
+at once (``exactly_json`` and then ``written_as_is``): a plan's steps, a
+dialog's messages, a trace's segments and a document's events are most of what
+is written, and a Python call per item would dominate the writing. A shorter
+list is left to the hook, item by item.
 
 The one model walker: ``MplpModel.to_json`` writes with it (with
 ``OPT_SORT_KEYS``), and so does the reader's proof (``write_every_field``,
@@ -95,7 +99,7 @@ def model_members(model: Any) -> Any:
     given: set[str] = model.__pydantic_fields_set__
     if shape.extra:
         return _with_extra(model, values, given)
-    members = values if len(given) == len(values) else _without_unset(values, given)
+    members = _given_members_of(values, given)
     if shape.loose:
         try:
             changes = written_fields(members, shape.loose, MAX_OPEN_OBJECT_DEPTH)
@@ -103,7 +107,9 @@ def model_members(model: Any) -> Any:
             members = _prepared_loose(members, values, shape.loose)
         else:
             if changes is not None:
-                members = {**members, **changes}  # never the model's own __dict__
+                if members is values:  # never the model's own __dict__
+                    members = dict(values)
+                members.update(changes)
     for name in shape.many:
         items = members.get(name)
         if items:
