@@ -223,7 +223,12 @@ def test_a_learning_sample_with_integral_floats_is_written_without_the_exact_pat
     # Recorded, not raised: orjson would turn an error in its hook into the strict path's writing.
     exact: list[object] = []
     prepare_loose = _writer._prepare_loose  # pyright: ignore[reportPrivateUsage]
-    monkeypatch.setattr(_writer, "_prepare_loose", lambda *args: exact.append(args) or prepare_loose(*args))
+
+    def recorded(*args: Any) -> Any:
+        exact.append(args)
+        return prepare_loose(*args)
+
+    monkeypatch.setattr(_writer, "_prepare_loose", recorded)
     with fast_paths(True):
         written = sample.to_json()
     assert exact == []
