@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from typing import Any
 
+import pytest
 from conftest import fixture
 from fast_path_switch import fast_paths
 from hypothesis import given, settings
@@ -78,16 +80,6 @@ def test_inbox_rules_agree_with_the_plain_rules(seed: int) -> None:
             model = kind.model_validate(document, context=mm.SCHEMA_ONLY)
             fast, plain = both_ways(model)
             assert fast == plain
-
-
-def test_the_inbox_fast_check_fires_and_tells_apart_on_generated_messages() -> None:
-    rng, fired = random.Random(26), {True: 0, False: 0}
-    base = fixture(mm.InboxMessage)
-    for _ in range(600):
-        model = mm.InboxMessage.model_validate(inbox_document(rng, base), context=mm.SCHEMA_ONLY)
-        with fast_paths(True):
-            fired[model._plainly_sound()] += 1  # pyright: ignore[reportPrivateUsage]
-    assert fired[True] > 60 and fired[False] > 60, fired
 
 
 def test_the_inbox_fixture_is_plainly_sound() -> None:
@@ -173,12 +165,27 @@ def test_trace_rules_agree_with_the_plain_rules(seed: int) -> None:
         assert fast == plain
 
 
-def test_the_trace_fast_check_fires_and_tells_apart_on_generated_traces() -> None:
+def inbox_plainly_sound(model: Any) -> bool:
+    return bool(model._plainly_sound())  # pyright: ignore[reportPrivateUsage]
+
+
+FAST_CHECKS: dict[
+    str, tuple[type[RuledModel], Callable[[random.Random, dict[str, Any]], dict[str, Any]], Callable[[Any], bool]]
+] = {
+    "inbox": (mm.InboxMessage, inbox_document, inbox_plainly_sound),
+    "trace": (mm.Trace, trace_document, _trace._plainly_sound),  # pyright: ignore[reportPrivateUsage]
+}
+
+
+@pytest.mark.parametrize("name", list(FAST_CHECKS))
+def test_the_fast_check_fires_and_tells_apart_on_generated_payloads(name: str) -> None:
+    kind, document_of, plainly_sound = FAST_CHECKS[name]
     rng, fired = random.Random(26), {True: 0, False: 0}
-    base = fixture(mm.Trace)
+    base = fixture(kind)
     for _ in range(600):
-        model = mm.Trace.model_validate(trace_document(rng, base), context=mm.SCHEMA_ONLY)
-        fired[_trace._plainly_sound(model)] += 1  # pyright: ignore[reportPrivateUsage]
+        model = kind.model_validate(document_of(rng, base), context=mm.SCHEMA_ONLY)
+        with fast_paths(True):
+            fired[plainly_sound(model)] += 1
     assert fired[True] > 60 and fired[False] > 60, fired
 
 
