@@ -24,6 +24,7 @@ from conftest import examples, fixture
 from fast_path_switch import fast_paths
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_open_object_writing import Word  # a str subclass: orjson stops at a key of one
 
 import mplp_models as mm
 from mplp_models import _writer
@@ -126,10 +127,6 @@ floats = st.one_of(
     st.integers(min_value=-(2**54), max_value=2**54).map(float),
     st.sampled_from([0.0, -0.0, 5000.0, 1e16, 1e21, 2.0**53, 2.0**60, 5e-324, 0.1]),
 )
-
-
-class Word(str):
-    pass
 
 
 keys = st.one_of(  # beyond U+FFFF only among the poison below

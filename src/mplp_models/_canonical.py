@@ -699,12 +699,15 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...], levels: int)
 def _written(value: Any, level: int, levels: int) -> Any:
     """``written_fields``'s walk of ``value`` at ``level``."""
     kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
-    if kind is dict:
+    if kind is dict or kind is list:
         if level > levels:
             raise Unproven
-        changed: dict[str, Any] | None = None
-        for key, item in value.items():
-            if type(key) is not str or (not key.isascii() and max(key) > "\uffff"):
+        is_object = kind is dict
+        # One cast per object or array (a call), none per member: pyright sees the pairs as Unknown.
+        places = cast("Iterable[tuple[Any, Any]]", value.items() if is_object else enumerate(value))
+        changed: Any = None  # a copy of value, made at its first change
+        for place, item in places:
+            if is_object and (type(place) is not str or (not place.isascii() and max(place) > "\uffff")):
                 raise Unproven
             leaf: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
             if leaf in _PLAIN_LEAVES or (leaf is float and _FLOAT_TEXT.get(item)):  # same_float_text's cached True
@@ -712,23 +715,9 @@ def _written(value: Any, level: int, levels: int) -> Any:
             written = _written(item, level + 1, levels)
             if written is not item:
                 if changed is None:
-                    changed = dict(value)
-                changed[key] = written
-        return value if changed is None else changed
-    if kind is list:
-        if level > levels:
-            raise Unproven
-        listed: list[Any] | None = None
-        for index, item in enumerate(value):
-            leaf = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per item
-            if leaf in _PLAIN_LEAVES or (leaf is float and _FLOAT_TEXT.get(item)):
-                continue
-            written = _written(item, level + 1, levels)
-            if written is not item:
-                if listed is None:
-                    listed = list(value)
-                listed[index] = written
-        return value if listed is None else listed
+                    changed = kind(value)  # pyright: ignore[reportUnknownVariableType]
+                changed[place] = written
+        return value if changed is None else changed  # pyright: ignore[reportUnknownVariableType]
     if kind is float:
         return _written_float(value)
     if kind in _PLAIN_LEAVES:

@@ -321,7 +321,7 @@ class Reading:
     context)`` asks both once the model is read (None: nothing to ask).
     """
 
-    __slots__ = ("_deep", "after", "fixed", "kind", "open", "shallow")
+    __slots__ = ("_deep", "after", "kind", "open", "shallow")
 
     def __init__(
         self,
@@ -334,13 +334,11 @@ class Reading:
         self.kind, self.shallow, self.open = kind, shallow, open
         self._deep: SchemaValidator | None = None if open else shallow
         self.after = _asked_after(unique, sound)
-        # What ``validator`` gives for every text of a class with no open object, known without a call.
-        self.fixed: tuple[SchemaValidator, bool] | None = None if open else (shallow, True)
 
     def validator(self, raw: bytes) -> tuple[SchemaValidator, bool]:
         """The validator for ``raw``, and whether it screens the open objects' numbers itself (else the proof's count must)."""
-        if self.fixed is not None:
-            return self.fixed
+        if not self.open:
+            return self.shallow, True
         # A text of fewer bytes than two per level (an opener and its closer) cannot nest that deep.
         # A large one is not counted: its brackets are many, and the proof's counts of a large
         # text cost more than the deep validator's look at each open object.

@@ -137,6 +137,7 @@ def parse(
     ``allow_duplicate_keys`` are as for ``from_json``.
     """
     if _fastpath.ENABLED and isinstance(data, (bytes, str)):
+        data = json_bytes(data, "parse")  # once: the strict reading takes the same bytes
         fast = _parse_fast(data, semantic)
         if fast is not None:
             return fast
@@ -157,7 +158,7 @@ def parse(
 DISCRIMINATED = {_BY_NAME[core]: (field, families) for core, (field, families) in DISCRIMINATORS.items()}
 
 
-def _parse_fast(data: bytes | str, semantic: bool) -> Payload | None:
+def _parse_fast(raw: bytes, semantic: bool) -> Payload | None:
     """The payload read by its model's fast reading (``_reader.read_fast``), or None when the strict reading must decide.
 
     The kind is chosen from orjson's value, as ``parse`` chooses it; the fast
@@ -166,7 +167,6 @@ def _parse_fast(data: bytes | str, semantic: bool) -> Payload | None:
     kind) and reads as the strict reading would. Any refusal, a text that is
     not a JSON object included, goes the strict way, which words the errors.
     """
-    raw = json_bytes(data, "parse")
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError:

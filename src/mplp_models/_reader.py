@@ -282,7 +282,7 @@ def read_fast(kind: type, raw: bytes, context: Any = None, options: Mapping[str,
     reading = fast_reading(kind)
     if reading is None:
         return None
-    validator, screened = reading.fixed or reading.validator(raw)
+    validator, screened = reading.validator(raw)
     try:
         model = (
             validator.validate_json(raw)
