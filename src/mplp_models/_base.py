@@ -6,7 +6,6 @@ import contextlib
 import copy
 from collections.abc import Iterator, Mapping, Sequence, Set
 from contextvars import ContextVar
-from types import MappingProxyType
 from typing import Any, ClassVar, cast
 
 import orjson
@@ -26,8 +25,6 @@ __all__ = ["SCHEMA_ONLY", "MplpModel", "json_key"]
 
 SCHEMA_ONLY: Mapping[str, Any] = {"mplp_models.semantic": False}
 """Validation context that skips the rules beyond the schemas: ``Plan.model_validate(data, context=SCHEMA_ONLY)``."""
-
-_NO_OPTIONS: Mapping[str, Any] = MappingProxyType({})
 
 # pydantic's types of `copy`'s include and exclude (pydantic._internal._utils).
 _IncEx = Set[int] | Set[str] | Mapping[int, Any] | Mapping[str, Any]
@@ -152,7 +149,7 @@ class MplpModel(BaseModel, frozen=True):
                 a broken rule, each located by its path.
         """
         try:
-            return cls._read_json(data, None if semantic else SCHEMA_ONLY, allow_duplicate_keys, _NO_OPTIONS)
+            return cls._read_json(data, None if semantic else SCHEMA_ONLY, allow_duplicate_keys, None)
         except ValidationError as error:
             raise json_worded(error) from None
 
@@ -230,7 +227,9 @@ class MplpModel(BaseModel, frozen=True):
             raise json_worded(error) from None
 
     @classmethod
-    def _read_json(cls, data: Any, context: Any, allow_duplicate_keys: bool, options: Mapping[str, Any], /) -> Self:
+    def _read_json(
+        cls, data: Any, context: Any, allow_duplicate_keys: bool, options: Mapping[str, Any] | None, /
+    ) -> Self:
         # Positional only, and the fast reading in one call: an event is read in a few
         # microseconds, of which each call with keywords takes its share.
         raw: bytes = data if type(data) is bytes else json_bytes(data, cls.__name__)
@@ -255,7 +254,7 @@ class MplpModel(BaseModel, frozen=True):
             fast: Self | None = read_fast(cls, raw, context, options)
             if fast is not None:
                 return fast
-        return cls._read_strictly(raw, context=context, allow_duplicate_keys=allow_duplicate_keys, **options)
+        return cls._read_strictly(raw, context=context, allow_duplicate_keys=allow_duplicate_keys, **(options or {}))
 
     @classmethod
     def _read_strictly(cls, raw: bytes, *, context: Any, allow_duplicate_keys: bool, **options: Any) -> Self:

@@ -39,6 +39,7 @@ __all__ = [
     "own_functions",
     "rules_after_reading",
     "shape_of",
+    "shape_of_class",
 ]
 
 
@@ -69,7 +70,7 @@ _SHAPES: dict[type, Shape] = {}
 def shape_of(model: object) -> Shape:
     """The shape of the class of ``model``."""
     kind = type(model)
-    return _SHAPES.get(kind) or _shape(kind)  # _shape_of_class, without a call more: every walker asks per model
+    return _SHAPES.get(kind) or _shape(kind)  # shape_of_class, without a call more: every walker asks per model
 
 
 known_shape: Callable[[type], Shape | None] = _SHAPES.get
@@ -89,10 +90,11 @@ model in a field is called back for. One C call to know it, where
 
 def is_plain(kind: type) -> bool:
     """Whether ``kind`` may take the fast paths: a generated model class that ``fast_path_problems`` finds nothing in."""
-    return _shape_of_class(kind).plain
+    return shape_of_class(kind).plain
 
 
-def _shape_of_class(kind: type) -> Shape:
+def shape_of_class(kind: type) -> Shape:
+    """The shape of the class ``kind``."""
     return _SHAPES.get(kind) or _shape(kind)
 
 
@@ -400,7 +402,7 @@ def fast_reading(kind: type) -> Reading | None:
 def _reading(kind: type) -> Reading:
     # A class that keeps keys of its own (extra="allow") keeps its open objects' checks: its
     # keys are checked by functions of its own (_context's), for which the count does not stand in.
-    checks = _KEEP_CHECKS if _shape_of_class(kind).extra else None
+    checks = _KEEP_CHECKS if shape_of_class(kind).extra else None
     try:
         made = _json_validator(kind, checks)
     except ValueError:  # a schema this copy cannot make: the class's fail-fast one, rules and all, as fast as its own

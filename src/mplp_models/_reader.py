@@ -41,7 +41,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 import orjson
@@ -52,7 +52,7 @@ from mplp_models import _fastpath
 from mplp_models._errors import Quoted
 from mplp_models._fast_shapes import fast_reading
 from mplp_models._text import short_repr
-from mplp_models._writer import write_every_field
+from mplp_models._writer import every_field_writer, write_every_field
 
 __all__ = [
     "MAX_DEPTH",
@@ -260,6 +260,11 @@ def read_as_strictly(raw: bytes, model: Any, screened: bool = True) -> bool:
         written, unset = write_every_field(model)
     except TypeError:  # orjson's JSONEncodeError, or a model that is not plain
         return False
+    return _counts_agree(raw, written, unset, screened)
+
+
+def _counts_agree(raw: bytes, written: bytes, unset: int, screened: bool) -> bool:
+    """The counts of ``read_as_strictly``: ``written`` is the model read from ``raw`` with every field, ``unset`` of them not given."""
     escaped = raw.count(b"\\u003a") + raw.count(b"\\u003A") if _BACKSLASH in raw else 0
     # Both counts must hold (the order is no matter): the null count's argument takes the colons' for given.
     # A writing with no more nulls than fields not given holds no NaN or infinity: the text's need no count.
@@ -279,22 +284,66 @@ def read_fast(kind: type, raw: bytes, context: Any = None, options: Mapping[str,
     validator (pydantic-core takes ~0.7 us more for a ``context=None`` given).
     The fast paths must be on (``_fastpath``): the caller asks.
     """
+    read = _READS.get(kind)
+    if read is None:
+        read = _READS[kind] = _read_of(kind)
+    return read(raw, context, options)
+
+
+_Read = Callable[[bytes, Any, "Mapping[str, Any] | None"], Any]
+_READS: dict[type, _Read] = {}
+"""``read_fast`` of each class read so far, its choices made once for the class (``_read_of``)."""
+
+
+def _read_of(kind: type) -> _Read:
+    """``read_fast`` for one class, with what depends on the class alone decided here, once.
+
+    An event is read in a few microseconds: each call and each look-up that a
+    plain payload does not need takes its share (issue #26's slim ``from_json``).
+    It is ``read_as_strictly`` and ``Reading.after`` in one function. A class
+    rebuilt since (``model_rebuild(force=True)``: a new core schema) is read
+    by a new one.
+    """
     reading = fast_reading(kind)
+    model_class: Any = kind
+    schema = model_class.__pydantic_core_schema__
     if reading is None:
-        return None
-    validator, screened = reading.validator(raw)
-    try:
-        model = (
-            validator.validate_json(raw)
-            if context is None and not options
-            else validator.validate_json(raw, context=context, **(options or {}))
-        )
-    except ValidationError:
-        return None
+
+        def strictly(raw: bytes, context: Any, options: Mapping[str, Any] | None) -> Any:
+            if model_class.__pydantic_core_schema__ is not schema:
+                return _read_again(kind, raw, context, options)
+            return None
+
+        return strictly
+    choose = reading.validator if reading.open else None
+    shallow = reading.shallow
+    write = every_field_writer(kind)
     after = reading.after
-    if read_as_strictly(raw, model, screened) and (after is None or after(model, context)):
-        return model
-    return None  # freed before the strict reading, which may need as much memory again
+
+    def read(raw: bytes, context: Any, options: Mapping[str, Any] | None) -> Any:
+        if model_class.__pydantic_core_schema__ is not schema:
+            return _read_again(kind, raw, context, options)
+        validator, screened = (shallow, True) if choose is None else choose(raw)
+        try:
+            model = (
+                validator.validate_json(raw)
+                if context is None and not options
+                else validator.validate_json(raw, context=context, **(options or {}))
+            )
+            written, unset = write(model)
+        except (ValidationError, TypeError):  # a refusal; orjson's JSONEncodeError (see read_as_strictly)
+            return None  # the model freed before the strict reading, which may need as much memory again
+        if _counts_agree(raw, written, unset, screened) and (after is None or after(model, context)):
+            return model
+        return None
+
+    return read
+
+
+def _read_again(kind: type, raw: bytes, context: Any, options: Mapping[str, Any] | None) -> Any:
+    """``read_fast`` by a new function of a rebuilt class: the one kept was made for its former core schema."""
+    _READS.pop(kind, None)
+    return read_fast(kind, raw, context, options)
 
 
 class _Open:

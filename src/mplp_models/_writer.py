@@ -55,10 +55,11 @@ from mplp_models._canonical import (
     written_as_is,
     written_fields,
 )
-from mplp_models._fast_shapes import Shape, as_dict_fields, known_shape, own_functions, shape_of
+from mplp_models._fast_shapes import Shape, as_dict_fields, known_shape, own_functions, shape_of, shape_of_class
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
 
 __all__ = [
+    "every_field_writer",
     "given_members",
     "model_members",
     "not_null_fields",
@@ -373,10 +374,8 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
     model is handed over as its members: orjson calls back only for the models inside,
     and a model with no field that may hold one is written with no callback at all.
     """
-    shape = shape_of(model)
-    if not (shape.nested or shape.extra) and shape.plain:
-        values: dict[str, Any] = model.__dict__
-        return orjson.dumps(values, option=orjson.OPT_STRICT_INTEGER), len(values) - len(model.__pydantic_fields_set__)
+    if _written_flat(shape_of(model)):
+        return _write_flat(model)
     unset = 0
     fields_of = as_dict_fields
 
@@ -409,3 +408,18 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
 
     written = orjson.dumps(every_field(model), default=every_field, option=orjson.OPT_STRICT_INTEGER)
     return written, unset
+
+
+def every_field_writer(kind: type) -> Callable[[Any], tuple[bytes, int]]:
+    """``write_every_field`` for the models of class ``kind``, with the choice below made once for the class."""
+    return _write_flat if _written_flat(shape_of_class(kind)) else write_every_field
+
+
+def _written_flat(shape: Shape) -> bool:
+    # A plain model that can hold no model and no extra key is written as its own __dict__, with no callback.
+    return shape.plain and not (shape.nested or shape.extra)
+
+
+def _write_flat(model: Any) -> tuple[bytes, int]:
+    values: dict[str, Any] = model.__dict__
+    return orjson.dumps(values, option=orjson.OPT_STRICT_INTEGER), len(values) - len(model.__pydantic_fields_set__)
