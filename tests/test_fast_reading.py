@@ -119,6 +119,28 @@ def test_what_the_open_objects_checks_refused_is_refused_on_either_validator(nam
         mm.Event.from_json(text)
 
 
+def nesting(kinds: str, siblings: int) -> bytes:
+    """An open object holding an array: in it ``siblings`` empty objects, then one container per letter of ``kinds`` (``o`` an object, ``a`` an array)."""
+    text = b"1"
+    for kind in reversed(kinds):
+        text = b'{"k": ' + text + b"}" if kind == "o" else b"[" + text + b"]"
+    return b'{"k": [' + b"{}, " * siblings + text + b"]}"
+
+
+@pytest.mark.parametrize("siblings", [0, 2 * MAX_OPEN_OBJECT_DEPTH])  # many empty objects: many {, no colon
+@pytest.mark.parametrize("levels", range(MAX_OPEN_OBJECT_DEPTH - 6, MAX_OPEN_OBJECT_DEPTH + 2))
+@pytest.mark.parametrize("mix", ["o", "a", "oa", "aao"])
+def test_nesting_near_the_limit_reads_as_the_strict_reading_reads_it(mix: str, levels: int, siblings: int) -> None:
+    # The fast reading takes the shallow validator, which does not look at the depth, for a text whose
+    # colons and [ together are fewer than MAX_OPEN_OBJECT_DEPTH (_reader._read_of): objects nest by
+    # keys, arrays by [; empty objects add neither, which the bracket count of Reading.validator counts.
+    # The trace base has few colons of its own off that way down, so a bound looser by five is caught.
+    kinds = (mix * levels)[:levels]
+    fast, strict = both_ways(mm.TraceBase, TRACE_BASE % nesting(kinds, siblings))
+    assert fast == strict
+    assert isinstance(fast, list) is (levels + 2 > MAX_OPEN_OBJECT_DEPTH)  # the attributes and the array in it
+
+
 @pytest.mark.parametrize("value", [b"NaN", b"[1e400]", b'{"a": -Infinity}', nested(MAX_OPEN_OBJECT_DEPTH)])
 def test_a_model_with_no_other_field_refuses_them_too(value: bytes) -> None:
     fast, strict = both_ways(mm.TraceBase, TRACE_BASE % (b'{"x": ' + value + b"}"))

@@ -186,7 +186,7 @@ def test_the_fast_check_fires_and_tells_apart_on_generated_payloads(name: str) -
         model = kind.model_validate(document_of(rng, base), context=mm.SCHEMA_ONLY)
         with fast_paths(True):
             fired[plainly_sound(model)] += 1
-    assert fired[True] > 60 and fired[False] > 60, fired
+    assert fired[True] > 40 and fired[False] > 40, fired  # the inbox's also says no to a broadcast among others
 
 
 def chain(count: int, parents_after: bool) -> dict[str, Any]:

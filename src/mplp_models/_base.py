@@ -230,8 +230,8 @@ class MplpModel(BaseModel, frozen=True):
     def _read_json(
         cls, data: Any, context: Any, allow_duplicate_keys: bool, options: Mapping[str, Any] | None, /
     ) -> Self:
-        # Positional only, and the fast reading in one call: an event is read in a few
-        # microseconds, of which each call with keywords takes its share.
+        # Positional only, and the fast reading in one call (_reader.read_fast): an event is read in
+        # a few microseconds, of which each call with keywords takes its share.
         raw: bytes = data if type(data) is bytes else json_bytes(data, cls.__name__)
         # Fast path: pydantic reads the text
         # itself, with the class's validator made for JSON text

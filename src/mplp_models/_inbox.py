@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, ClassVar
 
 from typing_extensions import Self
 
-from mplp_models import _fastpath
 from mplp_models._rules import RuledModel, RuleViolation
 from mplp_models._types import Timestamp, is_before
 
@@ -59,9 +58,7 @@ class _InboxRules(RuledModel, frozen=True):
         return self.model_copy(update={"status": target, "updated_at": moment, STAMP_OF_STATUS[target.value]: moment})
 
     def _violations(self) -> Iterator[RuleViolation]:
-        if _fastpath.ENABLED and self._plainly_sound():
-            return  # the common case; anything else is checked below
-        yield from self._stamp_violations()
+        return self._stamp_violations()
 
     def _plainly_sound(self) -> bool:
         """Whether the message breaks no rule, shown in a few C-level steps; ``False`` is no verdict.
@@ -138,12 +135,15 @@ class InboxMessageBehaviour(_InboxRules, frozen=True):
 
     transition.__doc__ = _TRANSITION_DOC
 
+    def _plainly_sound(self) -> bool:
+        return not self._among_others() and _InboxRules._plainly_sound(self)  # no super(): ~0.1 us a reading
+
+    def _among_others(self) -> bool:
+        return BROADCAST in self.recipient_ids and len(self.recipient_ids) > 1
+
     def _violations(self) -> Iterator[RuleViolation]:
-        among_others = BROADCAST in self.recipient_ids and len(self.recipient_ids) > 1
-        if _fastpath.ENABLED and not among_others and self._plainly_sound():
-            return  # the common case; anything else is checked below
         yield from self._stamp_violations()
-        if among_others:
+        if self._among_others():
             position = self.recipient_ids.index(BROADCAST)
             yield RuleViolation(
                 ("recipient_ids", position),

@@ -52,6 +52,7 @@ from mplp_models import _fastpath
 from mplp_models._errors import Quoted
 from mplp_models._fast_shapes import fast_reading
 from mplp_models._text import short_repr
+from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
 from mplp_models._writer import every_field_writer, write_every_field
 
 __all__ = [
@@ -260,11 +261,11 @@ def read_as_strictly(raw: bytes, model: Any, screened: bool = True) -> bool:
         written, unset = write_every_field(model)
     except TypeError:  # orjson's JSONEncodeError, or a model that is not plain
         return False
-    return _counts_agree(raw, written, unset, screened)
+    return _counts_agree(raw, raw.count(b":"), written, unset, screened)
 
 
-def _counts_agree(raw: bytes, written: bytes, unset: int, screened: bool) -> bool:
-    """The counts of ``read_as_strictly``: ``written`` is the model read from ``raw`` with every field, ``unset`` of them not given."""
+def _counts_agree(raw: bytes, colons: int, written: bytes, unset: int, screened: bool) -> bool:
+    """The counts of ``read_as_strictly``: ``written`` is the model read from ``raw`` (with ``colons``) with every field, ``unset`` of them not given."""
     escaped = raw.count(b"\\u003a") + raw.count(b"\\u003A") if _BACKSLASH in raw else 0
     # Both counts must hold (the order is no matter): the null count's argument takes the colons' for given.
     # A writing with no more nulls than fields not given holds no NaN or infinity: the text's need no count.
@@ -272,7 +273,7 @@ def _counts_agree(raw: bytes, written: bytes, unset: int, screened: bool) -> boo
         nulls = written.count(b"null")
         if nulls > unset and nulls > raw.count(b"null") + unset:
             return False
-    return raw.count(b":") + escaped + unset == written.count(b":")
+    return colons + escaped + unset == written.count(b":")
 
 
 def read_fast(kind: type, raw: bytes, context: Any = None, options: Mapping[str, Any] | None = None) -> Any:
@@ -323,7 +324,17 @@ def _read_of(kind: type) -> _Read:
     def read(raw: bytes, context: Any, options: Mapping[str, Any] | None) -> Any:
         if model_class.__pydantic_core_schema__ is not schema:
             return _read_again(kind, raw, context, options)
-        validator, screened = (shallow, True) if choose is None else choose(raw)
+        colons = raw.count(b":")
+        if choose is None:
+            validator, screened = shallow, True
+        elif colons + raw.count(b"[") < MAX_OPEN_OBJECT_DEPTH:
+            # A text nests no deeper than its colons and its [ together, plus one: on the way down to
+            # its deepest value, each object but the last holds the next under a key of its own (a
+            # colon), and each array is a [ of its own. So no open object in it nests too deep, and the
+            # shallow validator reads it, as Reading.validator would: the colons are counted anyway.
+            validator, screened = shallow, False
+        else:
+            validator, screened = choose(raw)
         try:
             model = (
                 validator.validate_json(raw)
@@ -333,7 +344,7 @@ def _read_of(kind: type) -> _Read:
             written, unset = write(model)
         except (ValidationError, TypeError):  # a refusal; orjson's JSONEncodeError (see read_as_strictly)
             return None  # the model freed before the strict reading, which may need as much memory again
-        if _counts_agree(raw, written, unset, screened) and (after is None or after(model, context)):
+        if _counts_agree(raw, colons, written, unset, screened) and (after is None or after(model, context)):
             return model
         return None
 

@@ -21,7 +21,7 @@ from pydantic import ValidationError, ValidationInfo, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import Self
 
-from mplp_models import _errors
+from mplp_models import _errors, _fastpath
 from mplp_models._base import SCHEMA_ONLY, MplpModel
 from mplp_models._fast_shapes import own_functions, rules_after_reading
 
@@ -123,17 +123,32 @@ class RuledModel(LifecycleModel, frozen=True):
         Returns:
             The violations, each with its location, code and message (empty when the model is sound).
         """
-        return list(self._violations())
+        return list(self._broken())
 
     def _violations(self) -> Iterator[RuleViolation]:
         """Each broken rule, in a stable order, made when asked for: a caller may stop at any one."""
         yield from ()
 
+    def _plainly_sound(self) -> bool:
+        """Whether the model breaks no rule, shown at C speed; ``False`` is no verdict (then ``_violations`` decides).
+
+        A model with many rules, read often, overrides it with a whole-model check that says
+        "sound" only where ``_violations`` yields nothing, tied to it by a randomized test with
+        the fast paths off (tests/test_rules_speed.py). Asked only with the fast paths on.
+        """
+        return False
+
+    def _broken(self) -> Iterator[RuleViolation]:
+        """``_violations``, after ``_plainly_sound`` where the fast paths are on."""
+        if _fastpath.ENABLED and self._plainly_sound():
+            return iter(())
+        return self._violations()
+
     @model_validator(mode="after")
     def _apply_rules(self, info: ValidationInfo) -> Self:
         if _schema_only(info.context):
             return self
-        errors = self._listed(self._violations())
+        errors = self._listed(self._broken())
         if errors:
             raise ValidationError.from_exception_data(type(self).__name__, errors)
         return self
@@ -176,7 +191,12 @@ def _value_at(model: object, loc: tuple[str | int, ...]) -> object:
 
 def _sound(model: RuledModel, context: object) -> bool:
     # The fast reading's question, asked of a model read without _apply_rules: would it pass?
-    return _schema_only(context) or next(model._violations(), None) is None  # pyright: ignore[reportPrivateUsage]
+    # The whole-model check first, without a generator (the fast reading runs with the fast paths on).
+    return (
+        _schema_only(context)
+        or model._plainly_sound()  # pyright: ignore[reportPrivateUsage]
+        or next(model._violations(), None) is None  # pyright: ignore[reportPrivateUsage]
+    )
 
 
 rules_after_reading(RuledModel.__pydantic_decorators__.model_validators["_apply_rules"].func, _sound)

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, cast
 
 from typing_extensions import Self
 
-from mplp_models import _fastpath
 from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, RuleViolation, checked_move, duplicate_ids, permissive_moves
 from mplp_models._types import Timestamp, in_text_order, is_before
@@ -208,9 +207,10 @@ class TraceBehaviour(RuledModel, frozen=True):
             stack.extend(reversed(below.get(segment.segment_id, [])))
         return order
 
+    def _plainly_sound(self) -> bool:
+        return _plainly_sound(self)
+
     def _violations(self) -> Iterator[RuleViolation]:
-        if _fastpath.ENABLED and _plainly_sound(self):
-            return  # the common case, proved sound at C speed; anything else is checked below
         yield from _segment_integrity(self.segments or ())
         if self.root_span.trace_id != self.trace_id:
             yield RuleViolation(
