@@ -46,8 +46,9 @@ def nested(levels: int) -> bytes:
     return b"[" * levels + b"]" * levels
 
 
-# A text too large to have its brackets counted: the deep validator reads it, whatever they are.
-LONG_SOURCE = b'"source": "' + b"a" * 5000 + b'"'
+# A text too large to have its brackets counted, with too many colons to bound its depth: the deep
+# validator reads it, whatever its brackets are.
+LONG_SOURCE = b'"source": "' + b":" * MAX_OPEN_OBJECT_DEPTH + b"a" * 5000 + b'"'
 
 
 def event(data: bytes, *, deep: bool | str = False) -> bytes:
@@ -113,7 +114,7 @@ def test_what_the_open_objects_checks_refused_is_refused_on_either_validator(nam
     text = event(OPEN_VALUES[name], deep=deep)
     reader = _fast_shapes.fast_reading(mm.Event)
     assert reader is not None
-    validator, _ = reader.validator(text)
+    validator, _ = reader.validator(text, text.count(b":"))
     assert (validator is reader.shallow) is not bool(deep)
     with fast_paths(True), pytest.raises(ValidationError):
         mm.Event.from_json(text)
@@ -174,8 +175,10 @@ def context_with(value: bytes) -> bytes:
 def test_the_context_is_read_by_the_deep_validator() -> None:
     reader = _fast_shapes.fast_reading(mm.Context)
     assert reader is not None and reader.open
-    assert reader.validator(context_with(b"1"))[0] is not reader.shallow  # so the test below tests that validator
-    assert reader.validator(CONTEXT)[0] is reader.shallow
+    assert (
+        reader.validator(context_with(b"1"), context_with(b"1").count(b":"))[0] is not reader.shallow
+    )  # so the test below tests that validator
+    assert reader.validator(CONTEXT, CONTEXT.count(b":"))[0] is reader.shallow
 
 
 @pytest.mark.parametrize(
@@ -286,7 +289,7 @@ def test_an_inbox_is_read_with_no_unique_items_callback(inbox_name: str) -> None
         assert "load_json" not in python_calls(lambda: model.from_json(text))  # kept by the fast reading
     reading = _fast_shapes.fast_reading(model)
     assert reading is not None
-    validator, _ = reading.validator(text)
+    validator, _ = reading.validator(text, text.count(b":"))
     called_back = python_calls(lambda: validator.validate_json(text))
     assert "_check_unique" in python_calls(lambda: model.__pydantic_validator__.validate_json(text))
     # The code mode's relations (a model inside) keep their checks in the validator.

@@ -314,9 +314,9 @@ class Reading:
     ``shallow`` is the class's own validator in JSON mode, but that its open
     objects (``JsonObject``) are taken as pydantic's parser reads them, with
     no Python call: ``_reader.read_as_strictly`` then screens what
-    ``_check_open_object`` would have refused (see there), on texts with at most
-    ``MAX_OPEN_OBJECT_DEPTH`` brackets (``bounded``), in which no open object
-    can nest deeper. ``deep``, for the other texts, screens each open
+    ``_check_open_object`` would have refused (see there), on texts in which no
+    open object can nest deeper than ``MAX_OPEN_OBJECT_DEPTH`` (``validator``
+    says which). ``deep``, for the other texts, screens each open
     object with one orjson writing (``_open_object_screened``).
     Both build the outermost model without its rules (``rules_after_reading``)
     and without the ``UniqueItems`` checks of its own fields: ``after(model,
@@ -337,16 +337,21 @@ class Reading:
         self._deep: SchemaValidator | None = None if open else shallow
         self.after = _asked_after(unique, sound)
 
-    def validator(self, raw: bytes) -> tuple[SchemaValidator, bool]:
-        """The validator for ``raw``, and whether it screens the open objects' numbers itself (else the proof's count must)."""
+    def validator(self, raw: bytes, colons: int) -> tuple[SchemaValidator, bool]:
+        """The validator for ``raw`` (holding ``colons`` colons), and whether it screens the open objects' numbers itself (else the proof's count must)."""
         if not self.open:
             return self.shallow, True
-        # A text of fewer bytes than two per level (an opener and its closer) cannot nest that deep.
-        # A large one is not counted: its brackets are many, and the proof's counts of a large
-        # text cost more than the deep validator's look at each open object.
+        # A text nests no deeper than its colons and its [ together, plus one: on the way down to its
+        # deepest value, each object but the last holds the next under a key of its own (a colon),
+        # and each array is a [ of its own; nor deeper than half its bytes (an opener and a closer
+        # per level). A text with many colons is not counted again, nor is a large one: its
+        # brackets are many, and the proof's counts of a large text cost more than the deep
+        # validator's look at each open object. The proof counts the colons anyway.
         size = len(raw)
-        if size <= _TOO_SHORT_TO_NEST or (
-            size <= _COUNTED and raw.count(b"{") + raw.count(b"[") <= MAX_OPEN_OBJECT_DEPTH
+        if (
+            size <= _TOO_SHORT_TO_NEST
+            or (colons < MAX_OPEN_OBJECT_DEPTH and colons + raw.count(b"[") < MAX_OPEN_OBJECT_DEPTH)
+            or (size <= _COUNTED and raw.count(b"{") + raw.count(b"[") <= MAX_OPEN_OBJECT_DEPTH)
         ):
             return self.shallow, False
         deep = self._deep

@@ -52,7 +52,6 @@ from mplp_models import _fastpath
 from mplp_models._errors import Quoted
 from mplp_models._fast_shapes import fast_reading
 from mplp_models._text import short_repr
-from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
 from mplp_models._writer import every_field_writer, write_every_field
 
 __all__ = [
@@ -325,16 +324,7 @@ def _read_of(kind: type) -> _Read:
         if model_class.__pydantic_core_schema__ is not schema:
             return _read_again(kind, raw, context, options)
         colons = raw.count(b":")
-        if choose is None:
-            validator, screened = shallow, True
-        elif colons + raw.count(b"[") < MAX_OPEN_OBJECT_DEPTH:
-            # A text nests no deeper than its colons and its [ together, plus one: on the way down to
-            # its deepest value, each object but the last holds the next under a key of its own (a
-            # colon), and each array is a [ of its own. So no open object in it nests too deep, and the
-            # shallow validator reads it, as Reading.validator would: the colons are counted anyway.
-            validator, screened = shallow, False
-        else:
-            validator, screened = choose(raw)
+        validator, screened = (shallow, True) if choose is None else choose(raw, colons)
         try:
             model = (
                 validator.validate_json(raw)
