@@ -55,7 +55,7 @@ from mplp_models._canonical import (
     written_as_is,
     written_fields,
 )
-from mplp_models._fast_shapes import Shape, as_dict_fields, known_shape, own_functions, shape_of, shape_of_class
+from mplp_models._fast_shapes import Shape, as_dict_fields, own_functions, shape_of, shape_of_class
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
 
 __all__ = [
@@ -93,25 +93,26 @@ def _plain_model(model: Any) -> tuple[set[str], Shape]:
 
 def model_members(model: Any) -> Any:
     """orjson's ``default`` for a model: its given fields (explicit nulls included), ready to write."""
-    shape = known_shape(model.__class__)  # one lookup per model; a class seen first, or not plain, is checked
-    if shape is None or not shape.plain:
-        shape = _plain_model(model)[1]
+    plan = _PLANS.get(model.__class__)  # one C call per model; a class seen first, or not plain, is checked
+    if plan is None:
+        plan = _plan_of(model)
+    loose, many, extra = plan
     values: dict[str, Any] = model.__dict__
     given: set[str] = model.__pydantic_fields_set__
-    if shape.extra:
+    if extra:
         return _with_extra(model, values, given)
-    members = _given_members_of(values, given)
-    if shape.loose:
+    members = values if len(given) == len(values) else _without_unset(values, given)
+    if loose:
         try:
-            changes = written_fields(members, shape.loose, MAX_OPEN_OBJECT_DEPTH)
+            changes = written_fields(members, loose, MAX_OPEN_OBJECT_DEPTH)
         except Unproven:
-            members = _prepared_loose(members, values, shape.loose)
+            members = _prepared_loose(members, values, loose)
         else:
             if changes is not None:
                 if members is values:  # never the model's own __dict__
                     members = dict(values)
                 members.update(changes)
-    for name in shape.many:
+    for name in many:
         items = members.get(name)
         if items:
             listed = _members_of_many(items)
@@ -120,6 +121,18 @@ def model_members(model: Any) -> Any:
                     members = dict(values)
                 members[name] = listed
     return members
+
+
+_Plan = tuple[tuple[str, ...], tuple[str, ...], bool]
+_PLANS: dict[type, _Plan] = {}
+"""A plain class's ``Shape.loose``, ``Shape.many`` and ``Shape.extra``, by class: ``model_members`` unpacks a tuple (C level) where a ``Shape``'s fields are three attribute looks."""
+
+
+def _plan_of(model: Any) -> _Plan:
+    """``model_members``'s plan for the class of ``model``, kept when the class is plain; a ``TypeError`` (orjson stops) for any other value."""
+    shape = _plain_model(model)[1]
+    plan = _PLANS[type(model)] = (shape.loose, shape.many, shape.extra)
+    return plan
 
 
 def _prepared_loose(members: dict[str, Any], values: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
