@@ -55,6 +55,7 @@ __all__ = [
     "written_as_is",
     "written_by_their_own_method",
     "written_fields",
+    "written_object",
 ]
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -704,6 +705,19 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...], levels: int)
             changes = {}
         changes[name] = written
     return changes
+
+
+def written_object(value: dict[Any, Any], levels: int) -> dict[Any, Any]:
+    """An open object (exactly a ``dict``, at level 1 of ``levels``) ready for orjson, as ``written_fields`` makes a field's; else ``Unproven``.
+
+    For the extra keys of an open model, read as one open object. The same
+    walk, so the same proof: the result (``value`` itself, or a changed copy)
+    is written by orjson as ``dumps`` writes ``value``.
+    """
+    if not _fastpath.ENABLED:
+        raise Unproven
+    written: dict[Any, Any] = _written_object(value, 1, levels)
+    return written
 
 
 # The walk below is written out per container, with the leaves tested inline by identity (``str``,

@@ -54,6 +54,7 @@ from mplp_models._canonical import (
     relocated,
     written_as_is,
     written_fields,
+    written_object,
 )
 from mplp_models._fast_shapes import Shape, as_dict_fields, own_functions, shape_of, shape_of_class
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
@@ -188,13 +189,16 @@ def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str
         raise TypeError(f"{type(model).__name__} is written by model_dump")
     members = {name: value for name, value in values.items() if name in given}
     extra: dict[str, Any] | None = model.__pydantic_extra__
-    if extra and written_as_is([extra], MAX_OPEN_OBJECT_DEPTH):
-        members.update(extra)
-    elif extra:
-        prepared = _prepared_open_object(extra)
-        if not isinstance(prepared, dict):
-            raise TypeError(f"{type(model).__name__} has extra keys written in UTF-16 order by model_dump")
-        members.update(cast(dict[str, Any], prepared))
+    if extra:
+        try:
+            members.update(written_object(extra, MAX_OPEN_OBJECT_DEPTH))  # a few keys: the walk beats orjson's screen
+        except Unproven:
+            prepared = _prepared_open_object(extra)
+            if not isinstance(prepared, dict):
+                raise TypeError(
+                    f"{type(model).__name__} has extra keys written in UTF-16 order by model_dump"
+                ) from None
+            members.update(cast(dict[str, Any], prepared))
     return members
 
 
