@@ -97,12 +97,19 @@ def model_members(model: Any) -> Any:
     plan = _PLANS.get(model.__class__)  # one C call per model; a class seen first, or not plain, is checked
     if plan is None:
         plan = _plan_of(model)
-    loose, many, extra = plan
+    loose, many, extra, optional = plan
     values: dict[str, Any] = model.__dict__
     given: set[str] = model.__pydantic_fields_set__
     if extra:
         return _with_extra(model, values, given)
-    members = values if len(given) == len(values) else _without_unset(values, given)
+    members = values
+    if len(given) != len(values):
+        members = values.copy()  # then dropping the few unset keys: the cheapest way, measured
+        for name in optional:
+            if name not in given:
+                del members[name]
+        if len(members) != len(given):  # a field that is not optional was not given (model_construct)
+            members = _without_unset(values, given)
     if loose:
         try:
             changes = written_fields(members, loose, MAX_OPEN_OBJECT_DEPTH)
@@ -124,15 +131,25 @@ def model_members(model: Any) -> Any:
     return members
 
 
-_Plan = tuple[tuple[str, ...], tuple[str, ...], bool]
+_Plan = tuple[tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]
 _PLANS: dict[type, _Plan] = {}
-"""A plain class's ``Shape.loose``, ``Shape.many`` and ``Shape.extra``, by class: ``model_members`` unpacks a tuple (C level) where a ``Shape``'s fields are three attribute looks."""
+"""A plain class's ``Shape.loose``, ``Shape.many``, ``Shape.extra`` and optional fields, by class: ``model_members`` unpacks a tuple (C level) where a ``Shape``'s fields are three attribute looks.
+
+The given fields are those of ``__dict__`` (every field's, unset ones
+``None``) that are in ``__pydantic_fields_set__``, a subset of them: so when
+every optional field not given is dropped from a copy and as many are left as
+were given, they are the given ones; else (a required field not given, as
+``model_construct`` allows) each field is looked at.
+"""
 
 
 def _plan_of(model: Any) -> _Plan:
     """``model_members``'s plan for the class of ``model``, kept when the class is plain; a ``TypeError`` (orjson stops) for any other value."""
     shape = _plain_model(model)[1]
-    plan = _PLANS[type(model)] = (shape.loose, shape.many, shape.extra)
+    kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # a model: _plain_model said so
+    fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
+    optional = tuple(name for name, field in fields.items() if not field.is_required())
+    plan = _PLANS[kind] = (shape.loose, shape.many, shape.extra, optional)
     return plan
 
 
