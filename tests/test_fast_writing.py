@@ -317,3 +317,23 @@ def test_a_field_not_given_is_not_written_though_it_is_required() -> None:
     with fast_paths(False):
         assert span.to_json() == written
     assert written == b'{"attributes":{"a":1},"span_id":"' + SPAN.encode() + b'"}'
+
+
+@pytest.mark.parametrize("count", [8, 9, 20])
+def test_items_given_as_many_but_different_fields_are_written_each_with_its_own(count: int) -> None:
+    # The bulk path's check of the items' given fields compares their counts and the names the
+    # first item lacks: here every participant gives three fields, half of them other ones.
+    payload = copy.deepcopy(fixture(mm.Collab))
+    payload["participants"] = [
+        {"participant_id": f"p{i}", "kind": "agent", "display_name": f"P {i}"}
+        if i % 2
+        else {"participant_id": f"p{i}", "kind": "human", "role_id": f"r{i}"}
+        for i in range(count)
+    ]
+    collab = mm.Collab.model_validate(payload)
+    with fast_paths(True):
+        written = collab.to_json()
+    with fast_paths(False):
+        assert collab.to_json() == written
+    participants = json.loads(written)["participants"]
+    assert participants == payload["participants"]  # given fields only, none written as null

@@ -172,16 +172,23 @@ def _loose_as_is(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> bool:
     When neither proves them JSON already, the exact path writes them.
     """
     values = _loose_values(dicts, names)
-    return exactly_json(values, MAX_OPEN_OBJECT_DEPTH) or written_as_is(values, MAX_OPEN_OBJECT_DEPTH)
+    if exactly_json(values, MAX_OPEN_OBJECT_DEPTH):  # most often; a tuple is no JSON value to it, so there is none
+        return True
+    flat = _flattened(values)
+    return (flat is not values and exactly_json(flat, MAX_OPEN_OBJECT_DEPTH)) or written_as_is(
+        flat, MAX_OPEN_OBJECT_DEPTH
+    )
 
 
 def _loose_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> list[Any]:
-    """The values of the loose fields ``names`` in ``dicts`` (None where not given), for ``written_as_is``.
+    """The values of the loose fields ``names`` in ``dicts`` (None where not given): C-level maps, one per field."""
+    if len(names) == 1:
+        return list(map(_GET, dicts, repeat(names[0])))
+    return list(chain.from_iterable(map(_GET, dicts, repeat(name)) for name in names))
 
-    A model's own array of open objects (a tuple) gives its items: each is an
-    open object on its own, as ``refuse_changed_open_objects`` sees it.
-    """
-    values = list(chain.from_iterable(map(_GET, dicts, repeat(name)) for name in names))  # C-level maps, one per field
+
+def _flattened(values: list[Any]) -> list[Any]:
+    """``values`` with a model's own array of open objects (a tuple) as its items: each is an open object on its own, as ``refuse_changed_open_objects`` sees it."""
     if tuple in set(map(type, values)):
         flat: list[Any] = []
         for value in values:
@@ -378,12 +385,13 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     if not all(map(is_, map(type, items), repeat(kind))):
         return items
     dicts: list[dict[str, Any]] = list(map(_DICT, items))
-    if not all(map(given.__eq__, map(_GIVEN, items))):
+    givens: list[set[str]] = list(map(_GIVEN, items))
+    unset = [name for name in dicts[0] if name not in given]
+    if not _given_alike(givens, len(given), unset):
         # Fields given in some items and not in others (a trace's segments, one with a parent):
         # each item's members dropped one by one.
-        dicts = list(map(_given_members_of, dicts, map(_GIVEN, items)))
+        dicts = list(map(_given_members_of, dicts, givens))
     else:
-        unset = [name for name in dicts[0] if name not in given]
         if unset:
             dicts = list(map(_COPY, dicts))
             for name in unset:  # dropped from every copy by a C-level map, consumed in place
@@ -392,6 +400,23 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
         return items
     # Nested lists of models (none in these schemas' list items today) are written item by item.
     return dicts
+
+
+_CONTAINS: Callable[[set[str], str], bool] = set[str].__contains__
+
+
+def _given_alike(givens: list[set[str]], count: int, unset: list[str]) -> bool:
+    """Whether each of ``givens`` (the fields sets of models of one class) names the same fields: ``count`` of them, none of ``unset``.
+
+    pydantic keeps in a fields set only names of the class's fields (as
+    ``model_members`` assumes too). So a set of ``count`` names, none of the
+    fields the first lacks (``unset``), holds only names the first holds, as
+    many: the same. A C-level map per check, where comparing the sets costs
+    a look-up per name per item.
+    """
+    if set(map(len, givens)) != {count}:
+        return False
+    return not any(any(map(_CONTAINS, givens, repeat(name))) for name in unset)
 
 
 def write_every_field(model: Any) -> tuple[bytes, int]:
