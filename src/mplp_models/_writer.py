@@ -385,13 +385,12 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     if not all(map(is_, map(type, items), repeat(kind))):
         return items
     dicts: list[dict[str, Any]] = list(map(_DICT, items))
-    givens: list[set[str]] = list(map(_GIVEN, items))
-    unset = [name for name in dicts[0] if name not in given]
-    if not _given_alike(givens, len(given), unset):
+    if not all(map(given.__eq__, map(_GIVEN, items))):  # measured no slower than any C-level screen of fewer look-ups
         # Fields given in some items and not in others (a trace's segments, one with a parent):
         # each item's members dropped one by one.
-        dicts = list(map(_given_members_of, dicts, givens))
+        dicts = list(map(_given_members_of, dicts, map(_GIVEN, items)))
     else:
+        unset = [name for name in dicts[0] if name not in given]
         if unset:
             dicts = list(map(_COPY, dicts))
             for name in unset:  # dropped from every copy by a C-level map, consumed in place
@@ -400,23 +399,6 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
         return items
     # Nested lists of models (none in these schemas' list items today) are written item by item.
     return dicts
-
-
-_CONTAINS: Callable[[set[str], str], bool] = set[str].__contains__
-
-
-def _given_alike(givens: list[set[str]], count: int, unset: list[str]) -> bool:
-    """Whether each of ``givens`` (the fields sets of models of one class) names the same fields: ``count`` of them, none of ``unset``.
-
-    pydantic keeps in a fields set only names of the class's fields (as
-    ``model_members`` assumes too). So a set of ``count`` names, none of the
-    fields the first lacks (``unset``), holds only names the first holds, as
-    many: the same. A C-level map per check, where comparing the sets costs
-    a look-up per name per item.
-    """
-    if set(map(len, givens)) != {count}:
-        return False
-    return not any(any(map(_CONTAINS, givens, repeat(name))) for name in unset)
 
 
 def write_every_field(model: Any) -> tuple[bytes, int]:
