@@ -690,9 +690,7 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...], levels: int)
                 continue
             written = _written_object(value, 1, levels)
         elif kind is tuple:  # the model's own array (frozen): its items are open objects
-            written = [_written(item, 1, levels) for item in value]
-            if all(map(is_, written, value)):
-                continue
+            written = _written_items(value, levels)
         elif kind is list:
             if len(value) > _WALKED_MOST and exactly_json([value], levels):
                 continue
@@ -723,6 +721,18 @@ def written_object(value: dict[Any, Any], levels: int) -> dict[Any, Any]:
 # The walk below is written out per container, with the leaves tested inline by identity (``str``,
 # ``int``, ``bool``, None, and floats in same_float_text's cache): a call per leaf, or a test of
 # membership in a set of classes, costs more than the work on the small objects it is for.
+
+
+def _written_items(value: tuple[Any, ...], levels: int) -> Any:
+    """A model's own array (a tuple; orjson writes it as an array), each item at level 1: itself, or a list of its items prepared."""
+    changed: list[Any] | None = None  # a list of value's items, made at the first change
+    for index, item in enumerate(value):
+        written = _written(item, 1, levels)
+        if written is not item:
+            if changed is None:
+                changed = list(value)
+            changed[index] = written
+    return value if changed is None else changed
 
 
 def _written(value: Any, level: int, levels: int) -> Any:
