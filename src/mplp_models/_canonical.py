@@ -684,9 +684,8 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...], levels: int)
                 continue
             written = _written_float(value)
         elif kind is dict:
-            if len(value) > _WALKED_MOST and exactly_json(
-                [value], levels
-            ):  # C-level passes beat the walk on a large one
+            # C-level passes beat the walk on a large object or array.
+            if len(value) > _WALKED_MOST and exactly_json([value], levels):
                 continue
             written = _written_object(value, 1, levels)
         elif kind is tuple:  # the model's own array (frozen): its items are open objects

@@ -108,7 +108,7 @@ def model_members(model: Any) -> Any:
         for name in optional:
             if name not in given:
                 del members[name]
-        if len(members) != len(given):  # a field that is not optional was not given (model_construct)
+        if len(members) != len(given):  # a required field not given (taken out of the fields set in place)
             members = _without_unset(values, given)
     if loose:
         try:
@@ -138,8 +138,8 @@ _PLANS: dict[type, _Plan] = {}
 The given fields are those of ``__dict__`` (every field's, unset ones
 ``None``) that are in ``__pydantic_fields_set__``, a subset of them: so when
 every optional field not given is dropped from a copy and as many are left as
-were given, they are the given ones; else (a required field not given, as
-``model_construct`` allows) each field is looked at.
+were given, they are the given ones; else (a required field taken out of the
+fields set in place) each field is looked at.
 """
 
 
