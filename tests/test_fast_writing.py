@@ -28,7 +28,7 @@ from test_open_object_writing import Word  # a str subclass: orjson stops at a k
 
 import mplp_models as mm
 from mplp_models import _writer
-from mplp_models._canonical import Unproven, refuse_non_json, written_fields
+from mplp_models._canonical import Unproven, refuse_non_json, written_fields, written_object
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
 
 # to_json's options on its fast path (_base._FAST_PATH).
@@ -258,3 +258,82 @@ def test_lists_of_models_short_and_long_are_written_the_same_both_ways(count: in
     with fast_paths(False):
         assert sample.to_json() == written
     assert written == rfc8785.dumps(json.loads(written))
+
+
+# --- an open model's extra keys: the same walk, over one open object -----------------------------
+
+
+@settings(max_examples=examples(quick=200, deep=3000), deadline=None)
+@given(st.one_of(st.dictionaries(keys, values, max_size=20), poisoned))
+def test_extra_keys_are_walked_as_the_strict_path_writes_them(value: dict[Any, Any]) -> None:
+    before = repr(value)
+    try:
+        with fast_paths(True):
+            prepared = written_object(value, MAX_OPEN_OBJECT_DEPTH)
+    except Unproven:
+        return  # the exact path decides
+    assert repr(value) == before  # the value itself is never changed
+    try:
+        written = orjson.dumps(prepared, option=FAST)
+    except orjson.JSONEncodeError:
+        return  # the strict path decides
+    assert written == strict(value)
+
+
+@pytest.mark.parametrize("value", [{"\U0001f600": 1}, {"x": (1,)}, {"x": math.nan}, {Word("w"): 1}])
+def test_extra_keys_the_walk_cannot_prove_are_left_to_the_exact_path(value: dict[Any, Any]) -> None:
+    with fast_paths(True), pytest.raises(Unproven):
+        written_object(value, MAX_OPEN_OBJECT_DEPTH)
+    with fast_paths(False), pytest.raises(Unproven):
+        written_object({"n": 1}, MAX_OPEN_OBJECT_DEPTH)
+
+
+def test_a_context_roots_extra_keys_are_written_the_same_both_ways() -> None:
+    payload = copy.deepcopy(fixture(mm.Context))
+    payload["root"] = {**payload["root"], "budget": 1200.0, "ratio": 0.1, "nested": {"b": [2.0, -0.0], "a": None}}
+    context = mm.Context.model_validate(payload)
+    with fast_paths(True):
+        written = context.to_json()
+    with fast_paths(False):
+        assert context.to_json() == written
+    assert b'"budget":1200,' in written
+    assert b'"nested":{"a":null,"b":[2,0]}' in written
+    assert written == rfc8785.dumps(json.loads(written))
+
+
+# --- the given fields: the optional ones dropped, the count proving the rest ---------------------
+
+
+TRACE, SPAN = "3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11", "3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c12"
+
+
+def test_a_field_not_given_is_not_written_though_it_is_required() -> None:
+    # The plan drops the optional fields not given, then counts: a required field not among the
+    # given (a fields set changed in place) sends the model to the field-by-field drop.
+    span = mm.TraceBase.model_validate({"trace_id": TRACE, "span_id": SPAN, "attributes": {"a": 1.0}})
+    span.__pydantic_fields_set__.discard("trace_id")
+    with fast_paths(True):
+        written = span.to_json()
+    with fast_paths(False):
+        assert span.to_json() == written
+    assert written == b'{"attributes":{"a":1},"span_id":"' + SPAN.encode() + b'"}'
+
+
+@pytest.mark.parametrize("count", [8, 9, 20])
+def test_items_given_as_many_but_different_fields_are_written_each_with_its_own(count: int) -> None:
+    # The bulk path's check of the items' given fields compares their counts and the names the
+    # first item lacks: here every participant gives three fields, half of them other ones.
+    payload = copy.deepcopy(fixture(mm.Collab))
+    payload["participants"] = [
+        {"participant_id": f"p{i}", "kind": "agent", "display_name": f"P {i}"}
+        if i % 2
+        else {"participant_id": f"p{i}", "kind": "human", "role_id": f"r{i}"}
+        for i in range(count)
+    ]
+    collab = mm.Collab.model_validate(payload)
+    with fast_paths(True):
+        written = collab.to_json()
+    with fast_paths(False):
+        assert collab.to_json() == written
+    participants = json.loads(written)["participants"]
+    assert participants == payload["participants"]  # given fields only, none written as null

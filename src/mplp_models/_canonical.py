@@ -55,6 +55,7 @@ __all__ = [
     "written_as_is",
     "written_by_their_own_method",
     "written_fields",
+    "written_object",
 ]
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -634,7 +635,6 @@ class Unproven(Exception):
     """``written_fields`` proves nothing of the value: the exact path (``refuse_non_json``, then ``prepare``) decides it."""
 
 
-_PLAIN_LEAVES = _JSON_KINDS - {dict, list, float}
 _WALKED_MOST = 16  # the most members of an object (or items of an array) walked before exactly_json is tried (measured)
 
 
@@ -675,54 +675,133 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...], levels: int)
     for name in names:
         value: Any = members.get(name)
         kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
-        if kind in _PLAIN_LEAVES or (kind is float and _FLOAT_TEXT.get(value)):  # same_float_text's cached True
+        # Most fields first (unset, whole numbers, proven floats), each by identity: no call at all.
+        if value is None or kind is int or kind is str or kind is bool:
             continue
         written: Any
-        if kind is tuple:  # the model's own array (frozen): its items are open objects
-            written = [_written(item, 1, levels) for item in value]
-            if all(map(is_, written, value)):
+        if kind is float:
+            if _FLOAT_TEXT.get(value):  # same_float_text's cached True
                 continue
-        elif (
-            (kind is dict or kind is list) and len(value) > _WALKED_MOST and exactly_json([value], levels)
-        ):  # C-level passes beat the walk on a large one
-            continue
+            written = _written_float(value)
+        elif kind is dict:
+            # C-level passes beat the walk on a large object or array.
+            if len(value) > _WALKED_MOST and exactly_json([value], levels):
+                continue
+            written = _written_object(value, 1, levels)
+        elif kind is tuple:  # the model's own array (frozen): its items are open objects
+            written = _written_items(value, levels)
+        elif kind is list:
+            if len(value) > _WALKED_MOST and exactly_json([value], levels):
+                continue
+            written = _written_array(value, 1, levels)
         else:
-            written = _written(value, 1, levels)
-            if written is value:
-                continue
+            raise Unproven
+        if written is value:
+            continue
         if changes is None:
             changes = {}
         changes[name] = written
     return changes
 
 
+def written_object(value: dict[Any, Any], levels: int) -> dict[Any, Any]:
+    """An open object (exactly a ``dict``, at level 1 of ``levels``) ready for orjson, as ``written_fields`` makes a field's; else ``Unproven``.
+
+    For the extra keys of an open model, read as one open object. The same
+    walk, so the same proof: the result (``value`` itself, or a changed copy)
+    is written by orjson as ``dumps`` writes ``value``.
+    """
+    if not _fastpath.ENABLED:
+        raise Unproven
+    written: dict[Any, Any] = _written_object(value, 1, levels)
+    return written
+
+
+# The walk below is written out per container, with the leaves tested inline by identity (``str``,
+# ``int``, ``bool``, None, and floats in same_float_text's cache): a call per leaf, or a test of
+# membership in a set of classes, costs more than the work on the small objects it is for.
+
+
+def _written_items(value: tuple[Any, ...], levels: int) -> Any:
+    """A model's own array (a tuple; orjson writes it as an array), each item at level 1: itself, or a list of its items prepared."""
+    changed: list[Any] | None = None  # a list of value's items, made at the first change
+    for index, item in enumerate(value):
+        written = _written(item, 1, levels)
+        if written is not item:
+            if changed is None:
+                changed = list(value)
+            changed[index] = written
+    return value if changed is None else changed
+
+
 def _written(value: Any, level: int, levels: int) -> Any:
-    """``written_fields``'s walk of ``value`` at ``level``."""
+    """``written_fields``'s walk of ``value`` at ``level``: any value, as the item of a model's own array."""
     kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
-    if kind is dict or kind is list:
-        if level > levels:
-            raise Unproven
-        is_object = kind is dict
-        # One cast per object or array (a call), none per member: pyright sees the pairs as Unknown.
-        places = cast("Iterable[tuple[Any, Any]]", value.items() if is_object else enumerate(value))
-        changed: Any = None  # a copy of value, made at its first change
-        for place, item in places:
-            if is_object and (type(place) is not str or (not place.isascii() and max(place) > "\uffff")):
-                raise Unproven
-            leaf: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
-            if leaf in _PLAIN_LEAVES or (leaf is float and _FLOAT_TEXT.get(item)):  # same_float_text's cached True
-                continue
-            written = _written(item, level + 1, levels)
-            if written is not item:
-                if changed is None:
-                    changed = kind(value)  # pyright: ignore[reportUnknownVariableType]
-                changed[place] = written
-        return value if changed is None else changed  # pyright: ignore[reportUnknownVariableType]
+    if kind is dict:
+        return _written_object(value, level, levels)
+    if kind is list:
+        return _written_array(value, level, levels)
     if kind is float:
-        return _written_float(value)
-    if kind in _PLAIN_LEAVES:
+        return value if _FLOAT_TEXT.get(value) else _written_float(value)
+    if kind is str or kind is int or kind is bool or value is None:
         return value
     raise Unproven
+
+
+def _written_object(value: dict[Any, Any], level: int, levels: int) -> Any:
+    """``_written`` of an object (exactly a ``dict``) at ``level``: itself, a changed copy, or ``Unproven``."""
+    if level > levels:
+        raise Unproven
+    changed: dict[Any, Any] | None = None  # a copy of value, made at its first change
+    for key, item in value.items():
+        if type(key) is not str or (not key.isascii() and max(key) > "\uffff"):
+            raise Unproven
+        kind: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        written: Any
+        if kind is float:
+            if _FLOAT_TEXT.get(item):  # same_float_text's cached True
+                continue
+            written = _written_float(item)
+        elif kind is dict:
+            written = _written_object(item, level + 1, levels)
+        elif kind is list:
+            written = _written_array(item, level + 1, levels)
+        else:
+            raise Unproven
+        if written is not item:
+            if changed is None:
+                changed = dict(value)
+            changed[key] = written
+    return value if changed is None else changed
+
+
+def _written_array(value: list[Any], level: int, levels: int) -> Any:
+    """``_written`` of an array (exactly a ``list``) at ``level``: itself, a changed copy, or ``Unproven``."""
+    if level > levels:
+        raise Unproven
+    changed: list[Any] | None = None  # a copy of value, made at its first change
+    for index, item in enumerate(value):
+        kind: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        written: Any
+        if kind is float:
+            if _FLOAT_TEXT.get(item):  # same_float_text's cached True
+                continue
+            written = _written_float(item)
+        elif kind is dict:
+            written = _written_object(item, level + 1, levels)
+        elif kind is list:
+            written = _written_array(item, level + 1, levels)
+        else:
+            raise Unproven
+        if written is not item:
+            if changed is None:
+                changed = list(value)
+            changed[index] = written
+    return value if changed is None else changed
 
 
 def _written_float(value: float) -> Any:

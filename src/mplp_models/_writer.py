@@ -54,8 +54,9 @@ from mplp_models._canonical import (
     relocated,
     written_as_is,
     written_fields,
+    written_object,
 )
-from mplp_models._fast_shapes import Shape, as_dict_fields, known_shape, own_functions, shape_of, shape_of_class
+from mplp_models._fast_shapes import Shape, as_dict_fields, own_functions, shape_of, shape_of_class
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
 
 __all__ = [
@@ -93,25 +94,33 @@ def _plain_model(model: Any) -> tuple[set[str], Shape]:
 
 def model_members(model: Any) -> Any:
     """orjson's ``default`` for a model: its given fields (explicit nulls included), ready to write."""
-    shape = known_shape(model.__class__)  # one lookup per model; a class seen first, or not plain, is checked
-    if shape is None or not shape.plain:
-        shape = _plain_model(model)[1]
+    plan = _PLANS.get(model.__class__)  # one C call per model; a class seen first, or not plain, is checked
+    if plan is None:
+        plan = _plan_of(model)
+    loose, many, extra, optional = plan
     values: dict[str, Any] = model.__dict__
     given: set[str] = model.__pydantic_fields_set__
-    if shape.extra:
+    if extra:
         return _with_extra(model, values, given)
-    members = _given_members_of(values, given)
-    if shape.loose:
+    members = values
+    if len(given) != len(values):
+        members = values.copy()  # then dropping the few unset keys: the cheapest way, measured
+        for name in optional:
+            if name not in given:
+                del members[name]
+        if len(members) != len(given):  # a required field not given (taken out of the fields set in place)
+            members = _without_unset(values, given)
+    if loose:
         try:
-            changes = written_fields(members, shape.loose, MAX_OPEN_OBJECT_DEPTH)
+            changes = written_fields(members, loose, MAX_OPEN_OBJECT_DEPTH)
         except Unproven:
-            members = _prepared_loose(members, values, shape.loose)
+            members = _prepared_loose(members, values, loose)
         else:
             if changes is not None:
                 if members is values:  # never the model's own __dict__
                     members = dict(values)
                 members.update(changes)
-    for name in shape.many:
+    for name in many:
         items = members.get(name)
         if items:
             listed = _members_of_many(items)
@@ -120,6 +129,28 @@ def model_members(model: Any) -> Any:
                     members = dict(values)
                 members[name] = listed
     return members
+
+
+_Plan = tuple[tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]
+_PLANS: dict[type, _Plan] = {}
+"""A plain class's ``Shape.loose``, ``Shape.many``, ``Shape.extra`` and optional fields, by class: ``model_members`` unpacks a tuple (C level) where a ``Shape``'s fields are three attribute looks.
+
+The given fields are those of ``__dict__`` (every field's, unset ones
+``None``) that are in ``__pydantic_fields_set__``, a subset of them: so when
+every optional field not given is dropped from a copy and as many are left as
+were given, they are the given ones; else (a required field taken out of the
+fields set in place) each field is looked at.
+"""
+
+
+def _plan_of(model: Any) -> _Plan:
+    """``model_members``'s plan for the class of ``model``, kept when the class is plain; a ``TypeError`` (orjson stops) for any other value."""
+    shape = _plain_model(model)[1]
+    kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # a model: _plain_model said so
+    fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
+    optional = tuple(name for name, field in fields.items() if not field.is_required())
+    plan = _PLANS[kind] = (shape.loose, shape.many, shape.extra, optional)
+    return plan
 
 
 def _prepared_loose(members: dict[str, Any], values: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
@@ -141,16 +172,23 @@ def _loose_as_is(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> bool:
     When neither proves them JSON already, the exact path writes them.
     """
     values = _loose_values(dicts, names)
-    return exactly_json(values, MAX_OPEN_OBJECT_DEPTH) or written_as_is(values, MAX_OPEN_OBJECT_DEPTH)
+    if exactly_json(values, MAX_OPEN_OBJECT_DEPTH):  # most often; a tuple is no JSON value to it, so there is none
+        return True
+    flat = _flattened(values)
+    return (flat is not values and exactly_json(flat, MAX_OPEN_OBJECT_DEPTH)) or written_as_is(
+        flat, MAX_OPEN_OBJECT_DEPTH
+    )
 
 
 def _loose_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> list[Any]:
-    """The values of the loose fields ``names`` in ``dicts`` (None where not given), for ``written_as_is``.
+    """The values of the loose fields ``names`` in ``dicts`` (None where not given): C-level maps, one per field."""
+    if len(names) == 1:
+        return list(map(_GET, dicts, repeat(names[0])))
+    return list(chain.from_iterable(map(_GET, dicts, repeat(name)) for name in names))
 
-    A model's own array of open objects (a tuple) gives its items: each is an
-    open object on its own, as ``refuse_changed_open_objects`` sees it.
-    """
-    values = list(chain.from_iterable(map(_GET, dicts, repeat(name)) for name in names))  # C-level maps, one per field
+
+def _flattened(values: list[Any]) -> list[Any]:
+    """``values`` with a model's own array of open objects (a tuple) as its items: each is an open object on its own, as ``refuse_changed_open_objects`` sees it."""
     if tuple in set(map(type, values)):
         flat: list[Any] = []
         for value in values:
@@ -175,13 +213,16 @@ def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str
         raise TypeError(f"{type(model).__name__} is written by model_dump")
     members = {name: value for name, value in values.items() if name in given}
     extra: dict[str, Any] | None = model.__pydantic_extra__
-    if extra and written_as_is([extra], MAX_OPEN_OBJECT_DEPTH):
-        members.update(extra)
-    elif extra:
-        prepared = _prepared_open_object(extra)
-        if not isinstance(prepared, dict):
-            raise TypeError(f"{type(model).__name__} has extra keys written in UTF-16 order by model_dump")
-        members.update(cast(dict[str, Any], prepared))
+    if extra:
+        try:
+            members.update(written_object(extra, MAX_OPEN_OBJECT_DEPTH))  # a few keys: the walk beats orjson's screen
+        except Unproven:
+            prepared = _prepared_open_object(extra)
+            if not isinstance(prepared, dict):
+                raise TypeError(
+                    f"{type(model).__name__} has extra keys written in UTF-16 order by model_dump"
+                ) from None
+            members.update(cast(dict[str, Any], prepared))
     return members
 
 
@@ -344,7 +385,7 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     if not all(map(is_, map(type, items), repeat(kind))):
         return items
     dicts: list[dict[str, Any]] = list(map(_DICT, items))
-    if not all(map(given.__eq__, map(_GIVEN, items))):
+    if not all(map(given.__eq__, map(_GIVEN, items))):  # measured no slower than any C-level screen of fewer look-ups
         # Fields given in some items and not in others (a trace's segments, one with a parent):
         # each item's members dropped one by one.
         dicts = list(map(_given_members_of, dicts, map(_GIVEN, items)))
