@@ -10,9 +10,11 @@ the other.
 from __future__ import annotations
 
 import threading
+import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple, cast
+from operator import attrgetter
+from typing import Annotated, Any, NamedTuple, cast
 
 import orjson
 from pydantic import BaseModel
@@ -321,9 +323,18 @@ class Reading:
     Both build the outermost model without its rules (``rules_after_reading``)
     and without the ``UniqueItems`` checks of its own fields: ``after(model,
     context)`` asks both once the model is read (None: nothing to ask).
+
+    A class whose open objects ``_open_finder`` can find in a model read
+    (every generated one) needs neither the deep validator nor a count of
+    the text: ``shallow`` reads every text, ``after`` screens the open
+    objects the model holds (``_open_objects_screened``: one orjson writing of
+    them all), and ``open`` is then False, so that ``_reader`` does not ask
+    ``validator`` (the choice by the text, which stays for a class without a
+    finder). A model holding none (most documents of the module kinds)
+    is screened by one look per field that may hold one.
     """
 
-    __slots__ = ("_deep", "after", "kind", "open", "shallow")
+    __slots__ = ("_deep", "_holds_open", "after", "kind", "open", "shallow")
 
     def __init__(
         self,
@@ -332,14 +343,19 @@ class Reading:
         sound: Callable[[Any, Any], bool] | None,
         open: bool,
         unique: tuple[str, ...] = (),
+        find: _Find | None = None,
     ) -> None:
-        self.kind, self.shallow, self.open = kind, shallow, open
+        self.kind, self.shallow, self._holds_open = kind, shallow, open
+        self.open = open and find is None
         self._deep: SchemaValidator | None = None if open else shallow
-        self.after = _asked_after(unique, sound)
+        self.after = _asked_after(unique, find if open else None, sound)
 
     def validator(self, raw: bytes) -> tuple[SchemaValidator, bool]:
-        """The validator for ``raw``, and whether it screens the open objects' numbers itself (else the proof's count must)."""
-        if not self.open:
+        """The validator for ``raw``, and whether it screens the open objects' numbers itself (else the proof's count must).
+
+        Asked by ``_reader`` only when ``open``; for a class with a finder, the choice a class without one would make.
+        """
+        if not self._holds_open:
             return self.shallow, True
         # A text of fewer bytes than two per level (an opener and its closer) cannot nest that deep.
         # A large one is not counted: its brackets are many, and the proof's counts of a large
@@ -356,10 +372,10 @@ class Reading:
 
 
 def _asked_after(
-    unique: tuple[str, ...], sound: Callable[[Any, Any], bool] | None
+    unique: tuple[str, ...], find: _Find | None, sound: Callable[[Any, Any], bool] | None
 ) -> Callable[[Any, Any], bool] | None:
-    """What the fast reading asks of a model it read: its ``unique`` fields' items unique, then ``sound``."""
-    if not unique:
+    """What the fast reading asks of a model it read: its ``unique`` fields' items unique, its open objects screened (``find``), then ``sound``."""
+    if not unique and find is None:
         return sound
 
     def after(model: Any, context: Any) -> bool:
@@ -371,9 +387,236 @@ def _asked_after(
                     UNIQUE_CHECK(items)  # raises or returns the items unchanged
                 except PydanticCustomError:
                     return False
+        if find is not None:
+            found: list[Any] = []
+            find(model, found)
+            if found and not _open_objects_screened(found):
+                return False
         return sound is None or sound(model, context)
 
     return after
+
+
+# --- the open objects of a model read, found and screened after the reading ---
+
+_Find = Callable[[Any, "list[Any]"], None]
+"""Appends the open objects that a model holds (its own and its models' inside) to a list."""
+
+
+def _open_finder(kind: type) -> _Find:
+    """How to find every open object in a model of ``kind`` read from JSON text; a ``ValueError`` if it holds none or the finder does not know where.
+
+    Built from the field annotations, the same ones whose ``JsonObject`` steps
+    ``_JsonOnly`` takes out: an open object (``JsonObject``, or None), an array
+    of them, a model, an array of models; an unset field holds None. Any other
+    form that might hold an open object (a dict of them, a union of two models,
+    a class that holds itself) is not looked into: then the class keeps the
+    choice of a validator by its text. ``tests/test_fast_kinds.py`` checks that
+    every generated class that holds an open object gets a finder, and that
+    every open object of generated documents is found.
+    """
+    find = _finder_of(kind, set())
+    if find is None:
+        raise ValueError(f"{kind.__name__}: its reading took out open objects' checks, and no field holds one")
+    return find
+
+
+_MARKED_OPEN = frozenset({id(OPEN_OBJECT_CHECK)})
+
+
+def _finder_of(kind: type, within: set[type]) -> _Find | None:
+    """The finder of ``_open_finder`` for ``kind`` (None: it holds no open object); ``within``: the classes being looked into."""
+    if kind in _FINDERS:
+        return _FINDERS[kind]
+    if kind in within:
+        raise ValueError(f"{kind.__name__} holds a model of its own class")
+    within = within | {kind}
+    fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
+    opens: list[str] = []
+    open_arrays: list[str] = []
+    models: list[tuple[str, _Find]] = []
+    model_arrays: list[tuple[str, _Find]] = []
+    for name, field in fields.items():
+        place, found = _place(field.annotation, tuple(field.metadata), within)
+        if place == "open":
+            opens.append(name)
+        elif place == "opens":
+            open_arrays.append(name)
+        elif place == "model" and found is not None:
+            models.append((name, found))
+        elif place == "models" and found is not None:
+            model_arrays.append((name, found))
+    found = None
+    if opens or open_arrays or models or model_arrays:
+        found = _finder(tuple(opens), tuple(open_arrays), tuple(models), tuple(model_arrays))
+    _FINDERS[kind] = found
+    return found
+
+
+_FINDERS: dict[type, _Find | None] = {}
+
+
+def _place(annotation: Any, metadata: tuple[Any, ...], within: set[type]) -> tuple[str, _Find | None]:
+    """Where an annotation may hold an open object: ``open``, ``opens`` (an array of them), ``model`` or ``models`` (with the finder of the class), or ``none``."""
+    if typing.get_origin(annotation) is Annotated:
+        return _place(typing.get_args(annotation)[0], (*metadata, *annotation.__metadata__), within)
+    if any(id(getattr(marker, "func", None)) in _MARKED_OPEN for marker in metadata):
+        if annotation is dict or typing.get_origin(annotation) is dict:
+            return "open", None
+        raise ValueError(f"an open object's check on {annotation!r}")
+    origin = typing.get_origin(annotation)
+    arguments = typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType):
+        held = [argument for argument in arguments if argument is not type(None)]
+        if len(held) == 1:
+            return _place(held[0], metadata, within)
+    elif origin is tuple and len(arguments) == 2 and arguments[1] is Ellipsis:
+        place, found = _place(arguments[0], (), within)
+        if place == "open":
+            return "opens", None
+        if place == "model":
+            return "models", found
+        if place == "none":
+            return "none", None
+    elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        found = _finder_of(annotation, within)
+        return ("model", found) if found is not None else ("none", None)
+    if _may_hold_open(annotation, within):
+        raise ValueError(f"an open object in {annotation!r}, where the finder does not look")
+    return "none", None
+
+
+def _may_hold_open(annotation: Any, within: set[type]) -> bool:
+    """Whether an annotation the finder does not look into may hold an open object (a dict, or a model that holds one)."""
+    if annotation is dict or typing.get_origin(annotation) is dict:
+        return True
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _finder_of(annotation, within) is not None
+    if typing.get_origin(annotation) is Annotated:
+        return True  # markers the finder has not read: not looked into
+    return any(_may_hold_open(argument, within) for argument in typing.get_args(annotation))
+
+
+def _finder(
+    opens: tuple[str, ...],
+    open_arrays: tuple[str, ...],
+    models: tuple[tuple[str, _Find], ...],
+    model_arrays: tuple[tuple[str, _Find], ...],
+) -> _Find:
+    """The finder of one class: its fields read off the model's ``__dict__`` (an unset field holds None)."""
+    # An array of models of a class whose one open field is its own (an event's data) is read by
+    # C-level maps; None and {} are dropped, and {} has nothing to screen.
+    flat = tuple((name, _ONE_FIELD[found]) for name, found in model_arrays if found in _ONE_FIELD)
+    walked = tuple((name, found) for name, found in model_arrays if found not in _ONE_FIELD)
+
+    def find(model: Any, found: list[Any]) -> None:
+        values: dict[str, Any] = model.__dict__
+        for name in opens:
+            value = values[name]
+            if value is not None:
+                found.append(value)
+        for name in open_arrays:
+            items = values[name]
+            if items:
+                found.extend(items)
+        for name, inside in models:
+            value = values[name]
+            if value is not None:
+                inside(value, found)
+        for name, getter in flat:
+            items = values[name]
+            if items:
+                found.extend(filter(None, map(getter, items)))
+        for name, inside in walked:
+            items = values[name]
+            if items:
+                for item in items:
+                    inside(item, found)
+
+    if len(opens) == 1 and not (open_arrays or models or model_arrays):
+        _ONE_FIELD[find] = attrgetter(opens[0])
+    return find
+
+
+_ONE_FIELD: dict[_Find, Callable[[Any], Any]] = {}
+"""The finders of classes with one open field of their own and nothing else to look into, with a getter of it."""
+
+
+def _deepest_written() -> int:
+    """How many arrays orjson writes nested in one another before it stops (254 in the orjson of these years), found by trying."""
+    low, high = 1, 1 << 12  # written at low; not at high (orjson reads 1024 levels and writes fewer)
+    while high - low > 1:
+        middle = (low + high) // 2
+        nest: Any = None
+        for _ in range(middle):
+            nest = [nest]
+        try:
+            orjson.dumps(nest)
+        except orjson.JSONEncodeError:
+            high = middle
+        else:
+            low = middle
+    return low
+
+
+# The open objects found are written as one array at the bottom of a chain of arrays, as deep as
+# orjson writes less the array of them and MAX_OPEN_OBJECT_DEPTH: orjson then stops exactly when one
+# of them nests deeper than that (an object in it is one level, each array or object inside one
+# more, as open_object_problem counts), with no count of brackets. One chain, one writing at a time.
+_CHAIN_DEPTH = _deepest_written() - 1 - MAX_OPEN_OBJECT_DEPTH
+_INNERMOST: list[Any] = [None]
+
+
+def _chain(levels: int) -> list[Any]:
+    """``_INNERMOST`` at the bottom of ``levels`` arrays, itself one of them."""
+    chain = _INNERMOST
+    for _ in range(levels - 1):
+        chain = [chain]
+    return chain
+
+
+_CHAIN = _chain(_CHAIN_DEPTH)
+_CHAIN_LOCK = threading.Lock()
+
+
+def _open_objects_screened(found: list[Any]) -> bool:
+    """True only when ``open_object_problem`` finds nothing in any of the open objects ``found`` (read from JSON text).
+
+    One orjson writing of them all: it stops at an integer beyond 64 bits and
+    a lone surrogate, and writes a NaN or an infinity as ``null``, so with no
+    ``null`` written there is none (the ``null``s of strings only add); with
+    one, ``open_object_problem`` looks at each. Depth: each level of an object
+    takes an opener and a closer, and the writing holds every bracket of the
+    objects (and those of strings, which only add), behind the list's own; so a
+    short writing, or one with few brackets, nests no deeper than
+    ``MAX_OPEN_OBJECT_DEPTH``; any other is written again at the bottom of
+    ``_CHAIN``, where orjson stops exactly at an object nested deeper. The
+    values are pydantic's parser's (JSON mode only): dicts, lists, strings,
+    numbers, booleans and None. False only sends the text to the strict
+    reading, which decides and words the error.
+    """
+    try:
+        written = orjson.dumps(found)
+        size = len(written)
+        if size > _FLAT_WRITING and (
+            size > _COUNTED_WRITING or written.count(b"{") + written.count(b"[") > MAX_OPEN_OBJECT_DEPTH + 1
+        ):
+            with _CHAIN_LOCK:
+                _INNERMOST[0] = found
+                try:
+                    written = orjson.dumps(_CHAIN)
+                finally:
+                    _INNERMOST[0] = None
+    except orjson.JSONEncodeError:
+        return False
+    return written.find(b"null") < 0 or all(open_object_problem(value) is None for value in found)
+
+
+_FLAT_WRITING = 2 * MAX_OPEN_OBJECT_DEPTH + 2
+"""The longest writing of a list of open objects that needs no look at its depth: the list's brackets and two a level."""
+
+_COUNTED_WRITING = 2048
+"""The longest writing whose brackets are counted (two passes); a longer one is written again in ``_CHAIN`` (about 1 us)."""
 
 
 _TOO_SHORT_TO_NEST = 2 * MAX_OPEN_OBJECT_DEPTH
@@ -407,7 +650,13 @@ def _reading(kind: type) -> Reading:
         made = _json_validator(kind, checks)
     except ValueError:  # a schema this copy cannot make: the class's fail-fast one, rules and all, as fast as its own
         return Reading(kind, fail_fast_validator(kind), None, False)
-    return Reading(kind, made.validator, made.sound, made.open, made.unique)
+    find = None
+    if made.open:
+        try:
+            find = _open_finder(kind)
+        except ValueError:  # an open object where the finder does not look: the choice by the text, as before
+            find = None
+    return Reading(kind, made.validator, made.sound, made.open, made.unique, find)
 
 
 def _keep_checks(value: Any) -> Any:
