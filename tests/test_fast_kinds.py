@@ -255,3 +255,21 @@ def test_the_chain_is_as_deep_as_orjson_writes_less_the_open_objects() -> None:
     orjson.dumps(nest)
     with pytest.raises(orjson.JSONEncodeError):
         orjson.dumps([nest])
+
+
+# --- JsonText's bound, left out of the reading's validator -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [b'"\\ud800"', b'"\\udc00"', b'"a\\ud800b"', b'"\\ud83d\\ude00"', b'"\\ude00\\ud83d"', b'"\xed\xa0\x80"', b'""'],
+    ids=["lead", "trail", "inside", "pair", "pair reversed", "raw bytes", "empty"],
+)
+@pytest.mark.parametrize("field", ["name", "description"])
+def test_a_lone_surrogate_in_a_text_field_is_refused_as_the_strict_reading_refuses_it(field: str, text: bytes) -> None:
+    document = json.loads(EXAMPLES["role.json"])
+    document[field] = MARK
+    raw = json.dumps(document).encode().replace(f'"{MARK}"'.encode(), text)
+    fast, strict = both_ways(mm.Role, raw)
+    assert fast == strict
+    assert isinstance(fast, list) is (text not in (b'"\\ud83d\\ude00"', b'""'))
