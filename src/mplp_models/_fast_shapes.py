@@ -13,7 +13,7 @@ import threading
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Annotated, Any, NamedTuple, cast
 
 import orjson
@@ -509,11 +509,18 @@ def _finder(
     flat = tuple((name, _ONE_FIELD[found]) for name, found in model_arrays if found in _ONE_FIELD)
     walked = tuple((name, found) for name, found in model_arrays if found not in _ONE_FIELD)
 
+    # The open fields read in one C call (itemgetter gives a tuple for two names or more); an array
+    # of open objects holds dicts only.
+    own = itemgetter(*opens) if len(opens) > 1 else None
+    one = opens[0] if len(opens) == 1 else None
+
     def find(model: Any, found: list[Any]) -> None:
         values: dict[str, Any] = model.__dict__
-        for name in opens:
-            value = values[name]
-            if value is not None:
+        if own is not None:
+            found.extend(filter(None, own(values)))
+        elif one is not None:
+            value = values[one]
+            if value:
                 found.append(value)
         for name in open_arrays:
             items = values[name]
