@@ -12,8 +12,9 @@ from __future__ import annotations
 import threading
 import types
 import typing
-from collections.abc import Callable, Mapping, Sequence
-from operator import attrgetter, itemgetter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import chain
+from operator import attrgetter
 from typing import Annotated, Any, NamedTuple, cast
 
 import orjson
@@ -415,54 +416,46 @@ def _open_finder(kind: type) -> _Find:
     every generated class that holds an open object gets a finder, and that
     every open object of generated documents is found.
     """
-    find = _finder_of(kind, set())
-    if find is None:
+    paths = _paths_of(kind, frozenset())
+    if not paths:
         raise ValueError(f"{kind.__name__}: its reading took out open objects' checks, and no field holds one")
-    return find
+    return _finder(paths)
 
 
 _MARKED_OPEN = frozenset({id(OPEN_OBJECT_CHECK)})
 
+_Path = tuple[tuple[str, bool], ...]
+"""The way to some open objects from a model: field names, each with whether it holds an array (of models or of open objects)."""
 
-def _finder_of(kind: type, within: set[type]) -> _Find | None:
-    """The finder of ``_open_finder`` for ``kind`` (None: it holds no open object); ``within``: the classes being looked into."""
-    if kind in _FINDERS:
-        return _FINDERS[kind]
+_PATHS: dict[type, tuple[_Path, ...]] = {}
+
+
+def _paths_of(kind: type, within: frozenset[type]) -> tuple[_Path, ...]:
+    """The ways from a model of ``kind`` to each of its places that may hold open objects (none: empty); ``within``: the classes being looked into."""
+    if kind in _PATHS:
+        return _PATHS[kind]
     if kind in within:
         raise ValueError(f"{kind.__name__} holds a model of its own class")
-    within = within | {kind}
     fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
-    opens: list[str] = []
-    open_arrays: list[str] = []
-    models: list[tuple[str, _Find]] = []
-    model_arrays: list[tuple[str, _Find]] = []
+    paths: list[_Path] = []
     for name, field in fields.items():
-        place, found = _place(field.annotation, tuple(field.metadata), within)
-        if place == "open":
-            opens.append(name)
-        elif place == "opens":
-            open_arrays.append(name)
-        elif place == "model" and found is not None:
-            models.append((name, found))
-        elif place == "models" and found is not None:
-            model_arrays.append((name, found))
-    found = None
-    if opens or open_arrays or models or model_arrays:
-        found = _finder(tuple(opens), tuple(open_arrays), tuple(models), tuple(model_arrays))
-    _FINDERS[kind] = found
+        many, inside = _place(field.annotation, tuple(field.metadata), within | {kind})
+        paths += [((name, many), *path) for path in inside]
+    _PATHS[kind] = found = tuple(paths)
     return found
 
 
-_FINDERS: dict[type, _Find | None] = {}
+_OPEN: tuple[_Path, ...] = ((),)
+"""The ways from an open object to the open objects it is: itself."""
 
 
-def _place(annotation: Any, metadata: tuple[Any, ...], within: set[type]) -> tuple[str, _Find | None]:
-    """Where an annotation may hold an open object: ``open``, ``opens`` (an array of them), ``model`` or ``models`` (with the finder of the class), or ``none``."""
+def _place(annotation: Any, metadata: tuple[Any, ...], within: frozenset[type]) -> tuple[bool, tuple[_Path, ...]]:
+    """Whether an annotation is an array, and the ways from each value (or item) to its open objects (``_OPEN``: it is one)."""
     if typing.get_origin(annotation) is Annotated:
         return _place(typing.get_args(annotation)[0], (*metadata, *annotation.__metadata__), within)
     if any(id(getattr(marker, "func", None)) in _MARKED_OPEN for marker in metadata):
         if annotation is dict or typing.get_origin(annotation) is dict:
-            return "open", None
+            return False, _OPEN
         raise ValueError(f"an open object's check on {annotation!r}")
     origin = typing.get_origin(annotation)
     arguments = typing.get_args(annotation)
@@ -471,82 +464,57 @@ def _place(annotation: Any, metadata: tuple[Any, ...], within: set[type]) -> tup
         if len(held) == 1:
             return _place(held[0], metadata, within)
     elif origin is tuple and len(arguments) == 2 and arguments[1] is Ellipsis:
-        place, found = _place(arguments[0], (), within)
-        if place == "open":
-            return "opens", None
-        if place == "model":
-            return "models", found
-        if place == "none":
-            return "none", None
+        many, inside = _place(arguments[0], (), within)
+        if not many:
+            return True, inside
     elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        found = _finder_of(annotation, within)
-        return ("model", found) if found is not None else ("none", None)
+        return False, _paths_of(annotation, within)
     if _may_hold_open(annotation, within):
         raise ValueError(f"an open object in {annotation!r}, where the finder does not look")
-    return "none", None
+    return False, ()
 
 
-def _may_hold_open(annotation: Any, within: set[type]) -> bool:
+def _may_hold_open(annotation: Any, within: frozenset[type]) -> bool:
     """Whether an annotation the finder does not look into may hold an open object (a dict, or a model that holds one)."""
     if annotation is dict or typing.get_origin(annotation) is dict:
         return True
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return _finder_of(annotation, within) is not None
+        return bool(_paths_of(annotation, within))
     if typing.get_origin(annotation) is Annotated:
         return True  # markers the finder has not read: not looked into
     return any(_may_hold_open(argument, within) for argument in typing.get_args(annotation))
 
 
-def _finder(
-    opens: tuple[str, ...],
-    open_arrays: tuple[str, ...],
-    models: tuple[tuple[str, _Find], ...],
-    model_arrays: tuple[tuple[str, _Find], ...],
-) -> _Find:
-    """The finder of one class: its fields read off the model's ``__dict__`` (an unset field holds None)."""
-    # An array of models of a class whose one open field is its own (an event's data) is read by
-    # C-level maps; None and {} are dropped, and {} has nothing to screen.
-    flat = tuple((name, _ONE_FIELD[found]) for name, found in model_arrays if found in _ONE_FIELD)
-    walked = tuple((name, found) for name, found in model_arrays if found not in _ONE_FIELD)
+def _finder(paths: tuple[_Path, ...]) -> _Find:
+    """The finder of the ways ``paths``: each followed by C-level maps over every model on the way, with no Python call per model.
 
-    # The open fields read in one C call (itemgetter gives a tuple for two names or more); an array
-    # of open objects holds dicts only.
-    own = itemgetter(*opens) if len(opens) > 1 else None
-    one = opens[0] if len(opens) == 1 else None
+    ``filter(None, ...)`` drops what is unset (None), an empty array and an
+    empty object (which holds nothing to screen); an array's items are chained.
+    The model's own open fields (one step, no array) are read by one ``attrgetter``.
+    """
+    own = tuple(path[0][0] for path in paths if len(path) == 1 and not path[0][1])
+    read_own = attrgetter(*own) if len(own) > 1 else None
+    one = own[0] if len(own) == 1 else None
+    walks = tuple(
+        tuple((attrgetter(name), many) for name, many in path) for path in paths if len(path) > 1 or path[0][1]
+    )
 
     def find(model: Any, found: list[Any]) -> None:
-        values: dict[str, Any] = model.__dict__
-        if own is not None:
-            found.extend(filter(None, own(values)))
+        if read_own is not None:
+            found.extend(filter(None, read_own(model)))
         elif one is not None:
-            value = values[one]
+            value = getattr(model, one)
             if value:
                 found.append(value)
-        for name in open_arrays:
-            items = values[name]
-            if items:
-                found.extend(items)
-        for name, inside in models:
-            value = values[name]
-            if value is not None:
-                inside(value, found)
-        for name, getter in flat:
-            items = values[name]
-            if items:
-                found.extend(filter(None, map(getter, items)))
-        for name, inside in walked:
-            items = values[name]
-            if items:
-                for item in items:
-                    inside(item, found)
+        for walk in walks:
+            values: Iterable[Any] = (model,)
+            for getter, many in walk:
+                values = filter(None, map(getter, values))
+                if many:
+                    values = chain.from_iterable(values)
+            found.extend(values)
 
-    if len(opens) == 1 and not (open_arrays or models or model_arrays):
-        _ONE_FIELD[find] = attrgetter(opens[0])
     return find
-
-
-_ONE_FIELD: dict[_Find, Callable[[Any], Any]] = {}
-"""The finders of classes with one open field of their own and nothing else to look into, with a getter of it."""
 
 
 def _deepest_written() -> int:
@@ -660,10 +628,24 @@ def _reading(kind: type) -> Reading:
     find = None
     if made.open:
         try:
-            find = _open_finder(kind)
+            find = _open_finder(kind) if _inside_models(kind) else None
         except ValueError:  # an open object where the finder does not look: the choice by the text, as before
             find = None
     return Reading(kind, made.validator, made.sound, made.open, made.unique, find)
+
+
+def _inside_models(kind: type) -> bool:
+    """Whether some open object of ``kind`` would be held by a model inside: then the finder screens them.
+
+    Measured (docs/performance.md): where every open object is a field of
+    the class's own (an event, a trace base, a learning sample), the text is
+    small and mostly those objects, and counting it (``Reading.validator``)
+    costs less than finding and writing them again; where they sit in models
+    inside (the module kinds' events and trace, a dialog's messages), the
+    text is mostly other things, which the counts would pass over for
+    nothing, and a document holding none is screened by a look per field.
+    """
+    return any(len(path) > 1 for path in _paths_of(kind, frozenset()))
 
 
 def _keep_checks(value: Any) -> Any:
