@@ -14,7 +14,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Annotated, Any, NamedTuple, cast
 
 import orjson
@@ -490,29 +490,37 @@ def _finder(paths: tuple[_Path, ...]) -> _Find:
 
     ``filter(None, ...)`` drops what is unset (None), an empty array and an
     empty object (which holds nothing to screen); an array's items are chained.
-    The model's own open fields (one step, no array) are read by one ``attrgetter``.
+    The model's own open fields (one step, no array) are read off its
+    ``__dict__`` by one ``itemgetter``.
     """
     own = tuple(path[0][0] for path in paths if len(path) == 1 and not path[0][1])
-    read_own = attrgetter(*own) if len(own) > 1 else None
+    read_own = itemgetter(*own) if len(own) > 1 else None
     one = own[0] if len(own) == 1 else None
+    # Each walk starts with one look at the model's own field: most documents hold nothing there.
     walks = tuple(
-        tuple((attrgetter(name), many) for name, many in path) for path in paths if len(path) > 1 or path[0][1]
+        (path[0][0], path[0][1], tuple((attrgetter(name), many) for name, many in path[1:]))
+        for path in paths
+        if len(path) > 1 or path[0][1]
     )
 
     def find(model: Any, found: list[Any]) -> None:
+        values: dict[str, Any] = model.__dict__
         if read_own is not None:
-            found.extend(filter(None, read_own(model)))
+            found.extend(filter(None, read_own(values)))
         elif one is not None:
-            value = getattr(model, one)
+            value = values[one]
             if value:
                 found.append(value)
-        for walk in walks:
-            values: Iterable[Any] = (model,)
-            for getter, many in walk:
-                values = filter(None, map(getter, values))
-                if many:
-                    values = chain.from_iterable(values)
-            found.extend(values)
+        for name, many, rest in walks:
+            held = values[name]
+            if not held:
+                continue
+            inside: Iterable[Any] = held if many else (held,)
+            for getter, items in rest:
+                inside = filter(None, map(getter, inside))
+                if items:
+                    inside = chain.from_iterable(inside)
+            found.extend(inside)
 
     return find
 
@@ -571,10 +579,11 @@ def _open_objects_screened(found: list[Any]) -> bool:
     reading, which decides and words the error.
     """
     try:
-        written = orjson.dumps(found)
+        written = b"" if len(found) >= _CHAINED_LEAST else orjson.dumps(found)
         size = len(written)
-        if size > _FLAT_WRITING and (
-            size > _COUNTED_WRITING or written.count(b"{") + written.count(b"[") > MAX_OPEN_OBJECT_DEPTH + 1
+        if not written or (
+            size > _FLAT_WRITING
+            and (size > _COUNTED_WRITING or written.count(b"{") + written.count(b"[") > MAX_OPEN_OBJECT_DEPTH + 1)
         ):
             with _CHAIN_LOCK:
                 _INNERMOST[0] = found
@@ -589,6 +598,9 @@ def _open_objects_screened(found: list[Any]) -> bool:
 
 _FLAT_WRITING = 2 * MAX_OPEN_OBJECT_DEPTH + 2
 """The longest writing of a list of open objects that needs no look at its depth: the list's brackets and two a level."""
+
+_CHAINED_LEAST = 16
+"""The fewest open objects written in ``_CHAIN`` at once: so many would most often be written twice."""
 
 _COUNTED_WRITING = 2048
 """The longest writing whose brackets are counted (two passes); a longer one is written again in ``_CHAIN`` (about 1 us)."""
