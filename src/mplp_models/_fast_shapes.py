@@ -493,15 +493,16 @@ def _finder(paths: tuple[_Path, ...]) -> _Find:
     The model's own open fields (one step, no array) are read off its
     ``__dict__`` by one ``itemgetter``.
     """
-    own = tuple(path[0][0] for path in paths if len(path) == 1 and not path[0][1])
+    own: list[str] = []
+    # Each walk starts with one look at the model's own field: most documents hold nothing there.
+    walks: list[tuple[str, bool, tuple[tuple[Callable[[Any], Any], bool], ...]]] = []
+    for (name, many), *rest in paths:
+        if rest or many:
+            walks.append((name, many, tuple((attrgetter(step), items) for step, items in rest)))
+        else:
+            own.append(name)
     read_own = itemgetter(*own) if len(own) > 1 else None
     one = own[0] if len(own) == 1 else None
-    # Each walk starts with one look at the model's own field: most documents hold nothing there.
-    walks = tuple(
-        (path[0][0], path[0][1], tuple((attrgetter(name), many) for name, many in path[1:]))
-        for path in paths
-        if len(path) > 1 or path[0][1]
-    )
 
     def find(model: Any, found: list[Any]) -> None:
         values: dict[str, Any] = model.__dict__
