@@ -312,3 +312,47 @@ def test_the_finder_follows_arrays_anywhere_on_a_way() -> None:
     _fast_shapes._finder(ways)(model, found)  # pyright: ignore[reportPrivateUsage]
     # The model's own fields first, then each way in turn; an array of open objects is taken whole.
     assert list(map(id, found)) == list(map(id, [own, first, second, third, model.z[1]]))
+
+
+# --- bounded numbers, one union in the reading's validator ---------------------------------------
+
+NUMBERS = [
+    *(b"-1", b"0", b"-0", b"0.0", b"-0.0", b"1", b"1.0", b"1E0", b"0.5", b"-0.0000001", b"5", b"5.0", b"6"),
+    *(b"4.999999999999999", b"5.000000000000001", b"1.0000000000000002", b"0.9999999999999999"),
+    *(b"1e308", b"1e400", b"-1e400", b"9007199254740993", b"123456789012345678901234567890", b"-12345678901234567890"),
+    *(b"true", b"false", b"null", b'"1"', b"[]", b"{}", b"NaN", b"Infinity"),
+]
+# The learning sample's bounded numbers: minimum 0; minimum 0 and maximum 1; minimum 0 and maximum 5.
+BOUNDED = {
+    "execution_time_ms": lambda document, value: document.update(execution_time_ms=value),
+    "impact_score": lambda document, value: document.update(impact_score=value),
+    "rating": lambda document, value: document["user_feedback"].update(rating=value),
+    "total_tokens": lambda document, value: document["token_usage"].update(total_tokens=value),
+    "tokens": lambda document, value: document["token_usage"]["by_agent"][0].update(tokens=value),
+}
+
+
+def typed_reading(text: bytes) -> Any:
+    """What from_json gives, its numbers' types shown (``repr``: ``1`` is not ``1.0``); or the errors."""
+    try:
+        read = mm.LearningSample.from_json(text)
+    except ValidationError as error:
+        return mm.errors_as_json(error)
+    return read, repr(read)
+
+
+@pytest.mark.parametrize("field", list(BOUNDED))
+def test_a_bounded_number_reads_as_the_strict_reading_reads_it(field: str) -> None:
+    refused = 0
+    for number in NUMBERS:
+        document = json.loads(EXAMPLES["learning-sample.json"])
+        document.setdefault("user_feedback", {"decision": "approve"})
+        BOUNDED[field](document, MARK)
+        text = json.dumps(document).encode().replace(f'"{MARK}"'.encode(), number)
+        with fast_paths(True):
+            fast = typed_reading(text)
+        with fast_paths(False):
+            strict = typed_reading(text)
+        assert fast == strict, number
+        refused += isinstance(fast, list)
+    assert 0 < refused < len(NUMBERS)

@@ -745,6 +745,10 @@ class _JsonOnly:
             return {key: self.node(value) for key, value in schema.items()}
         if kind == "json-or-python":
             return _with_ref(self.node(schema["json_schema"]), schema)
+        if kind == "chain":
+            number = _bounded_number(schema)
+            if number is not None:
+                return _with_ref(number, schema)
         if kind == "str" and schema.get("min_length") == 0:
             # JsonText's bound refuses a lone surrogate (pydantic-core then reads the text as UTF-8,
             # about 8 ns a string): JSON text brings none that pydantic's parser takes, and the
@@ -795,6 +799,54 @@ class _JsonOnly:
         self.unique.append(name)
         inner = {**inner, "json_schema": _with_ref(checked["schema"], checked)}
         return {**field, "schema": {**outer, "schema": inner} if defaulted else inner}
+
+
+_INT = {"type": "int", "strict": True}
+_FINITE = {"type": "float", "allow_inf_nan": False, "strict": True}
+
+
+def _bounded_number(chain: dict[str, Any]) -> dict[str, Any] | None:
+    """A bounded ``JsonNumber``'s JSON steps (``_types._NumericSchema``) as one union, or None for any other chain.
+
+    The type's union (a strict ``int``, a finite strict ``float``) then one
+    union per bound (``int`` and ``float``, each with the bound) accept an int
+    exactly when it is within the bounds (an int that fails the int's bound
+    fails the float's too: the bounds are integers a double holds, and
+    rounding keeps the order with them) and a float exactly when it is finite
+    and within them, each kept as given: so does one union of a bounded
+    strict ``int`` and a bounded finite strict ``float``, with a step and a
+    union fewer (a float no longer fails two ``int`` tries). Only the errors
+    differ, and this validator's errors are dropped (the strict reading words them).
+    """
+    steps: list[Any] = chain.get("steps", [])
+    if len(steps) < 2 or not _plain_choices(steps[0], {}):
+        return None
+    bounds: dict[str, Any] = {}
+    for step in steps[1:]:
+        inner = step.get("schema") if isinstance(step, dict) and step.get("type") == "custom-error" else None
+        limit = step.get("custom_error_context") if inner is not None else None
+        if not isinstance(limit, dict) or len(limit) != 1 or not _plain_choices(inner, limit):
+            return None
+        (name, value), *_ = limit.items()
+        if name not in ("ge", "le") or name in bounds or type(value) is not int or abs(value) > 2**53:
+            return None
+        bounds[name] = value
+    return {"type": "union", "choices": [{**_INT, **bounds}, {**_FINITE, **bounds}]}
+
+
+def _plain_choices(union: Any, bound: dict[str, Any]) -> bool:
+    """Whether ``union`` is a union of exactly a strict ``int`` and a strict ``float`` with ``bound`` (the type's own: finite, no bound)."""
+    if not isinstance(union, dict) or union.get("type") != "union":
+        return False
+    choices = cast(dict[str, Any], union).get("choices")
+    number = _FINITE if not bound else {"type": "float", "strict": True, **bound}
+    return choices == [{**_INT, **bound}, number] and set(union) <= {
+        "type",
+        "choices",
+        "custom_error_type",
+        "custom_error_message",
+        "custom_error_context",
+    }
 
 
 _KEPT = frozenset({"cls", "function", "discriminator", "metadata", "serialization"})
