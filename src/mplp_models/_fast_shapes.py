@@ -823,12 +823,15 @@ def _bounded_number(chain: dict[str, Any]) -> dict[str, Any] | None:
         return None
     bounds: dict[str, Any] = {}
     for step in steps[1:]:
-        inner = step.get("schema") if isinstance(step, dict) and step.get("type") == "custom-error" else None
-        limit = step.get("custom_error_context") if inner is not None else None
-        if not isinstance(limit, dict) or len(limit) != 1 or not _plain_choices(inner, limit):
+        if not isinstance(step, dict) or cast(dict[str, Any], step).get("type") != "custom-error":
             return None
-        (name, value), *_ = limit.items()
+        limit: Any = cast(dict[str, Any], step).get("custom_error_context")
+        if not isinstance(limit, dict) or len(cast(dict[str, Any], limit)) != 1:
+            return None
+        (name, value), *_ = cast(dict[str, Any], limit).items()
         if name not in ("ge", "le") or name in bounds or type(value) is not int or abs(value) > 2**53:
+            return None
+        if not _plain_choices(cast(dict[str, Any], step).get("schema"), {name: value}):
             return None
         bounds[name] = value
     return {"type": "union", "choices": [{**_INT, **bounds}, {**_FINITE, **bounds}]}
@@ -836,17 +839,22 @@ def _bounded_number(chain: dict[str, Any]) -> dict[str, Any] | None:
 
 def _plain_choices(union: Any, bound: dict[str, Any]) -> bool:
     """Whether ``union`` is a union of exactly a strict ``int`` and a strict ``float`` with ``bound`` (the type's own: finite, no bound)."""
-    if not isinstance(union, dict) or union.get("type") != "union":
+    if not isinstance(union, dict):
         return False
-    choices = cast(dict[str, Any], union).get("choices")
+    schema = cast(dict[str, Any], union)
     number = _FINITE if not bound else {"type": "float", "strict": True, **bound}
-    return choices == [{**_INT, **bound}, number] and set(union) <= {
-        "type",
-        "choices",
-        "custom_error_type",
-        "custom_error_message",
-        "custom_error_context",
-    }
+    return (
+        schema.get("type") == "union"
+        and schema.get("choices") == [{**_INT, **bound}, number]
+        and set(schema)
+        <= {
+            "type",
+            "choices",
+            "custom_error_type",
+            "custom_error_message",
+            "custom_error_context",
+        }
+    )
 
 
 _KEPT = frozenset({"cls", "function", "discriminator", "metadata", "serialization"})
