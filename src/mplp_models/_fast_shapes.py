@@ -325,14 +325,15 @@ class Reading:
     and without the ``UniqueItems`` checks of its own fields: ``after(model,
     context)`` asks both once the model is read (None: nothing to ask).
 
-    A class whose open objects ``_open_finder`` can find in a model read
-    (every generated one) needs neither the deep validator nor a count of
-    the text: ``shallow`` reads every text, ``after`` screens the open
-    objects the model holds (``_open_objects_screened``: one orjson writing of
-    them all), and ``open`` is then False, so that ``_reader`` does not ask
-    ``validator`` (the choice by the text, which stays for a class without a
-    finder). A model holding none (most documents of the module kinds)
-    is screened by one look per field that may hold one.
+    A class whose open objects can sit in models inside (``_inside_models``),
+    found by ``_open_finder`` in a model read (every generated one), needs
+    neither the deep validator nor a count of the text: ``shallow`` reads
+    every text, ``after`` screens the open objects the model holds
+    (``_open_objects_screened``: one orjson writing of them all), and ``open``
+    is then False, so that ``_reader`` does not ask ``validator`` (the choice
+    by the text, which stays for the other classes). A model holding none
+    (most documents of the module kinds) is screened by one look per field
+    that may hold one.
     """
 
     __slots__ = ("_deep", "_holds_open", "after", "kind", "open", "shallow")
@@ -413,8 +414,8 @@ def _open_finder(kind: type) -> _Find:
     form that might hold an open object (a dict of them, a union of two models,
     a class that holds itself) is not looked into: then the class keeps the
     choice of a validator by its text. ``tests/test_fast_kinds.py`` checks that
-    every generated class that holds an open object gets a finder, and that
-    every open object of generated documents is found.
+    every generated class with open objects in models inside is screened by
+    one, and that every open object of the examples is found.
     """
     paths = _paths_of(kind, frozenset())
     if not paths:
