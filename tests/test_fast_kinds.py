@@ -251,9 +251,14 @@ def test_the_screen_refuses_what_the_checks_refused(kind: str) -> None:
         model.from_json(text)  # and the document itself reads
 
 
+@pytest.mark.parametrize("chained", [True, False], ids=["chain", "no chain (an orjson writing deeper)"])
 @pytest.mark.parametrize("levels", [MAX_OPEN_OBJECT_DEPTH - 1, MAX_OPEN_OBJECT_DEPTH])
 @pytest.mark.parametrize("beside", [0, 1, 300])
-def test_the_chain_stops_exactly_one_level_too_deep(levels: int, beside: int) -> None:
+def test_the_chain_stops_exactly_one_level_too_deep(
+    levels: int, beside: int, chained: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not chained:
+        monkeypatch.setattr(_fast_shapes, "_CHAIN", None)
     # An object holding `levels` arrays nests levels + 1 deep; beside it, other objects (in the same writing).
     found: list[Any] = [{"x": "y" * 10} for _ in range(beside)]
     deep: Any = []
@@ -264,6 +269,7 @@ def test_the_chain_stops_exactly_one_level_too_deep(levels: int, beside: int) ->
 
 
 def test_the_chain_is_as_deep_as_orjson_writes_less_the_open_objects() -> None:
+    assert _fast_shapes._CHAIN_DEPTH is not None  # pyright: ignore[reportPrivateUsage]
     levels = _fast_shapes._CHAIN_DEPTH + 1 + MAX_OPEN_OBJECT_DEPTH  # pyright: ignore[reportPrivateUsage]
     nest: Any = None
     for _ in range(levels):

@@ -527,33 +527,48 @@ def _finder(paths: tuple[_Path, ...]) -> _Find:
     return find
 
 
-def _deepest_written() -> int:
-    """How many arrays orjson writes nested in one another before it stops (254 in the orjson of these years), found by trying."""
-    low, high = 1, 1 << 12  # written at low; not at high (orjson reads 1024 levels and writes fewer)
+def _deepest_written() -> int | None:
+    """How many arrays orjson writes nested in one another before it stops (254 in the orjson of these years), found by trying; None if more than 1,024.
+
+    ``high`` is always a depth orjson was seen to refuse, so the answer is exact.
+    """
+    low, high = 0, 1025  # orjson reads 1,024 levels, and writes fewer
+    if _writes(high):
+        return None
     while high - low > 1:
         middle = (low + high) // 2
-        nest: Any = None
-        for _ in range(middle):
-            nest = [nest]
-        try:
-            orjson.dumps(nest)
-        except orjson.JSONEncodeError:
-            high = middle
-        else:
+        if _writes(middle):
             low = middle
+        else:
+            high = middle
     return low
+
+
+def _writes(levels: int) -> bool:
+    nest: Any = None
+    for _ in range(levels):
+        nest = [nest]
+    try:
+        orjson.dumps(nest)
+    except orjson.JSONEncodeError:
+        return False
+    return True
 
 
 # The open objects found are written as one array at the bottom of a chain of arrays, as deep as
 # orjson writes less the array of them and MAX_OPEN_OBJECT_DEPTH: orjson then stops exactly when one
 # of them nests deeper than that (an object in it is one level, each array or object inside one
 # more, as open_object_problem counts), with no count of brackets. One chain, one writing at a time.
-_CHAIN_DEPTH = _deepest_written() - 1 - MAX_OPEN_OBJECT_DEPTH
+# An orjson that wrote deeper than it reads would have no chain: open_object_problem would decide.
+_DEEPEST = _deepest_written()
+_CHAIN_DEPTH = None if _DEEPEST is None else _DEEPEST - 1 - MAX_OPEN_OBJECT_DEPTH
 _INNERMOST: list[Any] = [None]
 
 
-def _chain(levels: int) -> list[Any]:
+def _chain(levels: int | None) -> list[Any] | None:
     """``_INNERMOST`` at the bottom of ``levels`` arrays, itself one of them."""
+    if levels is None or levels < 1:
+        return None
     chain = _INNERMOST
     for _ in range(levels - 1):
         chain = [chain]
@@ -587,6 +602,8 @@ def _open_objects_screened(found: list[Any]) -> bool:
             size > _FLAT_WRITING
             and (size > _COUNTED_WRITING or written.count(b"{") + written.count(b"[") > MAX_OPEN_OBJECT_DEPTH + 1)
         ):
+            if _CHAIN is None:
+                return all(open_object_problem(value) is None for value in found)
             with _CHAIN_LOCK:
                 _INNERMOST[0] = found
                 try:
