@@ -10,9 +10,12 @@ the other.
 from __future__ import annotations
 
 import threading
+import types
 import typing
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple, cast
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import chain
+from operator import attrgetter, itemgetter
+from typing import Annotated, Any, NamedTuple, cast
 
 import orjson
 from pydantic import BaseModel
@@ -321,9 +324,19 @@ class Reading:
     Both build the outermost model without its rules (``rules_after_reading``)
     and without the ``UniqueItems`` checks of its own fields: ``after(model,
     context)`` asks both once the model is read (None: nothing to ask).
+
+    A class whose open objects can sit in models inside (``_inside_models``),
+    found by ``_open_finder`` in a model read (every generated one), needs
+    neither the deep validator nor a count of the text: ``shallow`` reads
+    every text, ``after`` screens the open objects the model holds
+    (``_open_objects_screened``: one orjson writing of them all), and ``open``
+    is then False, so that ``_reader`` does not ask ``validator`` (the choice
+    by the text, which stays for the other classes). A model holding none
+    (most documents of the module kinds) is screened by one look per field
+    that may hold one.
     """
 
-    __slots__ = ("_deep", "after", "kind", "open", "shallow")
+    __slots__ = ("_deep", "_holds_open", "after", "kind", "open", "shallow")
 
     def __init__(
         self,
@@ -332,14 +345,19 @@ class Reading:
         sound: Callable[[Any, Any], bool] | None,
         open: bool,
         unique: tuple[str, ...] = (),
+        find: _Find | None = None,
     ) -> None:
-        self.kind, self.shallow, self.open = kind, shallow, open
+        self.kind, self.shallow, self._holds_open = kind, shallow, open
+        self.open = open and find is None
         self._deep: SchemaValidator | None = None if open else shallow
-        self.after = _asked_after(unique, sound)
+        self.after = _asked_after(unique, find if open else None, sound)
 
     def validator(self, raw: bytes, colons: int) -> tuple[SchemaValidator, bool]:
-        """The validator for ``raw`` (holding ``colons`` colons), and whether it screens the open objects' numbers itself (else the proof's count must)."""
-        if not self.open:
+        """The validator for ``raw`` (holding ``colons`` colons), and whether it screens the open objects' numbers itself (else the proof's count must).
+
+        Asked by ``_reader`` only when ``open``; for a class with a finder, the choice a class without one would make.
+        """
+        if not self._holds_open:
             return self.shallow, True
         # A text nests no deeper than its colons and its [ together, plus one: on the way down to its
         # deepest value, each object but the last holds the next under a key of its own (a colon),
@@ -361,10 +379,10 @@ class Reading:
 
 
 def _asked_after(
-    unique: tuple[str, ...], sound: Callable[[Any, Any], bool] | None
+    unique: tuple[str, ...], find: _Find | None, sound: Callable[[Any, Any], bool] | None
 ) -> Callable[[Any, Any], bool] | None:
-    """What the fast reading asks of a model it read: its ``unique`` fields' items unique, then ``sound``."""
-    if not unique:
+    """What the fast reading asks of a model it read: its ``unique`` fields' items unique, its open objects screened (``find``), then ``sound``."""
+    if not unique and find is None:
         return sound
 
     def after(model: Any, context: Any) -> bool:
@@ -376,9 +394,240 @@ def _asked_after(
             # out, and skipped for fewer than two items: a call each costs more than the test.
             if items is not None and len(items) > 1 and len(set(items)) != len(items):
                 return False
+        if find is not None:
+            found: list[Any] = []
+            find(model, found)
+            if found and not _open_objects_screened(found):
+                return False
         return sound is None or sound(model, context)
 
     return after
+
+
+# --- the open objects of a model read, found and screened after the reading ---
+
+_Find = Callable[[Any, "list[Any]"], None]
+"""Appends the open objects that a model holds (its own and its models' inside) to a list."""
+
+
+def _open_finder(kind: type) -> _Find:
+    """How to find every open object in a model of ``kind`` read from JSON text; a ``ValueError`` if it holds none or the finder does not know where.
+
+    Built from the field annotations, the same ones whose ``JsonObject`` steps
+    ``_JsonOnly`` takes out: an open object (``JsonObject``, or None), an array
+    of them, a model, an array of models; an unset field holds None. Any other
+    form that might hold an open object (a dict of them, a union of two models,
+    a class that holds itself) is not looked into: then the class keeps the
+    choice of a validator by its text. ``tests/test_fast_kinds.py`` checks that
+    every generated class with open objects in models inside is screened by
+    one, and that every open object of the examples is found.
+    """
+    paths = _paths_of(kind, frozenset())
+    if not paths:
+        raise ValueError(f"{kind.__name__}: its reading took out open objects' checks, and no field holds one")
+    return _finder(paths)
+
+
+_MARKED_OPEN = frozenset({id(OPEN_OBJECT_CHECK)})
+
+_Path = tuple[tuple[str, bool], ...]
+"""The way to some open objects from a model: field names, each with whether it holds an array (of models or of open objects)."""
+
+_PATHS: dict[type, tuple[_Path, ...]] = {}
+
+
+def _paths_of(kind: type, within: frozenset[type]) -> tuple[_Path, ...]:
+    """The ways from a model of ``kind`` to each of its places that may hold open objects (none: empty); ``within``: the classes being looked into."""
+    if kind in _PATHS:
+        return _PATHS[kind]
+    if kind in within:
+        raise ValueError(f"{kind.__name__} holds a model of its own class")
+    fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
+    paths: list[_Path] = []
+    for name, field in fields.items():
+        many, inside = _place(field.annotation, tuple(field.metadata), within | {kind})
+        paths += [((name, many), *path) for path in inside]
+    _PATHS[kind] = found = tuple(paths)
+    return found
+
+
+_OPEN: tuple[_Path, ...] = ((),)
+"""The ways from an open object to the open objects it is: itself."""
+
+
+def _place(annotation: Any, metadata: tuple[Any, ...], within: frozenset[type]) -> tuple[bool, tuple[_Path, ...]]:
+    """Whether an annotation is an array, and the ways from each value (or item) to its open objects (``_OPEN``: it is one)."""
+    if typing.get_origin(annotation) is Annotated:
+        return _place(typing.get_args(annotation)[0], (*metadata, *annotation.__metadata__), within)
+    if any(id(getattr(marker, "func", None)) in _MARKED_OPEN for marker in metadata):
+        if annotation is dict or typing.get_origin(annotation) is dict:
+            return False, _OPEN
+        raise ValueError(f"an open object's check on {annotation!r}")
+    origin = typing.get_origin(annotation)
+    arguments = typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType):
+        held = [argument for argument in arguments if argument is not type(None)]
+        if len(held) == 1:
+            return _place(held[0], metadata, within)
+    elif origin is tuple and len(arguments) == 2 and arguments[1] is Ellipsis:
+        many, inside = _place(arguments[0], (), within)
+        if not many:
+            return True, inside
+    elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return False, _paths_of(annotation, within)
+    if _may_hold_open(annotation, within):
+        raise ValueError(f"an open object in {annotation!r}, where the finder does not look")
+    return False, ()
+
+
+def _may_hold_open(annotation: Any, within: frozenset[type]) -> bool:
+    """Whether an annotation the finder does not look into may hold an open object (a dict, or a model that holds one)."""
+    if annotation is dict or typing.get_origin(annotation) is dict:
+        return True
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return bool(_paths_of(annotation, within))
+    if typing.get_origin(annotation) is Annotated:
+        return True  # markers the finder has not read: not looked into
+    return any(_may_hold_open(argument, within) for argument in typing.get_args(annotation))
+
+
+def _finder(paths: tuple[_Path, ...]) -> _Find:
+    """The finder of the ways ``paths``: each followed by C-level maps over every model on the way, with no Python call per model.
+
+    ``filter(None, ...)`` drops what is unset (None), an empty array and an
+    empty object (which holds nothing to screen); an array's items are chained.
+    The model's own open fields (one step, no array) are read off its
+    ``__dict__`` by one ``itemgetter``.
+    """
+    own: list[str] = []
+    # Each walk starts with one look at the model's own field: most documents hold nothing there.
+    walks: list[tuple[str, bool, tuple[tuple[Callable[[Any], Any], bool], ...]]] = []
+    for (name, many), *rest in paths:
+        if rest or many:
+            walks.append((name, many, tuple((attrgetter(step), items) for step, items in rest)))
+        else:
+            own.append(name)
+    read_own = itemgetter(*own) if len(own) > 1 else None
+    one = own[0] if len(own) == 1 else None
+
+    def find(model: Any, found: list[Any]) -> None:
+        values: dict[str, Any] = model.__dict__
+        if read_own is not None:
+            found.extend(filter(None, read_own(values)))
+        elif one is not None:
+            value = values[one]
+            if value:
+                found.append(value)
+        for name, many, rest in walks:
+            held = values[name]
+            if not held:
+                continue
+            inside: Iterable[Any] = held if many else (held,)
+            for getter, items in rest:
+                inside = filter(None, map(getter, inside))
+                if items:
+                    inside = chain.from_iterable(inside)
+            found.extend(inside)
+
+    return find
+
+
+def _deepest_written() -> int | None:
+    """How many arrays orjson writes nested in one another before it stops (254 in the orjson of these years), found by trying; None if more than 1,024.
+
+    ``high`` is always a depth orjson was seen to refuse, so the answer is exact.
+    """
+    low, high = 0, 1025  # orjson reads 1,024 levels, and writes fewer
+    if _writes(high):
+        return None
+    while high - low > 1:
+        middle = (low + high) // 2
+        if _writes(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def _writes(levels: int) -> bool:
+    nest: Any = None
+    for _ in range(levels):
+        nest = [nest]
+    try:
+        orjson.dumps(nest)
+    except orjson.JSONEncodeError:
+        return False
+    return True
+
+
+# The open objects found are written as one array at the bottom of a chain of arrays, as deep as
+# orjson writes less the array of them and MAX_OPEN_OBJECT_DEPTH: orjson then stops exactly when one
+# of them nests deeper than that (an object in it is one level, each array or object inside one
+# more, as open_object_problem counts), with no count of brackets. One chain, one writing at a time.
+# An orjson that wrote deeper than it reads would have no chain: open_object_problem would decide.
+_DEEPEST = _deepest_written()
+_CHAIN_DEPTH = None if _DEEPEST is None else _DEEPEST - 1 - MAX_OPEN_OBJECT_DEPTH
+_INNERMOST: list[Any] = [None]
+
+
+def _chain(levels: int | None) -> list[Any] | None:
+    """``_INNERMOST`` at the bottom of ``levels`` arrays, itself one of them."""
+    if levels is None or levels < 1:
+        return None
+    chain = _INNERMOST
+    for _ in range(levels - 1):
+        chain = [chain]
+    return chain
+
+
+_CHAIN = _chain(_CHAIN_DEPTH)
+_CHAIN_LOCK = threading.Lock()
+
+
+def _open_objects_screened(found: list[Any]) -> bool:
+    """True only when ``open_object_problem`` finds nothing in any of the open objects ``found`` (read from JSON text).
+
+    One orjson writing of them all: it stops at an integer beyond 64 bits and
+    a lone surrogate, and writes a NaN or an infinity as ``null``, so with no
+    ``null`` written there is none (the ``null``s of strings only add); with
+    one, ``open_object_problem`` looks at each. Depth: each level of an object
+    takes an opener and a closer, and the writing holds every bracket of the
+    objects (and those of strings, which only add), behind the list's own; so a
+    short writing, or one with few brackets, nests no deeper than
+    ``MAX_OPEN_OBJECT_DEPTH``; any other is written again at the bottom of
+    ``_CHAIN``, where orjson stops exactly at an object nested deeper. The
+    values are pydantic's parser's (JSON mode only): dicts, lists, strings,
+    numbers, booleans and None. False only sends the text to the strict
+    reading, which decides and words the error.
+    """
+    try:
+        written = b"" if len(found) >= _CHAINED_LEAST else orjson.dumps(found)
+        size = len(written)
+        if not written or (
+            size > _FLAT_WRITING
+            and (size > _COUNTED_WRITING or written.count(b"{") + written.count(b"[") > MAX_OPEN_OBJECT_DEPTH + 1)
+        ):
+            if _CHAIN is None:
+                return all(open_object_problem(value) is None for value in found)
+            with _CHAIN_LOCK:
+                _INNERMOST[0] = found
+                try:
+                    written = orjson.dumps(_CHAIN)
+                finally:
+                    _INNERMOST[0] = None
+    except orjson.JSONEncodeError:
+        return False
+    return written.find(b"null") < 0 or all(open_object_problem(value) is None for value in found)
+
+
+_FLAT_WRITING = 2 * MAX_OPEN_OBJECT_DEPTH + 2
+"""The longest writing of a list of open objects that needs no look at its depth: the list's brackets and two a level."""
+
+_CHAINED_LEAST = 16
+"""The fewest open objects written in ``_CHAIN`` at once: so many would most often be written twice."""
+
+_COUNTED_WRITING = 2048
+"""The longest writing whose brackets are counted (two passes); a longer one is written again in ``_CHAIN`` (about 1 us)."""
 
 
 _TOO_SHORT_TO_NEST = 2 * MAX_OPEN_OBJECT_DEPTH
@@ -412,7 +661,27 @@ def _reading(kind: type) -> Reading:
         made = _json_validator(kind, checks)
     except ValueError:  # a schema this copy cannot make: the class's fail-fast one, rules and all, as fast as its own
         return Reading(kind, fail_fast_validator(kind), None, False)
-    return Reading(kind, made.validator, made.sound, made.open, made.unique)
+    find = None
+    if made.open:
+        try:
+            find = _open_finder(kind) if _inside_models(kind) else None
+        except ValueError:  # an open object where the finder does not look: the choice by the text, as before
+            find = None
+    return Reading(kind, made.validator, made.sound, made.open, made.unique, find)
+
+
+def _inside_models(kind: type) -> bool:
+    """Whether some open object of ``kind`` would be held by a model inside: then the finder screens them.
+
+    Measured (docs/performance.md): where every open object is a field of
+    the class's own (an event, a trace base, a learning sample), the text is
+    small and mostly those objects, and counting it (``Reading.validator``)
+    costs less than finding and writing them again; where they sit in models
+    inside (the module kinds' events and trace, a dialog's messages), the
+    text is mostly other things, which the counts would pass over for
+    nothing, and a document holding none is screened by a look per field.
+    """
+    return any(len(path) > 1 for path in _paths_of(kind, frozenset()))
 
 
 def _keep_checks(value: Any) -> Any:
@@ -499,6 +768,15 @@ class _JsonOnly:
             return {key: self.node(value) for key, value in schema.items()}
         if kind == "json-or-python":
             return _with_ref(self.node(schema["json_schema"]), schema)
+        if kind == "chain":
+            number = _bounded_number(schema)
+            if number is not None:
+                return _with_ref(number, schema)
+        if kind == "str" and schema.get("min_length") == 0:
+            # JsonText's bound refuses a lone surrogate (pydantic-core then reads the text as UTF-8,
+            # about 8 ns a string): JSON text brings none that pydantic's parser takes, and the
+            # proof's writing refuses any (orjson), so this validator leaves it out.
+            return {key: value for key, value in schema.items() if key != "min_length"}
         function = _step(schema)
         if kind == "function-before" and function is OPEN_OBJECT_CHECK and self.open_check is not _KEEP_CHECKS:
             self.open = True
@@ -544,6 +822,62 @@ class _JsonOnly:
         self.unique.append(name)
         inner = {**inner, "json_schema": _with_ref(checked["schema"], checked)}
         return {**field, "schema": {**outer, "schema": inner} if defaulted else inner}
+
+
+_INT = {"type": "int", "strict": True}
+_FINITE = {"type": "float", "allow_inf_nan": False, "strict": True}
+
+
+def _bounded_number(chain: dict[str, Any]) -> dict[str, Any] | None:
+    """A bounded ``JsonNumber``'s JSON steps (``_types._NumericSchema``) as one union, or None for any other chain.
+
+    The type's union (a strict ``int``, a finite strict ``float``) then one
+    union per bound (``int`` and ``float``, each with the bound) accept an int
+    exactly when it is within the bounds (an int that fails the int's bound
+    fails the float's too: the bounds are integers a double holds, and
+    rounding keeps the order with them) and a float exactly when it is finite
+    and within them, each kept as given: so does one union of a bounded
+    strict ``int`` and a bounded finite strict ``float``, with a step and a
+    union fewer (a float no longer fails two ``int`` tries). Only the errors
+    differ, and this validator's errors are dropped (the strict reading words them).
+    """
+    steps: list[Any] = chain.get("steps", [])
+    if len(steps) < 2 or not _plain_choices(steps[0], {}):
+        return None
+    bounds: dict[str, Any] = {}
+    for step in steps[1:]:
+        if not isinstance(step, dict) or cast(dict[str, Any], step).get("type") != "custom-error":
+            return None
+        limit: Any = cast(dict[str, Any], step).get("custom_error_context")
+        if not isinstance(limit, dict) or len(cast(dict[str, Any], limit)) != 1:
+            return None
+        (name, value), *_ = cast(dict[str, Any], limit).items()
+        if name not in ("ge", "le") or name in bounds or type(value) is not int or abs(value) > 2**53:
+            return None
+        if not _plain_choices(cast(dict[str, Any], step).get("schema"), {name: value}):
+            return None
+        bounds[name] = value
+    return {"type": "union", "choices": [{**_INT, **bounds}, {**_FINITE, **bounds}]}
+
+
+def _plain_choices(union: Any, bound: dict[str, Any]) -> bool:
+    """Whether ``union`` is a union of exactly a strict ``int`` and a strict ``float`` with ``bound`` (the type's own: finite, no bound)."""
+    if not isinstance(union, dict):
+        return False
+    schema = cast(dict[str, Any], union)
+    number = _FINITE if not bound else {"type": "float", "strict": True, **bound}
+    return (
+        schema.get("type") == "union"
+        and schema.get("choices") == [{**_INT, **bound}, number]
+        and set(schema)
+        <= {
+            "type",
+            "choices",
+            "custom_error_type",
+            "custom_error_message",
+            "custom_error_context",
+        }
+    )
 
 
 _KEPT = frozenset({"cls", "function", "discriminator", "metadata", "serialization"})

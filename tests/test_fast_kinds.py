@@ -1,0 +1,364 @@
+"""The fast reading's screen of open objects after the reading, held to the strict reading.
+
+A generated class's reading takes every open object's checks out of its
+validator and, once the model is read, finds the open objects it holds
+(``_fast_shapes._open_finder``) and screens them in one orjson writing
+(``_open_objects_screened``). So: the finder must find every open object of a
+model (checked here against a walk that knows nothing of the classes: in a
+model read from JSON, every dict is an open object); and every value an open
+object's check refuses must send the text to the strict reading, wherever the
+object sits and however large the writing is (short, counted, written in the
+chain). Each case is read with the fast paths on and off, and both readings
+must agree.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import orjson
+import pytest
+from conftest import PAYLOADS
+from fast_path_switch import fast_paths
+from pydantic import BaseModel, ValidationError
+
+import mplp_models as mm
+from mplp_models import _fast_shapes, _generated
+from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
+
+EXAMPLES = {path.name: path.read_bytes() for path in sorted(PAYLOADS.glob("*.json"))}
+
+
+def generated_classes() -> list[type[BaseModel]]:
+    found: list[type[BaseModel]] = []
+    for info in pkgutil.walk_packages(_generated.__path__, _generated.__name__ + "."):
+        module = importlib.import_module(info.name)
+        found += [
+            value
+            for value in vars(module).values()
+            if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == module.__name__
+        ]
+    return found
+
+
+def open_objects(value: Any) -> Iterator[Any]:
+    """The open objects of a model read from JSON, found without the classes: every dict held by a model or by a model's array."""
+    if isinstance(value, BaseModel):
+        for item in value.__dict__.values():
+            yield from open_objects(item)
+    elif isinstance(value, tuple):
+        for item in value:  # pyright: ignore[reportUnknownVariableType]
+            yield from open_objects(item)
+    elif isinstance(value, dict):
+        yield value
+
+
+def test_every_generated_class_with_open_objects_in_models_inside_is_screened_after_the_reading() -> None:
+    # A class left to the choice by the text still reads right (tests/test_fast_reading.py), but slower.
+    holding = 0
+    for kind in generated_classes():
+        reading = _fast_shapes.fast_reading(kind)
+        if reading is None or not _fast_shapes.shape_of_class(kind).plain:
+            continue
+        paths = _fast_shapes._PATHS.get(kind, ())  # pyright: ignore[reportPrivateUsage]
+        # Open objects in models inside: screened after the reading; all its own: the choice by the text.
+        assert reading.open is (bool(paths) and all(len(path) == 1 for path in paths)), kind
+        holding += bool(paths) and not reading.open
+    assert holding >= 10  # so the loop above looked at classes that hold some
+
+
+def the_documents() -> dict[str, bytes]:
+    """The repository's examples, and the module kinds with open objects in every place that may hold one."""
+    return {**EXAMPLES, **{f"filled {name}": text for name, text in FILLED.items()}}
+
+
+def event(n: int, data: Any) -> dict[str, Any]:
+    return {
+        "event_id": f"00000000-0000-4000-8000-{n:012d}",
+        "event_type": "x.updated",
+        "source": "x",
+        "timestamp": "2026-03-02T10:00:00Z",
+        **({"data": data} if data is not ... else {}),
+    }
+
+
+TRACE = {"trace_id": "00000000-0000-4000-8000-000000000001", "span_id": "00000000-0000-4000-8000-000000000002"}
+
+
+def filled(name: str, **fields: Any) -> bytes:
+    document = json.loads(EXAMPLES[name])
+    document.update(fields)
+    return json.dumps(document).encode()
+
+
+# Events with data and without (absent, null, empty), a trace with attributes: every place of a module kind.
+EVENTS = [event(1, {"a": 1}), event(2, ...), event(3, None), event(4, {}), event(5, {"b": [1, {"c": 2.5}]})]
+FILLED = {
+    name: filled(name, events=EVENTS, trace={**TRACE, "attributes": {"k": "v"}})
+    for name in ("role.json", "core.json", "collab.json", "confirm.json", "extension.json", "context.json")
+}
+
+
+def dialog_with_events() -> bytes:
+    """The example dialog, its messages carrying events (an open object two models down, in an array)."""
+    document = json.loads(EXAMPLES["dialog.json"])
+    messages = document["messages"]
+    for position, message in enumerate(messages):
+        message["event"] = EVENTS[position % len(EVENTS)]
+    messages.append({**messages[0], "event": event(9, {"z": [1, 2]})})
+    return json.dumps(document).encode()
+
+
+FILLED["dialog.json"] = dialog_with_events()
+
+
+@pytest.mark.parametrize("name", list(the_documents()))
+def test_the_finder_finds_every_open_object(name: str) -> None:
+    model = mm.parse(the_documents()[name])
+    if _fast_shapes.shape_of_class(type(model)).extra:
+        return  # an open class's reading keeps every open object's check (tests/test_fast_reading.py)
+    found: list[Any] = []
+    if _fast_shapes._PATHS.get(type(model)):  # pyright: ignore[reportPrivateUsage]
+        _fast_shapes._open_finder(type(model))(model, found)  # pyright: ignore[reportPrivateUsage]
+    # Empty objects need no screen: the finder may leave them out, and nothing else.
+    expected = [value for value in open_objects(model) if value]
+    assert sorted(map(id, filter(None, found))) == sorted(map(id, expected))
+    if name.startswith("filled"):
+        assert len(expected) >= 2
+
+
+def nested(levels: int) -> bytes:
+    """An open object's value nesting ``levels`` arrays (the object itself is one level more)."""
+    return b"[" * levels + b"]" * levels
+
+
+# Each value the strict reading refuses or keeps in an open object, as JSON spells it.
+POISONS = {
+    "NaN": b"NaN",
+    "Infinity": b"Infinity",
+    "-Infinity in an array": b"[1, -Infinity]",
+    "overflow": b'{"n": 1e400}',
+    "overflowing digits": b"1" + b"0" * 400 + b".5",
+    "NaN beside a null": b"[null, NaN]",
+    "a null": b"null",
+    "null in a string": b'"null"',
+    "finite float": b"1e300",
+    "nested as deep as allowed": nested(MAX_OPEN_OBJECT_DEPTH - 1),
+    "nested one level too deep": nested(MAX_OPEN_OBJECT_DEPTH),
+    "big integer": b"123456789012345678901234567890",
+    "integer beyond 2**53": b"9007199254740993",
+    "lone surrogate": b'"\\ud800"',
+}
+
+# The sizes of the screen's writing: short (no look at the depth), counted, and written in the chain
+# (long, or short with many brackets in a string).
+PADDINGS = {
+    "short": b"",
+    "counted": b', "pad": "' + b"x" * 400 + b'"',
+    "long": b', "pad": "' + b"x" * 3000 + b'"',
+    "brackets in a string": b', "pad": "' + b"[" * (MAX_OPEN_OBJECT_DEPTH + 2) + b'"',
+}
+
+MARK = "@@poison@@"
+
+
+def with_poison(text: bytes, place: int, poison: bytes, padding: bytes) -> bytes | None:
+    """``text`` with the ``place``-th open object of its model holding ``poison`` (and ``padding`` beside); None past the last."""
+    document = json.loads(text)
+    seen = 0
+
+    def visit(value: Any, model: Any) -> Any:
+        nonlocal seen
+        if isinstance(model, BaseModel) and isinstance(value, dict):
+            return {key: visit(item, model.__dict__.get(key)) for key, item in value.items()}  # pyright: ignore[reportUnknownVariableType]
+        if isinstance(model, tuple) and isinstance(value, list):
+            return [visit(item, inner) for item, inner in zip(value, model)]  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+        if isinstance(model, dict) and isinstance(value, dict):
+            seen += 1
+            if seen - 1 == place:
+                return {**value, MARK: MARK}  # pyright: ignore[reportUnknownVariableType]
+        return value
+
+    with fast_paths(False):
+        model = mm.parse(text)
+    changed = visit(document, model)
+    if seen <= place:
+        return None
+    marked = json.dumps(changed).encode()
+    return marked.replace(f'"{MARK}": "{MARK}"'.encode(), b'"p": ' + poison + padding)
+
+
+def reading(kind: type[mm.MplpModel], text: bytes) -> Any:
+    try:
+        read = kind.from_json(text)
+    except ValidationError as error:
+        return mm.errors_as_json(error)
+    return read, read.model_fields_set
+
+
+def both_ways(kind: type[mm.MplpModel], text: bytes) -> tuple[Any, Any]:
+    with fast_paths(True):
+        fast = reading(kind, text)
+    with fast_paths(False):
+        strict = reading(kind, text)
+    return fast, strict
+
+
+KINDS: dict[str, tuple[type[mm.MplpModel], bytes]] = {
+    "role": (mm.Role, FILLED["role.json"]),
+    "core": (mm.Core, FILLED["core.json"]),
+    "collab": (mm.Collab, FILLED["collab.json"]),
+    "confirm": (mm.Confirm, FILLED["confirm.json"]),
+    "extension": (mm.Extension, FILLED["extension.json"]),
+    "context": (mm.Context, FILLED["context.json"]),
+    "learning sample": (mm.LearningSample, EXAMPLES["learning-sample.json"]),
+    "dialog": (mm.Dialog, FILLED["dialog.json"]),
+}
+
+
+@pytest.mark.parametrize("padding", list(PADDINGS))
+@pytest.mark.parametrize("poison", list(POISONS))
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_a_poisoned_open_object_reads_as_the_strict_reading_reads_it(kind: str, poison: str, padding: str) -> None:
+    model, text = KINDS[kind]
+    places = 0
+    for place in (0, 1, 3, 6):  # the first, a few in, and (for the filled kinds) the trace's last
+        poisoned = with_poison(text, place, POISONS[poison], PADDINGS[padding])
+        if poisoned is None:
+            break
+        places += 1
+        fast, strict = both_ways(model, poisoned)
+        assert fast == strict, (place, poisoned[:200])
+    assert places >= 2
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_the_screen_refuses_what_the_checks_refused(kind: str) -> None:
+    # The table above compares with the strict reading; here, the refusals themselves.
+    model, text = KINDS[kind]
+    for poison in ("NaN", "overflow", "nested one level too deep", "lone surrogate"):
+        for padding in PADDINGS.values():
+            poisoned = with_poison(text, 1, POISONS[poison], padding)
+            assert poisoned is not None
+            with fast_paths(True), pytest.raises(ValidationError):
+                model.from_json(poisoned)
+    with fast_paths(True):
+        model.from_json(text)  # and the document itself reads
+
+
+@pytest.mark.parametrize("chained", [True, False], ids=["chain", "no chain (an orjson writing deeper)"])
+@pytest.mark.parametrize("levels", [MAX_OPEN_OBJECT_DEPTH - 1, MAX_OPEN_OBJECT_DEPTH])
+@pytest.mark.parametrize("beside", [0, 1, 300])
+def test_the_chain_stops_exactly_one_level_too_deep(
+    levels: int, beside: int, chained: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not chained:
+        monkeypatch.setattr(_fast_shapes, "_CHAIN", None)
+    # An object holding `levels` arrays nests levels + 1 deep; beside it, other objects (in the same writing).
+    found: list[Any] = [{"x": "y" * 10} for _ in range(beside)]
+    deep: Any = []
+    for _ in range(levels - 1):
+        deep = [deep]
+    found.append({"a": deep})
+    assert _fast_shapes._open_objects_screened(found) is (levels < MAX_OPEN_OBJECT_DEPTH)  # pyright: ignore[reportPrivateUsage]
+
+
+def test_the_chain_is_as_deep_as_orjson_writes_less_the_open_objects() -> None:
+    assert _fast_shapes._CHAIN_DEPTH is not None  # pyright: ignore[reportPrivateUsage]
+    levels = _fast_shapes._CHAIN_DEPTH + 1 + MAX_OPEN_OBJECT_DEPTH  # pyright: ignore[reportPrivateUsage]
+    nest: Any = None
+    for _ in range(levels):
+        nest = [nest]
+    orjson.dumps(nest)
+    with pytest.raises(orjson.JSONEncodeError):
+        orjson.dumps([nest])
+
+
+# --- JsonText's bound, left out of the reading's validator -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [b'"\\ud800"', b'"\\udc00"', b'"a\\ud800b"', b'"\\ud83d\\ude00"', b'"\\ude00\\ud83d"', b'"\xed\xa0\x80"', b'""'],
+    ids=["lead", "trail", "inside", "pair", "pair reversed", "raw bytes", "empty"],
+)
+@pytest.mark.parametrize("field", ["name", "description"])
+def test_a_lone_surrogate_in_a_text_field_is_refused_as_the_strict_reading_refuses_it(field: str, text: bytes) -> None:
+    document = json.loads(EXAMPLES["role.json"])
+    document[field] = MARK
+    raw = json.dumps(document).encode().replace(f'"{MARK}"'.encode(), text)
+    fast, strict = both_ways(mm.Role, raw)
+    assert fast == strict
+    assert isinstance(fast, list) is (text not in (b'"\\ud83d\\ude00"', b'""'))
+
+
+def test_the_finder_follows_arrays_anywhere_on_a_way() -> None:
+    # No generated class has an array after the first step of a way today; the finder takes it all the same.
+    first, second, third, own = {"a": 1}, {"b": [2]}, {"c": 3}, {"d": 4}
+    model = SimpleNamespace(
+        x=SimpleNamespace(items=(SimpleNamespace(o=first), SimpleNamespace(o=None), SimpleNamespace(o=second))),
+        y=None,
+        z=(third, {}),
+        w=own,
+        v=None,
+    )
+    ways = (
+        (("x", False), ("items", True), ("o", False)),
+        (("y", False), ("o", False)),
+        (("z", True),),
+        (("w", False),),
+        (("v", False),),
+    )
+    found: list[Any] = []
+    _fast_shapes._finder(ways)(model, found)  # pyright: ignore[reportPrivateUsage]
+    # The model's own fields first, then each way in turn; an array of open objects is taken whole.
+    assert list(map(id, found)) == list(map(id, [own, first, second, third, model.z[1]]))
+
+
+# --- bounded numbers, one union in the reading's validator ---------------------------------------
+
+NUMBERS = [
+    *(b"-1", b"0", b"-0", b"0.0", b"-0.0", b"1", b"1.0", b"1E0", b"0.5", b"-0.0000001", b"5", b"5.0", b"6"),
+    *(b"4.999999999999999", b"5.000000000000001", b"1.0000000000000002", b"0.9999999999999999"),
+    *(b"1e308", b"1e400", b"-1e400", b"9007199254740993", b"123456789012345678901234567890", b"-12345678901234567890"),
+    *(b"true", b"false", b"null", b'"1"', b"[]", b"{}", b"NaN", b"Infinity"),
+]
+# The learning sample's bounded numbers: minimum 0; minimum 0 and maximum 1; minimum 0 and maximum 5.
+BOUNDED = {
+    "execution_time_ms": lambda document, value: document.update(execution_time_ms=value),
+    "impact_score": lambda document, value: document.update(impact_score=value),
+    "rating": lambda document, value: document["user_feedback"].update(rating=value),
+    "total_tokens": lambda document, value: document["token_usage"].update(total_tokens=value),
+    "tokens": lambda document, value: document["token_usage"]["by_agent"][0].update(tokens=value),
+}
+
+
+def typed_reading(text: bytes) -> Any:
+    """What from_json gives, its numbers' types shown (``repr``: ``1`` is not ``1.0``); or the errors."""
+    try:
+        read = mm.LearningSample.from_json(text)
+    except ValidationError as error:
+        return mm.errors_as_json(error)
+    return read, repr(read)
+
+
+@pytest.mark.parametrize("field", list(BOUNDED))
+def test_a_bounded_number_reads_as_the_strict_reading_reads_it(field: str) -> None:
+    refused = 0
+    for number in NUMBERS:
+        document = json.loads(EXAMPLES["learning-sample.json"])
+        document.setdefault("user_feedback", {"decision": "approve"})
+        BOUNDED[field](document, MARK)
+        text = json.dumps(document).encode().replace(f'"{MARK}"'.encode(), number)
+        with fast_paths(True):
+            fast = typed_reading(text)
+        with fast_paths(False):
+            strict = typed_reading(text)
+        assert fast == strict, number
+        refused += isinstance(fast, list)
+    assert 0 < refused < len(NUMBERS)
