@@ -38,7 +38,6 @@ __all__ = [
     "fast_path_problems",
     "fast_reading",
     "is_plain",
-    "known_shape",
     "own_functions",
     "rules_after_reading",
     "shape_of",
@@ -76,9 +75,6 @@ def shape_of(model: object) -> Shape:
     return _SHAPES.get(kind) or _shape(kind)  # shape_of_class, without a call more: every walker asks per model
 
 
-known_shape: Callable[[type], Shape | None] = _SHAPES.get
-"""The shape of a class if it has been found already, else None: a walker's quick look (a C call), before ``shape_of``."""
-
 _AS_DICT: dict[type, int] = {}
 
 as_dict_fields: Callable[[type], int | None] = _AS_DICT.get
@@ -87,7 +83,7 @@ as_dict_fields: Callable[[type], int | None] = _AS_DICT.get
 Those of a plain class that holds no array of models and no extra keys: the
 ``__dict__`` holds every field under its name, unset ones as ``None``, and a
 model in a field is called back for. One C call to know it, where
-``known_shape`` takes three attribute looks more.
+``shape_of`` takes a call and three attribute looks more.
 """
 
 
