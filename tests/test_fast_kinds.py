@@ -3,7 +3,7 @@
 A generated class's reading takes every open object's checks out of its
 validator and, once the model is read, finds the open objects it holds
 (``_fast_shapes._open_finder``) and screens them in one orjson writing
-(``_open_objects_screened``). So: the finder must find every open object of a
+(``_found_screened``). So: the finder must find every open object of a
 model (checked here against a walk that knows nothing of the classes: in a
 model read from JSON, every dict is an open object); and every value an open
 object's check refuses must send the text to the strict reading, wherever the
@@ -28,7 +28,7 @@ from fast_path_switch import fast_paths
 from pydantic import BaseModel, ValidationError
 
 import mplp_models as mm
-from mplp_models import _fast_shapes, _generated
+from mplp_models import _fast_shapes, _generated, _reader
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
 
 EXAMPLES = {path.name: path.read_bytes() for path in sorted(PAYLOADS.glob("*.json"))}
@@ -67,8 +67,8 @@ def test_every_generated_class_with_open_objects_in_models_inside_is_screened_af
             continue
         paths = _fast_shapes._PATHS.get(kind, ())  # pyright: ignore[reportPrivateUsage]
         # Open objects in models inside: screened after the reading; all its own: the choice by the text.
-        assert reading.open is (bool(paths) and all(len(path) == 1 for path in paths)), kind
-        holding += bool(paths) and not reading.open
+        assert reading.by_text is (bool(paths) and all(len(path) == 1 for path in paths)), kind
+        holding += bool(paths) and not reading.by_text
     assert holding >= 10  # so the loop above looked at classes that hold some
 
 
@@ -218,7 +218,16 @@ KINDS: dict[str, tuple[type[mm.MplpModel], bytes]] = {
     "context": (mm.Context, FILLED["context.json"]),
     "learning sample": (mm.LearningSample, EXAMPLES["learning-sample.json"]),
     "dialog": (mm.Dialog, FILLED["dialog.json"]),
+    "trace": (mm.Trace, EXAMPLES["trace.json"]),  # the only way to open objects through an array of models (segments)
 }
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_a_clean_document_is_kept_by_the_fast_reading(kind: str) -> None:
+    # Else every reading would go the strict way, and the tests above would pass on it alone.
+    model, text = KINDS[kind]
+    with fast_paths(True):
+        assert _reader.read_fast(model, text) is not None
 
 
 @pytest.mark.parametrize("padding", list(PADDINGS))
@@ -265,7 +274,7 @@ def test_the_chain_stops_exactly_one_level_too_deep(
     for _ in range(levels - 1):
         deep = [deep]
     found.append({"a": deep})
-    assert _fast_shapes._open_objects_screened(found) is (levels < MAX_OPEN_OBJECT_DEPTH)  # pyright: ignore[reportPrivateUsage]
+    assert _fast_shapes._found_screened(found) is (levels < MAX_OPEN_OBJECT_DEPTH)  # pyright: ignore[reportPrivateUsage]
 
 
 def test_the_chain_is_as_deep_as_orjson_writes_less_the_open_objects() -> None:

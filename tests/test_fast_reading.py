@@ -166,7 +166,7 @@ def test_open_objects_inside_models_inside_are_screened_too(metadata: bytes) -> 
 
 
 def context_with(value: bytes) -> bytes:
-    """The context payload, its title holding many brackets (so the deep validator reads it), with one open value."""
+    """The context payload, its title holding many brackets (a text counted, before the open objects were screened after the reading), with one open value."""
     document = json.loads(CONTEXT)
     document["title"] = "[" * (MAX_OPEN_OBJECT_DEPTH + 1)
     document["constraints"] = {"x": "@"}
@@ -178,7 +178,7 @@ def test_a_context_is_screened_after_the_reading() -> None:
     # validator and screens them after the reading (tests/test_fast_kinds.py), asking no choice of
     # validator by the text; the readings below are held to the strict one all the same.
     reader = _fast_shapes.fast_reading(mm.Context)
-    assert reader is not None and not reader.open
+    assert reader is not None and not reader.by_text
 
 
 @pytest.mark.parametrize(

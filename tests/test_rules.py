@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from conftest import PAYLOADS, accepted, fixture
+from fast_path_switch import fast_paths
 from pydantic import ValidationError
 
 import mplp_models as mm
+from mplp_models._rules import RuleViolation
 
 STEP = "a1000000-0000-4000-8000-00000000000{}".format
 
@@ -296,3 +299,29 @@ def test_keyword_construction_runs_the_rules() -> None:
             status="draft",
             steps=steps,
         )
+
+
+class _SubjectRule(mm.InboxMessage, frozen=True):
+    """A user's subclass that adds a rule of its own, and no whole-model check."""
+
+    def _violations(self) -> Iterator[RuleViolation]:
+        yield from super()._violations()
+        if "!" in self.subject:
+            yield RuleViolation(("subject",), "no_shouting", "the subject shouts")
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_rule_a_subclass_adds_is_kept_with_the_fast_paths_on(enabled: bool) -> None:
+    # The inbox's whole-model check knows nothing of the subclass's rule: the subclass gets none.
+    document = fixture(mm.InboxMessage) | {"subject": "Ship it!"}
+    with fast_paths(enabled):
+        for read in (
+            lambda: _SubjectRule.model_validate(document),
+            lambda: _SubjectRule.from_json(json.dumps(document)),
+        ):
+            with pytest.raises(ValidationError) as caught:
+                read()
+            assert [error["type"] for error in caught.value.errors()] == ["no_shouting"]
+        assert [
+            violation.code for violation in _SubjectRule.model_validate(document, context=mm.SCHEMA_ONLY).check()
+        ] == ["no_shouting"]

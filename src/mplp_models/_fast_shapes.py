@@ -312,7 +312,7 @@ class Reading:
 
     ``shallow`` is the class's own validator in JSON mode, but that its open
     objects (``JsonObject``) are taken as pydantic's parser reads them, with
-    no Python call: ``_reader.read_as_strictly`` then screens what
+    no Python call: the reader's proof (``_reader._counts_agree``) then screens what
     ``_check_open_object`` would have refused (see there), on texts in which no
     open object can nest deeper than ``MAX_OPEN_OBJECT_DEPTH`` (``validator``
     says which). ``deep``, for the other texts, screens each open
@@ -325,14 +325,14 @@ class Reading:
     found by ``_open_finder`` in a model read (every generated one), needs
     neither the deep validator nor a count of the text: ``shallow`` reads
     every text, ``after`` screens the open objects the model holds
-    (``_open_objects_screened``: one orjson writing of them all), and ``open``
+    (``_found_screened``: one orjson writing of them all), and ``by_text``
     is then False, so that ``_reader`` does not ask ``validator`` (the choice
     by the text, which stays for the other classes). A model holding none
     (most documents of the module kinds) is screened by one look per field
     that may hold one.
     """
 
-    __slots__ = ("_deep", "_holds_open", "after", "kind", "open", "shallow")
+    __slots__ = ("_deep", "_holds_open", "after", "by_text", "kind", "shallow")
 
     def __init__(
         self,
@@ -344,7 +344,7 @@ class Reading:
         find: _Find | None = None,
     ) -> None:
         self.kind, self.shallow, self._holds_open = kind, shallow, open
-        self.open = open and find is None
+        self.by_text = open and find is None  # the validator chosen by the text (``validator``)
         self._deep: SchemaValidator | None = None if open else shallow
         self.after = _asked_after(unique, find if open else None, sound)
 
@@ -393,7 +393,7 @@ def _asked_after(
         if find is not None:
             found: list[Any] = []
             find(model, found)
-            if found and not _open_objects_screened(found):
+            if found and not _found_screened(found):
                 return False
         return sound is None or sound(model, context)
 
@@ -570,17 +570,17 @@ def _chain(levels: int | None) -> list[Any] | None:
     """``_INNERMOST`` at the bottom of ``levels`` arrays, itself one of them."""
     if levels is None or levels < 1:
         return None
-    chain = _INNERMOST
+    nest = _INNERMOST
     for _ in range(levels - 1):
-        chain = [chain]
-    return chain
+        nest = [nest]
+    return nest
 
 
 _CHAIN = _chain(_CHAIN_DEPTH)
 _CHAIN_LOCK = threading.Lock()
 
 
-def _open_objects_screened(found: list[Any]) -> bool:
+def _found_screened(found: list[Any]) -> bool:
     """True only when ``open_object_problem`` finds nothing in any of the open objects ``found`` (read from JSON text).
 
     One orjson writing of them all: it stops at an integer beyond 64 bits and
@@ -605,12 +605,16 @@ def _open_objects_screened(found: list[Any]) -> bool:
         ):
             if _CHAIN is None:
                 return all(open_object_problem(value) is None for value in found)
-            with _CHAIN_LOCK:
+            # Not waited for: a thread (or a signal handler in this one) writing the chain already
+            # leaves this reading to open_object_problem, which decides alone.
+            if not _CHAIN_LOCK.acquire(blocking=False):
+                return all(open_object_problem(value) is None for value in found)
+            try:
                 _INNERMOST[0] = found
-                try:
-                    written = orjson.dumps(_CHAIN)
-                finally:
-                    _INNERMOST[0] = None
+                written = orjson.dumps(_CHAIN)
+            finally:
+                _INNERMOST[0] = None
+                _CHAIN_LOCK.release()
     except orjson.JSONEncodeError:
         return False
     return written.find(b"null") < 0 or all(open_object_problem(value) is None for value in found)
@@ -824,7 +828,7 @@ _INT = {"type": "int", "strict": True}
 _FINITE = {"type": "float", "allow_inf_nan": False, "strict": True}
 
 
-def _bounded_number(chain: dict[str, Any]) -> dict[str, Any] | None:
+def _bounded_number(schema: dict[str, Any]) -> dict[str, Any] | None:
     """A bounded ``JsonNumber``'s JSON steps (``_types._NumericSchema``) as one union, or None for any other chain.
 
     The type's union (a strict ``int``, a finite strict ``float``) then one
@@ -837,7 +841,7 @@ def _bounded_number(chain: dict[str, Any]) -> dict[str, Any] | None:
     union fewer (a float no longer fails two ``int`` tries). Only the errors
     differ, and this validator's errors are dropped (the strict reading words them).
     """
-    steps: list[Any] = chain.get("steps", [])
+    steps: list[Any] = schema.get("steps", [])
     if len(steps) < 2 or not _plain_choices(steps[0], {}):
         return None
     bounds: dict[str, Any] = {}

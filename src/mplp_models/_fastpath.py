@@ -6,7 +6,10 @@ A fast path gives what its strict path gives, by a proof written next to it
 * ``from_json`` / ``model_validate_json`` / ``parse``: pydantic's JSON mode with
   the class's own validator of JSON text (``_fast_shapes.Reading``: open objects
   without a Python call, the rules and the own arrays' uniqueness asked after), kept when
-  ``_reader.read_as_strictly`` proves it equal to the strict reading;
+  the proof (``_reader.read_as_strictly``, in one function per class: ``_reader._read_of``)
+  shows it equal to the strict reading; the choice of that validator by the text
+  (``Reading.validator``) and the open objects found and screened after the reading
+  (``_fast_shapes._found_screened``);
 * ``load_json`` (the strict reading): the duplicate-key check by colon counts,
   and the second, exact reading only of texts with an ``e+`` in orjson's writing;
 * ``to_json``: orjson writes the models through ``_writer.model_members``, and
@@ -17,7 +20,7 @@ A fast path gives what its strict path gives, by a proof written next to it
   ``_listed_in_order`` and the per-step check in ``_step_integrity``), a
   dialog's earliest and latest messages, ``earliest_and_latest``'s comparison
   of texts, a trace's and an inbox message's whole-model check
-  (``_trace._plainly_sound``, ``_InboxRules._plainly_sound``), ``none_before``,
+  (``RuledModel._plainly_sound``: ``_trace._plainly_sound``, ``_InboxRules._plainly_sound``), ``none_before``,
   and ``Timestamp``'s reading by ``datetime.fromisoformat``;
 * a plan's edits (``_plan``: ``transition``, ``transition_step``, ``add_step``,
   ``update_step``, ``remove_step``), which check only the rules their change

@@ -52,7 +52,7 @@ from mplp_models import _fastpath
 from mplp_models._errors import Quoted
 from mplp_models._fast_shapes import fast_reading
 from mplp_models._text import short_repr
-from mplp_models._writer import every_field_writer, write_every_field
+from mplp_models._writer import every_field_writer
 
 __all__ = [
     "MAX_DEPTH",
@@ -231,8 +231,9 @@ def read_as_strictly(raw: bytes, model: Any, screened: bool = True) -> bool:
       ``OPT_STRICT_INTEGER``, any such integer stops the writing (then: no);
     * ``NaN``, ``Infinity`` and overflowing numbers, which pydantic's parser
       takes into open objects: ``JsonObject`` refuses them in JSON mode, or,
-      where the fast reading took its check out (``screened`` false), the
-      count of ``null``s (below);
+      where the fast reading took its check out, ``Reading.after``'s screen
+      of the open objects found (``screened`` true) or else the count of
+      ``null``s (below);
     * nesting beyond ``MAX_JSON_DEPTH``, which no model takes (orjson's writing
       stops at it), and, inside an open object, beyond ``MAX_OPEN_OBJECT_DEPTH``:
       ``JsonObject`` or ``_fast_shapes.Reading`` refuses it.
@@ -257,7 +258,8 @@ def read_as_strictly(raw: bytes, model: Any, screened: bool = True) -> bool:
     surrogates, bad numbers, trailing data, BOM, control characters) in the tests.
     """
     try:
-        written, unset = write_every_field(model)
+        kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # any value; a TypeError below if no model
+        written, unset = every_field_writer(kind)(model)  # the writing the fast reading chooses
     except TypeError:  # orjson's JSONEncodeError, or a model that is not plain
         return False
     return _counts_agree(raw, raw.count(b":"), written, unset, screened)
@@ -304,9 +306,9 @@ def _read_of(kind: type) -> _Read:
     rebuilt since (``model_rebuild(force=True)``: a new core schema) is read
     by a new one.
     """
-    reading = fast_reading(kind)
     model_class: Any = kind
-    schema = model_class.__pydantic_core_schema__
+    schema = model_class.__pydantic_core_schema__  # first: a rebuild meanwhile ends in _read_again
+    reading = fast_reading(kind)
     if reading is None:
 
         def strictly(raw: bytes, context: Any, options: Mapping[str, Any] | None) -> Any:
@@ -315,7 +317,7 @@ def _read_of(kind: type) -> _Read:
             return None
 
         return strictly
-    choose = reading.validator if reading.open else None
+    choose = reading.validator if reading.by_text else None
     shallow = reading.shallow
     write = every_field_writer(kind)
     after = reading.after

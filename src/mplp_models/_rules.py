@@ -134,9 +134,17 @@ class RuledModel(LifecycleModel, frozen=True):
 
         A model with many rules, read often, overrides it with a whole-model check that says
         "sound" only where ``_violations`` yields nothing, tied to it by a randomized test with
-        the fast paths off (tests/test_rules_speed.py). Asked only with the fast paths on.
+        the fast paths off (tests/test_rules_speed.py). Asked only with the fast paths on. A
+        class that adds rules (its own ``_violations``) and no check of its own gets none: the
+        check it would inherit knows nothing of its rules.
         """
         return False
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        if "_violations" in cls.__dict__ and "_plainly_sound" not in cls.__dict__:
+            cls._plainly_sound = RuledModel._plainly_sound  # type: ignore[method-assign]
 
     def _broken(self) -> Iterator[RuleViolation]:
         """``_violations``, after ``_plainly_sound`` where the fast paths are on."""

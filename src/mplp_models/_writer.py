@@ -108,7 +108,7 @@ def model_members(model: Any) -> Any:
         for name in optional:
             if name not in given:
                 del members[name]
-        if len(members) != len(given):  # a required field not given (taken out of the fields set in place)
+        if members.keys() != given:  # a required field not given, or a name no field's (the set changed in place)
             members = _without_unset(values, given)
     if loose:
         try:
@@ -136,10 +136,10 @@ _PLANS: dict[type, _Plan] = {}
 """A plain class's ``Shape.loose``, ``Shape.many``, ``Shape.extra`` and optional fields, by class: ``model_members`` unpacks a tuple (C level) where a ``Shape``'s fields are three attribute looks.
 
 The given fields are those of ``__dict__`` (every field's, unset ones
-``None``) that are in ``__pydantic_fields_set__``, a subset of them: so when
-every optional field not given is dropped from a copy and as many are left as
-were given, they are the given ones; else (a required field taken out of the
-fields set in place) each field is looked at.
+``None``) that are in ``__pydantic_fields_set__``: so when every optional
+field not given is dropped from a copy and the keys left are the fields set,
+they are the given ones; else (a required field taken out of the fields set
+in place, or a name put in that is no field's) each field is looked at.
 """
 
 

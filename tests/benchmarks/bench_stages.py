@@ -61,7 +61,7 @@ def _cases(model: type[mm.MplpModel], peer: Any, raw: bytes) -> dict[str, Callab
     reading = _fast_shapes.fast_reading(model)
     assert reading is not None, f"{model.__name__} takes no fast reading"
     # What from_json asks: a class that screens its open objects after the reading asks no choice.
-    validator, screened = reading.validator(raw, raw.count(b":")) if reading.open else (reading.shallow, True)
+    validator, screened = reading.validator(raw, raw.count(b":")) if reading.by_text else (reading.shallow, True)
     read = model.from_json(raw)
     assert read_as_strictly(raw, read, screened), f"{model.__name__}: the proof does not hold"
     after = reading.after  # the rules, and the UniqueItems checks of the model's own arrays
