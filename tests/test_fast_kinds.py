@@ -14,9 +14,7 @@ must agree.
 
 from __future__ import annotations
 
-import importlib
 import json
-import pkgutil
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
@@ -26,24 +24,13 @@ import pytest
 from conftest import PAYLOADS
 from fast_path_switch import fast_paths
 from pydantic import BaseModel, ValidationError
+from test_codegen import generated_classes
 
 import mplp_models as mm
-from mplp_models import _fast_shapes, _generated, _reader
+from mplp_models import _fast_shapes, _reader
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
 
 EXAMPLES = {path.name: path.read_bytes() for path in sorted(PAYLOADS.glob("*.json"))}
-
-
-def generated_classes() -> list[type[BaseModel]]:
-    found: list[type[BaseModel]] = []
-    for info in pkgutil.walk_packages(_generated.__path__, _generated.__name__ + "."):
-        module = importlib.import_module(info.name)
-        found += [
-            value
-            for value in vars(module).values()
-            if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == module.__name__
-        ]
-    return found
 
 
 def open_objects(value: Any) -> Iterator[Any]:
