@@ -254,7 +254,7 @@ def test_the_chain_stops_exactly_one_level_too_deep(
     levels: int, beside: int, chained: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if not chained:
-        monkeypatch.setattr(_fast_shapes, "_CHAIN", None)
+        monkeypatch.setattr(_fast_shapes, "_the_chain", lambda: None)
     # An object holding `levels` arrays nests levels + 1 deep; beside it, other objects (in the same writing).
     found: list[Any] = [{"x": "y" * 10} for _ in range(beside)]
     deep: Any = []
@@ -265,8 +265,9 @@ def test_the_chain_stops_exactly_one_level_too_deep(
 
 
 def test_the_chain_is_as_deep_as_orjson_writes_less_the_open_objects() -> None:
-    assert _fast_shapes._CHAIN_DEPTH is not None  # pyright: ignore[reportPrivateUsage]
-    levels = _fast_shapes._CHAIN_DEPTH + 1 + MAX_OPEN_OBJECT_DEPTH  # pyright: ignore[reportPrivateUsage]
+    depth = _fast_shapes._chain_depth()  # pyright: ignore[reportPrivateUsage]
+    assert depth is not None
+    levels = depth + 1 + MAX_OPEN_OBJECT_DEPTH
     nest: Any = None
     for _ in range(levels):
         nest = [nest]

@@ -9,6 +9,7 @@ the other.
 
 from __future__ import annotations
 
+import functools
 import threading
 import types
 import typing
@@ -351,7 +352,7 @@ class Reading:
     def validator(self, raw: bytes, colons: int) -> tuple[SchemaValidator, bool]:
         """The validator for ``raw`` (holding ``colons`` colons), and whether it screens the open objects' numbers itself (else the proof's count must).
 
-        Asked by ``_reader`` only when ``open``; for a class with a finder, the choice a class without one would make.
+        Asked by ``_reader`` only when ``by_text``; for a class with a finder, the choice a class without one would make.
         """
         if not self._holds_open:
             return self.shallow, True
@@ -561,9 +562,15 @@ def _writes(levels: int) -> bool:
 # of them nests deeper than that (an object in it is one level, each array or object inside one
 # more, as open_object_problem counts), with no count of brackets. One chain, one writing at a time.
 # An orjson that wrote deeper than it reads would have no chain: open_object_problem would decide.
-_DEEPEST = _deepest_written()
-_CHAIN_DEPTH = None if _DEEPEST is None else _DEEPEST - 1 - MAX_OPEN_OBJECT_DEPTH
+# Both are made at the chain's first use, not at import (finding orjson's depth takes about 0.25 ms).
 _INNERMOST: list[Any] = [None]
+
+
+@functools.cache
+def _chain_depth() -> int | None:
+    """How many arrays the chain holds: as deep as orjson writes, less the list of open objects and ``MAX_OPEN_OBJECT_DEPTH``."""
+    deepest = _deepest_written()
+    return None if deepest is None else deepest - 1 - MAX_OPEN_OBJECT_DEPTH
 
 
 def _chain(levels: int | None) -> list[Any] | None:
@@ -576,7 +583,12 @@ def _chain(levels: int | None) -> list[Any] | None:
     return nest
 
 
-_CHAIN = _chain(_CHAIN_DEPTH)
+@functools.cache
+def _the_chain() -> list[Any] | None:
+    """The chain, made once; None where orjson writes deeper than it reads."""
+    return _chain(_chain_depth())
+
+
 _CHAIN_LOCK = threading.Lock()
 
 
@@ -591,7 +603,7 @@ def _found_screened(found: list[Any]) -> bool:
     objects (and those of strings, which only add), behind the list's own; so a
     short writing, or one with few brackets, nests no deeper than
     ``MAX_OPEN_OBJECT_DEPTH``; any other is written again at the bottom of
-    ``_CHAIN``, where orjson stops exactly at an object nested deeper. The
+    the chain (``_the_chain``), where orjson stops exactly at an object nested deeper. The
     values are pydantic's parser's (JSON mode only): dicts, lists, strings,
     numbers, booleans and None. False only sends the text to the strict
     reading, which decides and words the error.
@@ -603,35 +615,38 @@ def _found_screened(found: list[Any]) -> bool:
             size > _FLAT_WRITING
             and (size > _COUNTED_WRITING or written.count(b"{") + written.count(b"[") > MAX_OPEN_OBJECT_DEPTH + 1)
         ):
-            if _CHAIN is None:
-                return all(open_object_problem(value) is None for value in found)
+            chain = _the_chain()
             # Not waited for: a thread (or a signal handler in this one) writing the chain already
             # leaves this reading to open_object_problem, which decides alone.
-            if not _CHAIN_LOCK.acquire(blocking=False):
-                return all(open_object_problem(value) is None for value in found)
+            if chain is None or not _CHAIN_LOCK.acquire(blocking=False):
+                return _each_screened(found)
             try:
                 _INNERMOST[0] = found
-                written = orjson.dumps(_CHAIN)
+                written = orjson.dumps(chain)
             finally:
                 _INNERMOST[0] = None
                 _CHAIN_LOCK.release()
     except orjson.JSONEncodeError:
         return False
-    return written.find(b"null") < 0 or all(open_object_problem(value) is None for value in found)
+    return written.find(b"null") < 0 or _each_screened(found)
 
 
-_FLAT_WRITING = 2 * MAX_OPEN_OBJECT_DEPTH + 2
-"""The longest writing of a list of open objects that needs no look at its depth: the list's brackets and two a level."""
-
-_CHAINED_LEAST = 16
-"""The fewest open objects written in ``_CHAIN`` at once: so many would most often be written twice."""
-
-_COUNTED_WRITING = 2048
-"""The longest writing whose brackets are counted (two passes); a longer one is written again in ``_CHAIN`` (about 1 us)."""
+def _each_screened(found: list[Any]) -> bool:
+    return all(open_object_problem(value) is None for value in found)
 
 
 _TOO_SHORT_TO_NEST = 2 * MAX_OPEN_OBJECT_DEPTH
 """A text no longer than this nests no deeper than ``MAX_OPEN_OBJECT_DEPTH``: each level takes an opener and a closer."""
+
+_FLAT_WRITING = _TOO_SHORT_TO_NEST + 2
+"""The longest writing of a list of open objects that needs no look at its depth: the list's brackets and two a level."""
+
+_CHAINED_LEAST = 16
+"""The fewest open objects written in the chain at once: so many would most often be written twice."""
+
+_COUNTED_WRITING = 2048
+"""The longest writing whose brackets are counted (two passes); a longer one is written again in the chain (about 1 us)."""
+
 
 _COUNTED = 4096
 """The largest text whose brackets are counted to choose ``Reading.shallow``: the counts grow with the text."""

@@ -199,12 +199,7 @@ def _value_at(model: object, loc: tuple[str | int, ...]) -> object:
 
 def _sound(model: RuledModel, context: object) -> bool:
     # The fast reading's question, asked of a model read without _apply_rules: would it pass?
-    # The whole-model check first, without a generator (the fast reading runs with the fast paths on).
-    return (
-        _schema_only(context)
-        or model._plainly_sound()  # pyright: ignore[reportPrivateUsage]
-        or next(model._violations(), None) is None  # pyright: ignore[reportPrivateUsage]
-    )
+    return _schema_only(context) or next(model._broken(), None) is None  # pyright: ignore[reportPrivateUsage]
 
 
 rules_after_reading(RuledModel.__pydantic_decorators__.model_validators["_apply_rules"].func, _sound)
