@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import typing
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, repeat
 from operator import attrgetter, is_
 from typing import Any, cast
@@ -104,10 +104,7 @@ def model_members(model: Any) -> Any:
         return _with_extra(model, values, given)
     members = values
     if len(given) != len(values):
-        members = values.copy()  # then dropping the few unset keys: the cheapest way, measured
-        for name in optional:
-            if name not in given:
-                del members[name]
+        members = _without_unset(values, given, optional)
         if members.keys() != given:  # a required field not given, or a name no field's (the set changed in place)
             members = _without_unset(values, given)
     if loose:
@@ -249,9 +246,10 @@ def _given_members_of(values: dict[str, Any], given: set[str]) -> dict[str, Any]
     return values if len(given) == len(values) else _without_unset(values, given)
 
 
-def _without_unset(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
+def _without_unset(values: dict[str, Any], given: set[str], names: Iterable[str] | None = None) -> dict[str, Any]:
+    """A copy of ``values`` without the keys of ``names`` (default: every key) that are not ``given``."""
     members = values.copy()  # then dropping the few unset keys: the cheapest way, measured
-    for name in values:
+    for name in values if names is None else names:
         if name not in given:
             del members[name]
     return members
