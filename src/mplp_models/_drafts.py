@@ -29,7 +29,7 @@ from typing_extensions import Self
 from mplp_models._generated.mplp.v1_0.common.learning_sample_schema import LearningSample
 from mplp_models._generated.mplp.v1_0.mplp_confirm_schema import Confirm, ConfirmDecision
 from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import Dialog, DialogMessage
-from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
+from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStep
 from mplp_models._ids import new_id, new_meta
 from mplp_models._plan import PlanBehaviour, _find_cycle  # pyright: ignore[reportPrivateUsage]
 from mplp_models._rules import RuleViolation as _Problem  # a draft's problem: where, which rule, the message
@@ -308,17 +308,7 @@ class PlanDraft(Draft):
         """``plan`` revised to this draft (what ``Plan.apply_draft`` does), ``order_index`` renumbered if used."""
         local = local_ids_of(plan)
         known = {local_id: step_id for step_id, local_id in local.items()}
-        drafted_ids = {step.id for step in self.steps}
-        problems = [
-            _Problem(
-                ("steps",),
-                "step_still_needed",
-                f'step "{local[step.step_id]}" is {step.status.value} and your draft leaves it out: '
-                "a step that is running or done stays in the plan; keep it in steps",
-            )
-            for step in plan.steps
-            if local[step.step_id] not in drafted_ids and step.status.value in _KEPT
-        ]
+        problems = _still_needed(plan, local, {step.id for step in self.steps})
         if problems:
             raise _refused(self, problems)
         ids = {step.id: known.get(step.id) or new_id() for step in self.steps}
@@ -327,14 +317,7 @@ class PlanDraft(Draft):
         steps: list[dict[str, Any]] = []
         for position, drafted in enumerate(self.steps):
             if drafted.id in known:
-                old = plan.step(known[drafted.id])
-                revised = old.to_dict()
-                revised.update(_new_step(drafted, ids))
-                revised["status"] = old.status.value
-                if drafted.agent_role is None:
-                    revised.pop("agent_role", None)
-                if not drafted.depends_on:
-                    revised.pop("dependencies", None)
+                revised = _revised_step(plan.step(known[drafted.id]), drafted, ids)
             else:
                 revised = _new_step(drafted, ids)
             if ordered:
@@ -346,6 +329,32 @@ class PlanDraft(Draft):
             return type(plan).model_validate(payload)
         except ValidationError as error:
             raise _in_the_draft(error, ids, self) from None
+
+
+def _still_needed(plan: PlanBehaviour, local: Mapping[str, str], drafted: set[str]) -> list[_Problem]:
+    """A problem for each step of ``plan`` running or done that the draft leaves out."""
+    return [
+        _Problem(
+            ("steps",),
+            "step_still_needed",
+            f'step "{local[step.step_id]}" is {step.status.value} and your draft leaves it out: '
+            "a step that is running or done stays in the plan; keep it in steps",
+        )
+        for step in plan.steps
+        if local[step.step_id] not in drafted and step.status.value in _KEPT
+    ]
+
+
+def _revised_step(old: PlanStep, drafted: PlanStepDraft, ids: Mapping[str, str]) -> dict[str, Any]:
+    """The step ``old`` as ``drafted`` revises it: its status and the fields a draft does not write kept."""
+    revised = old.to_dict()
+    revised.update(_new_step(drafted, ids))
+    revised["status"] = old.status.value
+    if drafted.agent_role is None:
+        revised.pop("agent_role", None)
+    if not drafted.depends_on:
+        revised.pop("dependencies", None)
+    return revised
 
 
 def _blank_texts(plan: Plan, local: Mapping[str, str]) -> list[str]:
