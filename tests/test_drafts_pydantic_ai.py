@@ -36,8 +36,10 @@ def test_output_type_plan_draft_is_retried_with_the_drafts_message() -> None:
     assert isinstance(result.output, llm.PlanDraft)
     check_plan(result.output.to_plan(context_id=CONTEXT))
     assert len(seen) == 2
-    last = seen[1][-1]
-    assert isinstance(last, ModelRequest)
+    answered, last = seen[1][-2:]  # the model's own answer, then the retry
+    assert isinstance(answered, ModelResponse) and isinstance(last, ModelRequest)
+    (call,) = answered.parts
+    assert isinstance(call, ToolCallPart) and call.args_as_dict() == DANGLING
     # This pydantic-ai sends an output tool's retry as the tool's return, marked "retried": pydantic's error list.
     (retry,) = [part for part in last.parts if isinstance(part, ToolReturnPart) and part.outcome == "retried"]
     assert retry.content == [

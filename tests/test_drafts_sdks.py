@@ -184,8 +184,11 @@ def test_anthropic_strict_tool_retries_with_the_drafts_message() -> None:
     check_plan(draft.to_plan(context_id=CONTEXT))
     tool = requests[0]["tools"][0]
     assert (tool["name"], tool["strict"], tool["input_schema"]) == ("PlanDraft", True, llm.json_schema(llm.PlanDraft))
-    (result,) = requests[1]["messages"][-1]["content"]
-    assert result["is_error"] is True and MESSAGE in result["content"]
+    _, assistant, user = requests[1]["messages"]
+    (call,) = assistant["content"]  # the model's own tool call, then the feedback as its result
+    assert (assistant["role"], call["type"], call["input"]) == ("assistant", "tool_use", DANGLING)
+    (result,) = user["content"]
+    assert result["tool_use_id"] == call["id"] and result["is_error"] is True and MESSAGE in result["content"]
 
 
 def test_a_plan_refused_by_pydantic_gets_the_same_message_from_both_sdks() -> None:
