@@ -1,4 +1,5 @@
-"""mplp_models.llm drafts: their schemas under each provider's rules, their own rules, the documents made of them, revisions."""
+"""mplp_models.llm drafts: their schemas under each provider's rules, their own rules, their examples, the
+documents made of them, revisions."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 from test_llm import CHECKS, anthropic_load
 
@@ -564,3 +566,46 @@ def test_learning_sample_draft_makes_a_sample() -> None:
     assert [e["code"] for e in refusal({**out, "impact_score": None, "success": "yes"}, llm.LearningSampleDraft)] == [
         "bool_type"
     ]
+
+
+# --- examples: a valid answer of each draft, for tests (pydantic-ai's TestModel) and prompts -----
+
+
+@pytest.mark.parametrize("model", DRAFTS, ids=lambda model: model.__name__)
+def test_every_draft_has_an_example_that_answers_its_own_schema(model: type[llm.Draft]) -> None:
+    example = model.example()
+    assert type(example) is model and model.example() == example
+    answer = json.loads(example.model_dump_json())
+    # What the providers are sent is what the example answers: the reference validator says so.
+    assert list(Draft202012Validator(llm.json_schema(model)).iter_errors(answer)) == []
+    assert model.model_validate_json(json.dumps(answer)) == example
+
+
+def test_the_examples_make_documents_that_keep_every_rule() -> None:
+    draft = llm.PlanDraft.example()
+    plan = draft.to_plan(context_id=CONTEXT, at=AT)
+    ids = draft.local_ids(plan)
+    # The example of docs/llm.md: three steps, each waiting for the one before it.
+    assert list(ids) == ["s1", "s2", "s3"]
+    assert [step.depends_on for step in plan.steps] == [(), (ids["s1"],), (ids["s2"],)]
+    assert mm.Plan.from_json(plan.to_json()) == plan and [step.step_id for step in plan.ready_steps()] == [ids["s1"]]
+    assert llm.PlanStepDraft.example() == draft.steps[0]
+    dialog = llm.DialogDraft.example().to_dialog(context_id=CONTEXT, at=AT)
+    assert mm.Dialog.from_json(dialog.to_json()) == dialog
+    assert llm.DialogMessageDraft.example().to_message(at=AT) == dialog.messages[0]
+    decision = llm.ConfirmDecisionDraft.example().to_decision(by_role="reviewer", at=AT)
+    assert decision.status == "approved"
+    sample = llm.LearningSampleDraft.example().to_learning_sample(project_id="release", started_at=AT, plan=plan)
+    assert mm.LearningSample.from_json(sample.to_json()) == sample
+
+
+def test_a_draft_without_an_example_says_so() -> None:
+    with pytest.raises(TypeError, match="Draft has no example"):
+        llm.Draft.example()
+
+    class ReviewedPlanDraft(llm.PlanDraft):
+        reviewer: str
+
+    with pytest.raises(ValidationError) as caught:
+        ReviewedPlanDraft.example()
+    assert [(e["pointer"], e["code"]) for e in mm.errors_as_json(caught.value)] == [("/reviewer", "missing")]

@@ -1,8 +1,9 @@
-"""A draft as LangChain's ``with_structured_output``, on langchain-openai's ChatOpenAI over a mock transport.
+"""A draft with LangChain: langchain-openai's ChatOpenAI over a mock transport, the draft's format bound.
 
-LangChain's ``method="json_schema"`` goes through the openai SDK's ``parse``, which validates the answer
-with the draft itself: the refusal is the draft's ValidationError, and the retry sends ``llm.feedback`` of it. langchain-core needs Python
-3.11 or newer: on 3.10 this module is skipped.
+``with_structured_output(method="json_schema")`` goes through the openai SDK's ``parse``, which
+refuses the answer inside ``invoke``: the reply is lost. Bound with ``llm.openai_format``, the reply
+comes back, and the retry sends it with ``llm.feedback``. langchain-core needs Python 3.11 or newer:
+on 3.10 this module is skipped.
 """
 
 from __future__ import annotations
@@ -23,29 +24,50 @@ from test_llm_sdks import chat_completion, replaying
 from mplp_models import llm
 
 
-def test_with_structured_output_is_retried_with_the_drafts_message() -> None:
-    requests: list[dict[str, Any]] = []
-    http = replaying([chat_completion(json.dumps(DANGLING)), chat_completion(json.dumps(GOOD))], requests)
-    chat = ChatOpenAI(
+def chat_model(answers: list[dict[str, Any]], requests: list[dict[str, Any]]) -> ChatOpenAI:
+    return ChatOpenAI(
         model="gpt-4o-2024-08-06",
         api_key=SecretStr("sk-test"),
         base_url="http://127.0.0.1:9/v1",
-        http_client=http,
+        http_client=replaying(answers, requests),
         max_retries=0,
     )
-    planner = chat.with_structured_output(llm.PlanDraft, method="json_schema", strict=True)
-    messages: list[BaseMessage] = [HumanMessage("Plan the release of v2.")]
-    draft = None
-    for _ in range(3):
-        try:
-            draft = planner.invoke(messages)
-            break
-        except ValidationError as error:
-            messages.append(HumanMessage(llm.feedback(error)))
-    assert isinstance(draft, llm.PlanDraft)
-    check_plan(draft.to_plan(context_id=CONTEXT))
-    assert len(requests) == 2
+
+
+def test_with_structured_output_refuses_inside_invoke() -> None:
+    requests: list[dict[str, Any]] = []
+    planner = chat_model([chat_completion(json.dumps(DANGLING))], requests).with_structured_output(
+        llm.PlanDraft, method="json_schema", strict=True
+    )
+    with pytest.raises(ValidationError) as caught:  # the draft's own refusal: no reply to send back
+        planner.invoke([HumanMessage("Plan the release of v2.")])
+    assert MESSAGE in llm.feedback(caught.value)
     sent = requests[0]["response_format"]
     assert sent["json_schema"]["strict"] is True and sent["json_schema"]["schema"] == llm.json_schema(llm.PlanDraft)
-    retry = requests[1]["messages"][-1]["content"]
-    assert "/steps/2/depends_on/1 [unknown_dependency]" in retry and MESSAGE in retry
+
+
+def test_a_bound_format_keeps_the_reply_for_the_retry() -> None:
+    # docs/llm.md's LangChain loop.
+    requests: list[dict[str, Any]] = []
+    first = json.dumps(DANGLING, indent=1)
+    chat = chat_model([chat_completion(first), chat_completion(json.dumps(GOOD))], requests).bind(
+        response_format=llm.openai_format(llm.PlanDraft)
+    )
+    chat_history: list[BaseMessage] = [HumanMessage("Plan the release of v2.")]
+    proposal = None
+    for _ in range(3):
+        ai_message = chat.invoke(chat_history)
+        try:
+            proposal = llm.PlanDraft.model_validate_json(ai_message.text)
+            break
+        except ValidationError as error:
+            chat_history += [ai_message, HumanMessage(llm.feedback(error))]
+    assert proposal is not None
+    check_plan(proposal.to_plan(context_id=CONTEXT))
+    assert len(requests) == 2
+    assert requests[0]["response_format"] == llm.openai_format(llm.PlanDraft)
+    user, assistant, retry = requests[1]["messages"]
+    assert user == {"role": "user", "content": "Plan the release of v2."}
+    assert assistant["role"] == "assistant" and assistant["content"] == first
+    assert retry["role"] == "user" and "/steps/2/depends_on/1 [unknown_dependency]" in retry["content"]
+    assert MESSAGE in retry["content"]

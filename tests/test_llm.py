@@ -113,31 +113,39 @@ OPENAI_MAX_ENUM_VALUES = 1000
 
 def check_openai(schema: dict[str, Any]) -> None:
     check_common(schema)
-    properties = enum_values = text = 0
+    enum_values = text = 0
     for node, _ in nodes(schema):
-        assert set(node) <= OPENAI_KEYWORDS, set(node) - OPENAI_KEYWORDS
-        if node.get("type") == "object":
-            # "all fields or function parameters must be specified as required"; "it is possible to
-            # emulate an optional parameter by using a union type with null"
-            assert node["required"] == list(node["properties"])
-            text += sum(map(len, node["properties"]))
-        if "$ref" in node:
-            # The page is silent; openai-python's to_strict_json_schema inlines a $ref with other keys.
-            assert set(node) == {"$ref"}, node
-        if "format" in node:
-            assert node["format"] in OPENAI_FORMATS
-        if "enum" in node:
-            enum_values += len(node["enum"])
-            text += sum(len(str(value)) for value in node["enum"])
-        assert any(key in node for key in ("type", "anyOf", "$ref")), node
+        node_enum_values, node_text = check_openai_node(node)
+        enum_values += node_enum_values
+        text += node_text
     # Properties and depth as the answer holds them: a definition counts where it is used.
-    for node, _ in nodes(inlined(schema)):
-        properties += len(node.get("properties", {}))
+    properties = sum(len(node.get("properties", {})) for node, _ in nodes(inlined(schema)))
     text += sum(map(len, schema.get("$defs", {})))
     assert max_depth(schema) <= OPENAI_MAX_DEPTH
     assert properties <= OPENAI_MAX_PROPERTIES
     assert enum_values <= OPENAI_MAX_ENUM_VALUES
     assert text <= OPENAI_MAX_STRING
+
+
+def check_openai_node(node: dict[str, Any]) -> tuple[int, int]:
+    """One node of a schema under OpenAI's rules; its enum values and the length of its names and values."""
+    assert set(node) <= OPENAI_KEYWORDS, set(node) - OPENAI_KEYWORDS
+    enum_values = text = 0
+    if node.get("type") == "object":
+        # "all fields or function parameters must be specified as required"; "it is possible to
+        # emulate an optional parameter by using a union type with null"
+        assert node["required"] == list(node["properties"])
+        text += sum(map(len, node["properties"]))
+    if "$ref" in node:
+        # The page is silent; openai-python's to_strict_json_schema inlines a $ref with other keys.
+        assert set(node) == {"$ref"}, node
+    if "format" in node:
+        assert node["format"] in OPENAI_FORMATS
+    if "enum" in node:
+        enum_values += len(node["enum"])
+        text += sum(len(str(value)) for value in node["enum"])
+    assert any(key in node for key in ("type", "anyOf", "$ref")), node
+    return enum_values, text
 
 
 # https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations

@@ -87,6 +87,15 @@ def test_the_object_found_is_the_one_raw_decode_finds_from_the_first_brace_that_
         ("x {{{{", None),
         ('x {"a": NaN}', '{"a": NaN}'),  # Python's reader takes NaN; the strict one refuses it after
         ('x {"a": "\\q"} {"b": 1}', '{"b": 1}'),  # an invalid escape
+        ('x {"a": [1] oops', None),  # an array that closed inside an object that did not is no object
+        ('x {"a": 1, 2} {"b": 3}', '{"b": 3}'),  # a value where a key belongs
+        ('x {"a" 1} {"b": 3}', '{"b": 3}'),  # no colon
+        ('x {"a": 1 "b": 2} {"c": 3}', '{"c": 3}'),  # no comma
+        ('x {"a": [1,]} {"b": 1}', '{"b": 1}'),  # a trailing comma
+        ('x {: 1} {"b": 2}', '{"b": 2}'),  # a colon with no key
+        ('x {, "a": 1} {"b": 2}', '{"b": 2}'),  # a comma before any member
+        ('x {"a": [1}} {"b": 1}', '{"b": 1}'),  # a closer of the other kind
+        ('x {"a": {"b": [true, null, "c"]}, "d": -1.5e3}', '{"a": {"b": [true, null, "c"]}, "d": -1.5e3}'),
         ("```json\n{}\n```", "{}"),
         ("```json\n{} ``` ```json\n[]\n```", "{}"),
     ],

@@ -1,4 +1,4 @@
-"""mplp_models.llm with the real SDKs, offline: the openai and anthropic clients over a mock transport, pydantic-ai's FunctionModel.
+"""mplp_models.llm with the real SDKs, offline: the openai and anthropic clients over a mock transport.
 
 The responses are the API's JSON as the SDKs' own types define it (ChatCompletion,
 Message), replayed by an httpx2 MockTransport that also records each request.

@@ -29,7 +29,7 @@ from typing_extensions import Self
 from mplp_models._generated.mplp.v1_0.common.learning_sample_schema import LearningSample
 from mplp_models._generated.mplp.v1_0.mplp_confirm_schema import Confirm, ConfirmDecision
 from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import Dialog, DialogMessage
-from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
+from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStep
 from mplp_models._ids import new_id, new_meta
 from mplp_models._plan import PlanBehaviour, _find_cycle  # pyright: ignore[reportPrivateUsage]
 from mplp_models._rules import RuleViolation as _Problem  # a draft's problem: where, which rule, the message
@@ -85,9 +85,29 @@ class Draft(BaseModel):
     """Closed, frozen, and every field required: what strict structured outputs ask of a schema."""
 
     model_config: ClassVar[ConfigDict] = ConfigDict(extra="forbid", frozen=True)
+    # The answer that example() reads: each draft class sets its own.
+    _EXAMPLE: ClassVar[Mapping[str, Any] | None] = None
 
     def _problems(self) -> list[_Problem]:
         return []
+
+    @classmethod
+    def example(cls) -> Self:
+        """A valid draft, the same on every call: what a model could answer, for tests and prompts.
+
+        pydantic-ai's ``TestModel()`` writes every string as ``"a"``, so a plan step it makes
+        depends on itself; ``TestModel(custom_output_args=PlanDraft.example())`` answers this instead.
+
+        Returns:
+            A new instance, validated like any answer. A draft class of your own that adds a
+            required field overrides ``example`` (else the ``ValidationError`` names the field).
+
+        Raises:
+            TypeError: For ``Draft`` itself, which has no example.
+        """
+        if cls._EXAMPLE is None:
+            raise TypeError(f"{cls.__name__} has no example: a draft class of your own overrides example()")
+        return cls.model_validate(cls._EXAMPLE)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy; with ``update``, a new draft validated like construction, its rules included.
@@ -123,6 +143,14 @@ class Draft(BaseModel):
 
 # --- plans --------------------------------------------------------------------------------------
 
+# The first step of PlanDraft's example, and PlanStepDraft's.
+_FIRST_STEP: Mapping[str, Any] = {
+    "id": "s1",
+    "description": "Tag the release v2.0.0",
+    "agent_role": "release-manager",
+    "depends_on": [],
+}
+
 _LocalId = Annotated[
     JsonText,
     Field(description='A short id of a step within this plan, such as "s1"; other steps name it in depends_on.'),
@@ -131,6 +159,8 @@ _LocalId = Annotated[
 
 class PlanStepDraft(Draft):
     """One step of the plan: what is done, by whom, after which other steps."""
+
+    _EXAMPLE: ClassVar[Mapping[str, Any] | None] = _FIRST_STEP
 
     id: _LocalId
     description: Annotated[JsonText, Field(description="What this step does, for the agent that carries it out.")]
@@ -165,6 +195,16 @@ class PlanStepDraft(Draft):
 
 class PlanDraft(Draft):
     """A plan of work: a title, its objective, and its steps with the order they wait for each other in."""
+
+    _EXAMPLE: ClassVar[Mapping[str, Any] | None] = {
+        "title": "Ship v2.0",
+        "objective": "Tag, build and publish release 2.0",
+        "steps": [
+            _FIRST_STEP,
+            {"id": "s2", "description": "Build the wheels", "agent_role": "builder", "depends_on": ["s1"]},
+            {"id": "s3", "description": "Publish the wheels", "agent_role": None, "depends_on": ["s2"]},
+        ],
+    }
 
     title: Annotated[JsonText, Field(description="A short title of the plan.")]
     objective: Annotated[JsonText, Field(description="What the plan is to achieve.")]
@@ -308,17 +348,7 @@ class PlanDraft(Draft):
         """``plan`` revised to this draft (what ``Plan.apply_draft`` does), ``order_index`` renumbered if used."""
         local = local_ids_of(plan)
         known = {local_id: step_id for step_id, local_id in local.items()}
-        drafted_ids = {step.id for step in self.steps}
-        problems = [
-            _Problem(
-                ("steps",),
-                "step_still_needed",
-                f'step "{local[step.step_id]}" is {step.status.value} and your draft leaves it out: '
-                "a step that is running or done stays in the plan; keep it in steps",
-            )
-            for step in plan.steps
-            if local[step.step_id] not in drafted_ids and step.status.value in _KEPT
-        ]
+        problems = _still_needed(plan, local, {step.id for step in self.steps})
         if problems:
             raise _refused(self, problems)
         ids = {step.id: known.get(step.id) or new_id() for step in self.steps}
@@ -327,14 +357,7 @@ class PlanDraft(Draft):
         steps: list[dict[str, Any]] = []
         for position, drafted in enumerate(self.steps):
             if drafted.id in known:
-                old = plan.step(known[drafted.id])
-                revised = old.to_dict()
-                revised.update(_new_step(drafted, ids))
-                revised["status"] = old.status.value
-                if drafted.agent_role is None:
-                    revised.pop("agent_role", None)
-                if not drafted.depends_on:
-                    revised.pop("dependencies", None)
+                revised = _revised_step(plan.step(known[drafted.id]), drafted, ids)
             else:
                 revised = _new_step(drafted, ids)
             if ordered:
@@ -346,6 +369,32 @@ class PlanDraft(Draft):
             return type(plan).model_validate(payload)
         except ValidationError as error:
             raise _in_the_draft(error, ids, self) from None
+
+
+def _still_needed(plan: PlanBehaviour, local: Mapping[str, str], drafted: set[str]) -> list[_Problem]:
+    """A problem for each step of ``plan`` running or done that the draft leaves out."""
+    return [
+        _Problem(
+            ("steps",),
+            "step_still_needed",
+            f'step "{local[step.step_id]}" is {step.status.value} and your draft leaves it out: '
+            "a step that is running or done stays in the plan; keep it in steps",
+        )
+        for step in plan.steps
+        if local[step.step_id] not in drafted and step.status.value in _KEPT
+    ]
+
+
+def _revised_step(old: PlanStep, drafted: PlanStepDraft, ids: Mapping[str, str]) -> dict[str, Any]:
+    """The step ``old`` as ``drafted`` revises it: its status and the fields a draft does not write kept."""
+    revised = old.to_dict()
+    revised.update(_new_step(drafted, ids))
+    revised["status"] = old.status.value
+    if drafted.agent_role is None:
+        revised.pop("agent_role", None)
+    if not drafted.depends_on:
+        revised.pop("dependencies", None)
+    return revised
 
 
 def _blank_texts(plan: Plan, local: Mapping[str, str]) -> list[str]:
@@ -493,8 +542,14 @@ def _deepest(answer: dict[str, Any], loc: Loc) -> tuple[Loc, Any]:
 # --- dialogs ------------------------------------------------------------------------------------
 
 
+# The first message of DialogDraft's example, and DialogMessageDraft's.
+_FIRST_MESSAGE: Mapping[str, Any] = {"role": "user", "content": "Plan the release of v2.0."}
+
+
 class DialogMessageDraft(Draft):
     """One message of a dialog: who speaks and what they say."""
+
+    _EXAMPLE: ClassVar[Mapping[str, Any] | None] = _FIRST_MESSAGE
 
     role: Annotated[
         Literal["user", "assistant", "system", "agent"],
@@ -520,6 +575,13 @@ class DialogMessageDraft(Draft):
 
 class DialogDraft(Draft):
     """A dialog: its messages, in the order they were said."""
+
+    _EXAMPLE: ClassVar[Mapping[str, Any] | None] = {
+        "messages": [
+            _FIRST_MESSAGE,
+            {"role": "assistant", "content": "Three steps: tag, build the wheels, publish them."},
+        ]
+    }
 
     messages: Annotated[
         tuple[DialogMessageDraft, ...], Ordered, Field(description="The messages, at least one, in order.")
@@ -573,6 +635,11 @@ class DialogDraft(Draft):
 class ConfirmDecisionDraft(Draft):
     """A decision on a request for approval, and the reason for it."""
 
+    _EXAMPLE: ClassVar[Mapping[str, Any] | None] = {
+        "decision": "approved",
+        "reason": "The tests pass on every platform.",
+    }
+
     decision: Annotated[
         Literal["approved", "rejected"], Field(description="approved to let the request go ahead, rejected to stop it.")
     ]
@@ -616,6 +683,13 @@ class ConfirmDecisionDraft(Draft):
 
 class LearningSampleDraft(Draft):
     """A judgement of how an action went: whether it succeeded, how much it mattered, and what went wrong."""
+
+    _EXAMPLE: ClassVar[Mapping[str, Any] | None] = {
+        "success": True,
+        "impact_score": 0.8,
+        "error_code": None,
+        "error_message": None,
+    }
 
     success: Annotated[StrictBool, Field(description="Whether the action achieved what it was meant to.")]
     impact_score: Annotated[

@@ -329,15 +329,7 @@ def _scan(plain: str, position: int, *, first_only: bool) -> tuple[int, int] | N
         if not stack:
             if best is not None or (first_only and position > 0):
                 break
-            found = _NEXT.search(plain, position)
-            if found is None:
-                break
-            if found.group() == '"':  # a string of this phase: skipped whole, to keep the pairing
-                closing = plain.find('"', found.end())
-                position = end if closing == -1 else closing + 1
-                continue
-            stack.append([_KEY_OR_CLOSE, found.start(), 1])
-            position = found.end()
+            position = _open_next(plain, position, stack)
             continue
         token = _TOKEN.match(plain, position)
         if token is None:  # only white space is left
@@ -348,51 +340,82 @@ def _scan(plain: str, position: int, *, first_only: bool) -> tuple[int, int] | N
             stack.clear()
             if token.group(2) == "{" and not first_only:
                 stack.append([_KEY_OR_CLOSE, token.start(2), 1])
-        elif closed:
-            start, is_object = closed
-            if is_object and (best is None or start < best[0]) and not (first_only and stack):
-                best = (start, position)
+        elif closed and not (first_only and stack):  # under first_only, only the outermost object counts
+            best = _earliest(best, closed, position)
     return best
 
 
-def _step(stack: list[list[int]], token: re.Match[str], plain: str) -> tuple[int, int] | tuple[()] | None:
-    """Take ``token`` into the innermost container: None if it cannot, the (start, is object) of a container it closes, else ()."""
+def _earliest(best: tuple[int, int] | None, closed: tuple[int, int], end: int) -> tuple[int, int] | None:
+    """``best``, or the container that closed at ``end`` if it is an object that starts before it."""
+    start, is_object = closed
+    return (start, end) if is_object and (best is None or start < best[0]) else best
+
+
+def _open_next(plain: str, position: int, stack: list[list[int]]) -> int:
+    """Where the scan goes on with no container open: after the next ``{`` (opened), or after the next string."""
+    found = _NEXT.search(plain, position)
+    if found is None:
+        return len(plain)
+    if found.group() == '"':  # a string of this phase: skipped whole, to keep the pairing
+        closing = plain.find('"', found.end())
+        return len(plain) if closing == -1 else closing + 1
+    stack.append([_KEY_OR_CLOSE, found.start(), 1])
+    return found.end()
+
+
+_Taken = tuple[int, int] | tuple[()] | None  # what _step gives: refused, the container closed, or taken
+
+
+def _step(stack: list[list[int]], token: re.Match[str], plain: str) -> _Taken:
+    """What taking ``token`` into the innermost container gives.
+
+    None if it cannot be taken there; the (start, is object) of a container it closes; else ().
+    """
     top = stack[-1]
-    state = top[0]
-    mark, scalar = token.group(2), token.group(3)
-    if token.start(1) != -1:  # a string, looked at in place: it may be most of the answer
-        start, end = token.span(1)
-        if end - start < 2 or plain[end - 1] != '"' or _CONTROL.search(plain, start, end):
-            return None
-        if state in (_KEY, _KEY_OR_CLOSE):
-            top[0] = _COLON_NEXT
-            return ()
-        return _value(top)
-    if scalar is not None:
+    mark = token.group(2)
+    if token.start(1) != -1:
+        return _string(top, token, plain)
+    if token.group(3) is not None:  # a number, true, false, null (or what Python's reader takes: NaN)
         return _value(top)
     if mark is None:
         return None
-    if mark == ":":
-        if state != _COLON_NEXT:
-            return None
-        top[0] = _VALUE
-        return ()
-    if mark == ",":
-        if state != _COMMA_OR_CLOSE:
-            return None
-        top[0] = _KEY if top[2] else _VALUE
-        return ()
+    if mark in ":,":
+        return _separator(top, mark)
     if mark in "{[":
-        if state not in (_VALUE, _VALUE_OR_CLOSE):
+        if top[0] not in (_VALUE, _VALUE_OR_CLOSE):
             return None
         top[0] = _COMMA_OR_CLOSE  # once the child closes
         stack.append([_KEY_OR_CLOSE if mark == "{" else _VALUE_OR_CLOSE, token.start(2), int(mark == "{")])
         return ()
     # A closer: of this container's kind, where it may close.
-    if (mark == "}") != bool(top[2]) or state not in (_KEY_OR_CLOSE, _VALUE_OR_CLOSE, _COMMA_OR_CLOSE):
+    if (mark == "}") != bool(top[2]) or top[0] not in (_KEY_OR_CLOSE, _VALUE_OR_CLOSE, _COMMA_OR_CLOSE):
         return None
     stack.pop()
     return top[1], top[2]
+
+
+def _string(top: list[int], token: re.Match[str], plain: str) -> _Taken:
+    """A string token, looked at in place (it may be most of the answer): a key or a value, if whole and valid."""
+    start, end = token.span(1)
+    if end - start < 2 or plain[end - 1] != '"' or _CONTROL.search(plain, start, end):
+        return None
+    if top[0] in (_KEY, _KEY_OR_CLOSE):
+        top[0] = _COLON_NEXT
+        return ()
+    return _value(top)
+
+
+def _separator(top: list[int], mark: str) -> _Taken:
+    """A ``:`` after a key, or a ``,`` after a member or an item."""
+    if mark == ":":
+        if top[0] != _COLON_NEXT:
+            return None
+        top[0] = _VALUE
+        return ()
+    if top[0] != _COMMA_OR_CLOSE:
+        return None
+    top[0] = _KEY if top[2] else _VALUE
+    return ()
 
 
 def _value(top: list[int]) -> tuple[()] | None:
