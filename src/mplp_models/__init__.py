@@ -259,6 +259,7 @@ if TYPE_CHECKING:
     from mplp_models._reader import MAX_DEPTH as MAX_DEPTH  # deprecated: MAX_JSON_DEPTH
     from mplp_models._reader import MAX_JSON_DEPTH
     from mplp_models._rules import RuleViolation
+    from mplp_models._store import StoreConflict
     from mplp_models._types import MAX_OPEN_DEPTH as MAX_OPEN_DEPTH  # deprecated: MAX_OPEN_OBJECT_DEPTH
     from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, Timestamp
 
@@ -434,6 +435,7 @@ __all__ = [
     "SAEventType",
     "SAEventTypeValue",
     "SampleMeta",
+    "StoreConflict",
     "Timestamp",
     "TokenUsage",
     "ToolEvent",
