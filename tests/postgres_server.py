@@ -137,14 +137,15 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
         server.wait()
 
 
-def fresh_schema(conninfo: str) -> str:
-    """The connection string of a new, empty schema of the server (``search_path`` set to it)."""
+def fresh_schema(conninfo: str, *settings: str) -> str:
+    """The connection string of a new, empty schema of the server (``search_path`` set to it, and ``settings``)."""
     import psycopg
 
     schema = f"test_{uuid.uuid4().hex[:16]}"
     with psycopg.connect(conninfo, autocommit=True) as connection:
         connection.execute(f"CREATE SCHEMA {schema}")
-    return f"{conninfo} options=-csearch_path={schema}"
+    options = " ".join(f"-c{setting}" for setting in (f"search_path={schema}", *settings))
+    return f"{conninfo} options='{options}'"
 
 
 if __name__ == "__main__":

@@ -150,7 +150,7 @@ def test_bad_input_is_refused_clearly(store: Store) -> None:
     with pytest.raises(TypeError, match="not a dict"):
         store.put(plan.to_dict())  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="top-level kind"):
-        store.put(plan.steps[0])
+        store.put(plan.steps[0])  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="PlanStep is not such a kind"):
         store.get(mm.PlanStep, plan.plan_id)  # type: ignore[type-var]
     # A document of another kind under an id the store holds.

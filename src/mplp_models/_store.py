@@ -62,7 +62,7 @@ __all__ = [
     "Version",
 ]
 
-_M = TypeVar("_M", bound=MplpModel)
+_D = TypeVar("_D", bound="Payload")  # a document of a top-level kind (or of a subclass of one)
 
 KEYFRAME_EVERY = 64
 """Versions 1, 65, 129... are kept whole; the others as their change from the version before."""
@@ -296,7 +296,7 @@ class Store(ABC):
 
     # --- writing ----------------------------------------------------------------------------------
 
-    def put(self, document: MplpModel, *, expected: Version | None = None) -> Version:
+    def put(self, document: Payload, *, expected: Version | None = None) -> Version:
         """Append ``document`` as the next version of its kind and id; that version.
 
         Args:
@@ -327,7 +327,7 @@ class Store(ABC):
             self._insert_version(transaction, entry, number, at, None if head is None else head.body)
         return Version(entry.kind, entry.id, number, entry.sha256, at)
 
-    def update(self, kind: type[_M], id: str, change: Callable[[_M], _M], *, attempts: int | None = None) -> Version:
+    def update(self, kind: type[_D], id: str, change: Callable[[_D], _D], *, attempts: int | None = None) -> Version:
         """Read the latest version, apply ``change`` to it, put the result; again on each ``StoreConflict``.
 
         ``change`` may be called several times (once per attempt), each time with the
@@ -354,7 +354,7 @@ class Store(ABC):
                 if attempts is not None and tried >= attempts:
                     raise
 
-    def delete(self, kind: type[MplpModel], id: str) -> int:
+    def delete(self, kind: type[Payload], id: str) -> int:
         """Forget the document: remove every version of it; how many there were (0 if it is not stored).
 
         Its history goes with it: ``history`` is then empty, ``get`` raises
@@ -387,7 +387,7 @@ class Store(ABC):
         """
         copied = 0
         for head in source.latest():
-            history = source.history(_KINDS[head.kind].model, head.id)
+            history = source._history(head.kind, head.id)
             versions = [(version, source._bytes_of(version.kind, version.id, version.number)[1]) for version in history]
             self._write_copy(versions)
             copied += len(versions)
@@ -429,7 +429,7 @@ class Store(ABC):
 
     # --- reading ----------------------------------------------------------------------------------
 
-    def get(self, kind: type[_M], id: str, *, version: int | None = None) -> _M:
+    def get(self, kind: type[_D], id: str, *, version: int | None = None) -> _D:
         """The document ``id`` of ``kind``: its latest version, or version number ``version``.
 
         Raises:
@@ -439,7 +439,7 @@ class Store(ABC):
         """
         return self.read(kind, id, version=version)[0]
 
-    def read(self, kind: type[_M], id: str, *, version: int | None = None) -> tuple[_M, Version]:
+    def read(self, kind: type[_D], id: str, *, version: int | None = None) -> tuple[_D, Version]:
         """The document and its version, read together: pass the version to ``put`` as ``expected``.
 
         As ``get``, which it is with the version beside the document.
@@ -448,12 +448,12 @@ class Store(ABC):
         found, body = self._bytes_of(asked.name, id, version)
         return _document(kind, body, found), found
 
-    def get_json(self, kind: type[MplpModel] | None, id: str, *, version: int | None = None) -> bytes:
+    def get_json(self, kind: type[Payload] | None, id: str, *, version: int | None = None) -> bytes:
         """The canonical JSON bytes of a version (checked against its sha256); ``kind`` ``None`` for any kind."""
         name = None if kind is None else _kind_asked(kind).name
         return self._bytes_of(name, id, version)[1]
 
-    def version(self, kind: type[MplpModel], id: str) -> Version:
+    def version(self, kind: type[Payload], id: str) -> Version:
         """The latest version of the document (its number, sha256 and time), without reading its bytes.
 
         Raises:
@@ -466,17 +466,19 @@ class Store(ABC):
             raise self._not_found(asked.name, id, rows[0][0] if rows else None)
         return Version(asked.name, id, rows[0][1], rows[0][2], self._time(rows[0][3]))
 
-    def history(self, kind: type[MplpModel], id: str) -> list[Version]:
+    def history(self, kind: type[Payload], id: str) -> list[Version]:
         """Every version of the document, first to latest; empty if the store holds no such document."""
-        asked = _kind_asked(kind)
+        return self._history(_kind_asked(kind).name, id)
+
+    def _history(self, kind: str, id: str) -> list[Version]:
         with self._reading() as transaction:
             rows = transaction.rows(
                 "SELECT version, sha256, written_at FROM mplp_versions WHERE id = ? AND kind = ? ORDER BY version",
-                (id, asked.name),
+                (id, kind),
             )
-        return [Version(asked.name, id, number, sha256, self._time(at)) for number, sha256, at in rows]
+        return [Version(kind, id, number, sha256, self._time(at)) for number, sha256, at in rows]
 
-    def latest(self, kind: type[MplpModel] | None = None) -> list[Version]:
+    def latest(self, kind: type[Payload] | None = None) -> list[Version]:
         """The latest version of every document (of ``kind``, if given), by kind then id."""
         query = "SELECT kind, id, version, sha256, written_at FROM mplp_documents"
         parameters: tuple[str, ...] = ()
@@ -507,7 +509,7 @@ class Store(ABC):
         for kind, id, number, sha256, at, body in rows:
             version = Version(kind, id, number, sha256, self._time(at))
             data = _checked(bytes(body), version, self.location)
-            documents.append(_document(_KINDS[kind].model, data, version))  # type: ignore[arg-type]
+            documents.append(_document(_KINDS[kind].model, data, version))
         return documents
 
     def _bytes_of(self, kind: str | None, id: str, number: int | None) -> tuple[Version, bytes]:
@@ -581,7 +583,7 @@ def _checked(body: bytes, version: Version, location: str) -> bytes:
     return body
 
 
-def _document(model: type[_M], body: bytes, version: Version) -> _M:
+def _document(model: type[Any], body: bytes, version: Version) -> Any:
     try:
         return model.from_json(body)
     except ValidationError as error:

@@ -175,6 +175,11 @@ def _failure(location: str, error: sqlite3.Error) -> StoreError:
         return StoreError(
             f"{location}: the disk is full, or the file reached its size limit ({text}); nothing was written"
         )
+    if getattr(error, "sqlite_errorname", "") == "SQLITE_READONLY_DIRECTORY":  # Python 3.11+ names it
+        return StoreError(
+            f"{location}: cannot be read from a folder this process cannot write while the store's -wal and -shm"
+            " files are absent (SQLite's WAL mode): open it where the folder is writable, or copy it"
+        )
     if "readonly" in text or "read-only" in text:
         return StoreError(
             f"{location}: the store cannot be written (a read-only file, folder or opening: {text}); nothing was written"
