@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         check_flow,
         check_flow_report,
     )
+    from mplp_models._flow_folder import load_flow, save_flow
     from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (
         CodeInboxMessage,
         CodeInboxMessageRelations,
@@ -458,8 +459,10 @@ __all__ = [
     "check_lines",
     "check_map_events",
     "errors_as_json",
+    "load_flow",
     "new_id",
     "parse",
+    "save_flow",
 ]
 
 _LOCATIONS = _public.LOCATIONS
