@@ -42,7 +42,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from pydantic import ValidationError
 
@@ -158,6 +158,11 @@ def kind_of_class(model: type[Any]) -> Kind | None:
     return None
 
 
+def model_named(name: str) -> type[Payload]:
+    """The model class of the top-level kind ``name`` (``"Plan"``); a ``KeyError`` for another name."""
+    return cast("type[Payload]", _KINDS[name].model)
+
+
 def _kind_asked(model: type[Any]) -> Kind:
     kind = kind_of_class(model)
     if kind is None:
@@ -230,16 +235,27 @@ def _shared_end(before: bytes, after: bytes, limit: int) -> int:
     return low
 
 
+def as_bytes(value: object) -> bytes:
+    """A stored body as bytes: a text one (a row changed in SQL by hand) as its UTF-8, which its sha256 then judges."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass")
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, memoryview):
+        return value.tobytes()
+    raise StoreIntegrityError(f"a stored body is a {type(value).__name__}, not bytes (a row changed by hand)")
+
+
 def rebuilt(rows: Sequence[tuple[Any, ...]]) -> bytes:
     """The bytes of the last of ``rows`` (``(number, kept at start, kept at end, bytes)``, a whole one first)."""
     body = b""
     for number, start, end, data in rows:
         if start is None:
-            body = bytes(data)
+            body = as_bytes(data)
         elif not body or start + end > len(body):
             raise StoreIntegrityError(f"version {number} is kept as a change from a version that is not there")
         else:
-            body = body[:start] + bytes(data) + body[len(body) - end :]
+            body = body[:start] + as_bytes(data) + body[len(body) - end :]
     return body
 
 
@@ -425,7 +441,7 @@ class Store(ABC):
         if not rows:
             return None
         kind, number, sha256, written_at, body = rows[0]
-        return Head(kind, number, sha256, written_at, bytes(body))
+        return Head(kind, number, sha256, written_at, as_bytes(body))
 
     # --- reading ----------------------------------------------------------------------------------
 
@@ -508,7 +524,7 @@ class Store(ABC):
         documents: list[Payload] = []
         for kind, id, number, sha256, at, body in rows:
             version = Version(kind, id, number, sha256, self._time(at))
-            data = _checked(bytes(body), version, self.location)
+            data = _checked(as_bytes(body), version, self.location)
             documents.append(_document(_KINDS[kind].model, data, version))
         return documents
 
