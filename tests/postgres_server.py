@@ -84,8 +84,11 @@ def _as_user() -> dict[str, Any]:
 
 
 @contextmanager
-def running_server() -> Iterator[str]:
-    """A server running until the end of the block; its libpq connection string."""
+def running_server(*, durable: bool = False) -> Iterator[str]:
+    """A server running until the end of the block; its libpq connection string.
+
+    ``durable``: with PostgreSQL's own durability settings (fsync on), as a benchmark wants.
+    """
     binaries = server_binaries()
     if binaries is None:
         raise RuntimeError("no PostgreSQL server found: run `python tests/postgres_server.py --install`")
@@ -98,8 +101,9 @@ def running_server() -> Iterator[str]:
         data, log = folder / "data", folder / "server.log"
         initdb = [str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8"]
         subprocess.run([*initdb, "--no-sync", "--no-instructions"], check=True, capture_output=True, **user)
-        settings = ["listen_addresses=", f"unix_socket_directories={folder}", "fsync=off"]
-        settings += ["synchronous_commit=off", "full_page_writes=off", "max_connections=200"]
+        settings = ["listen_addresses=", f"unix_socket_directories={folder}", "max_connections=200"]
+        if not durable:
+            settings += ["fsync=off", "synchronous_commit=off", "full_page_writes=off"]
         command = [str(binaries / "postgres"), "-D", str(data), *(f"-c{setting}" for setting in settings)]
         with open(log, "wb") as output:
             server = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, **user)
