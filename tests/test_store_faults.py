@@ -25,7 +25,7 @@ from conftest import examples
 from postgres_server import fresh_schema
 
 import mplp_models as mm
-from mplp_models.store import Store, open_store
+from mplp_models.store import Store, Version, open_store
 
 WRITER = Path(__file__).with_name("store_writer.py")
 AT = "2026-03-01T09:00:00Z"
@@ -56,7 +56,7 @@ def writer(*arguments: str, **options: object) -> subprocess.Popen[str]:
     )
 
 
-def assert_every_version_intact(store: Store, plan_id: str) -> list[mm.store.Version]:
+def assert_every_version_intact(store: Store, plan_id: str) -> list[Version]:
     history = store.history(mm.Plan, plan_id)
     assert [version.number for version in history] == list(range(1, len(history) + 1))
     for version in history:

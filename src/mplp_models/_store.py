@@ -45,6 +45,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from pydantic import ValidationError
+from typing_extensions import Self
 
 from mplp_models._base import MplpModel
 from mplp_models._kinds import KINDS, Kind
@@ -302,7 +303,7 @@ class Store(ABC):
     def close(self) -> None:
         """Close the store's connection; the store can no longer be used."""
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
