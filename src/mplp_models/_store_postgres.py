@@ -99,7 +99,7 @@ class PostgresStore(Store):
         self._read_only = read_only
         self._connect_timeout = connect_timeout
         self._lock = threading.RLock()
-        self.location = "a PostgreSQL database"
+        self.location: str = "a PostgreSQL database"
         self._connection = self._connect()
         info = self._connection.info
         self.location = f"PostgreSQL database {info.dbname} on {info.host}:{info.port}"

@@ -72,7 +72,7 @@ class SqliteStore(Store):
     """
 
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False, timeout: float = 30.0) -> None:
-        self.location = os.fspath(path)
+        self.location: str = os.fspath(path)
         self._read_only = read_only
         self._lock = threading.RLock()
         try:
