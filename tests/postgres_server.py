@@ -1,4 +1,4 @@
-"""A real PostgreSQL server for the tests: found (or installed), started in a temporary folder, reached by a unix socket.
+"""A real PostgreSQL server for the tests: found (or installed), started in a temporary folder, on a unix socket.
 
 ``python tests/postgres_server.py --install`` (``make test`` runs it first) installs Debian's
 ``postgresql`` package when no server is found and the machine has ``apt-get`` and root; on

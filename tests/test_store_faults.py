@@ -1,4 +1,4 @@
-"""The store under faults, on both backends: concurrent writers, writers killed mid-stream, a full disk, a read-only file.
+"""The store under faults, on both backends: concurrent writers, writers killed mid-stream, a full disk, read-only.
 
 The writers are real processes (tests/store_writer.py) against a real SQLite file and a real
 PostgreSQL server. What must hold is what the docs promise: no update is lost (every writer's

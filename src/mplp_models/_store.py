@@ -177,8 +177,9 @@ def entry_of(document: object) -> Entry:
     kind = kind_of_class(type(document))
     if kind is None or not isinstance(document, MplpModel):
         if isinstance(document, (dict, str, bytes)):
+            given = type(document).__name__  # pyright: ignore[reportUnknownArgumentType]
             raise TypeError(
-                f"put takes a document (a model such as mm.Plan), not a {type(document).__name__}: "  # pyright: ignore[reportUnknownArgumentType]
+                f"put takes a document (a model such as mm.Plan), not a {given}: "
                 "read it first (mm.parse(...), or Plan.from_json(...))"
             )
         raise TypeError(f"put takes a document of a top-level kind (Plan, Trace, Context...), not {document!r:.80}")
@@ -586,7 +587,8 @@ def _next_number(entry: Entry, head: Head | None, expected: Version | None) -> i
 def _conflict(entry: Entry, expected: Version | None, why: str) -> StoreConflict:
     read = "as a new document" if expected is None else f"on version {expected.number}"
     return StoreConflict(
-        f"{entry.kind} {entry.id} was not written {read}: {why}; nothing was written (read it again and redo the change)"
+        f"{entry.kind} {entry.id} was not written {read}: {why}; nothing was written"
+        " (read it again and redo the change)"
     )
 
 

@@ -182,7 +182,8 @@ def _failure(location: str, error: sqlite3.Error) -> StoreError:
         )
     if "readonly" in text or "read-only" in text:
         return StoreError(
-            f"{location}: the store cannot be written (a read-only file, folder or opening: {text}); nothing was written"
+            f"{location}: the store cannot be written (a read-only file, folder or opening: {text});"
+            " nothing was written"
         )
     if "locked" in text or "busy" in text:
         return StoreError(

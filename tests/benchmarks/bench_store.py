@@ -1,4 +1,4 @@
-"""mplp_models.store on SQLite and PostgreSQL, side by side: puts and gets per second, a long plan's versions, session().
+"""mplp_models.store on SQLite and PostgreSQL side by side: puts and gets per second, a long plan's versions, session().
 
     .venv/bin/python tests/benchmarks/bench_store.py           # prints the table
     .venv/bin/python tests/benchmarks/bench_store.py --quick   # smaller counts
@@ -235,7 +235,8 @@ def print_table(result: dict[str, Any]) -> None:
         print(f"    {name:<26} {case['bytes_per_version']:10.0f} bytes a version{extra}")
     for name, case in result["session"].items():
         print(
-            f"  session() of {name:<11} {case['seconds'] * 1000:8.1f} ms ({case['documents_per_second']:8.0f} documents/s;"
+            f"  session() of {name:<11} {case['seconds'] * 1000:8.1f} ms"
+            f" ({case['documents_per_second']:8.0f} documents/s;"
             f" filled at {case['fill_puts_per_second']:6.0f} puts/s)"
         )
 

@@ -10,6 +10,11 @@ import mplp_models as mm
 from mplp_models.store import PostgresStore, SqliteStore, Store, Version, open_store
 
 
+def to_context(plan: mm.Plan) -> mm.Context:
+    """A change that returns another kind than it was given."""
+    return mm.Context.new(plan.title, domain="d", environment="production")
+
+
 def store_types(path: Path, plan: mm.Plan, context: mm.Context) -> None:
     with SqliteStore(path) as store:
         assert_type(store, SqliteStore)
@@ -25,7 +30,7 @@ def store_types(path: Path, plan: mm.Plan, context: mm.Context) -> None:
         store.put(plan.to_dict())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
         store.put(plan.steps[0])  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
         store.get(mm.PlanStep, "x")  # type: ignore[type-var]  # pyright: ignore[reportArgumentType]
-        store.update(mm.Plan, plan.plan_id, lambda p: context)  # type: ignore[arg-type, return-value]  # pyright: ignore[reportArgumentType]
+        store.update(mm.Plan, plan.plan_id, to_context)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     with PostgresStore("dbname=agents") as shared:
         assert_type(shared, PostgresStore)
     assert_type(open_store("agents.sqlite"), Store)
@@ -35,4 +40,5 @@ def flow_types(folder: Path, plan: mm.Plan, context: mm.Context) -> None:
     assert_type(mm.save_flow([context, plan], folder), list[Path])
     assert_type(mm.save_flow({"plan.json": plan, "context.json": context}, folder, overwrite=True), list[Path])
     assert_type(mm.load_flow(folder), dict[str, mm.Payload])
-    mm.save_flow([plan.steps[0]], folder)  # type: ignore[list-item]  # pyright: ignore[reportArgumentType, reportCallIssue]
+    step = plan.steps[0]
+    mm.save_flow([step], folder)  # type: ignore[list-item]  # pyright: ignore[reportArgumentType, reportCallIssue]
