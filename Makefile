@@ -31,11 +31,13 @@ lint: $(STAMP)
 ## test: every kind of check at quick depth: lint, type checks, the docs build, the tests (generated-code
 ## drift among them: tests/test_codegen.py) with few hypothesis examples and without the slow ones
 test: $(STAMP) lint typecheck docs
+	$(PY) tests/postgres_server.py --install
 	$(PYTEST) -m "not slow"
 
 ## test-deep: the same at full depth: every test (slow ones too) with the deep hypothesis profile
 ## (1,000 documents per model in the round trip...; see tests/conftest.py)
 test-deep: $(STAMP) lint typecheck docs
+	$(PY) tests/postgres_server.py --install
 	MPLP_TEST_PROFILE=deep $(PYTEST)
 
 ## codegen: regenerate src/mplp_models/_generated from schemas/

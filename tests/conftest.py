@@ -252,3 +252,17 @@ def accepted(model: type[mm.MplpModel], document: dict[str, Any], **validate: An
         assert model.from_json(json.dumps(document)) == read
         assert read.check() == []
     return read
+
+
+@pytest.fixture(scope="session")
+def postgres_conninfo() -> Iterator[str]:
+    """A real PostgreSQL server that this test process starts (tests/postgres_server.py), never a mock.
+
+    A server that cannot start fails its tests; they are skipped only when MPLP_TEST_SKIP_POSTGRES=1 says so.
+    """
+    if os.environ.get("MPLP_TEST_SKIP_POSTGRES") == "1":
+        pytest.skip("MPLP_TEST_SKIP_POSTGRES=1: the tests against PostgreSQL are skipped on purpose")
+    from postgres_server import running_server
+
+    with running_server() as conninfo:
+        yield conninfo

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         check_flow,
         check_flow_report,
     )
+    from mplp_models._flow_folder import load_flow, save_flow
     from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (
         CodeInboxMessage,
         CodeInboxMessageRelations,
@@ -259,6 +260,7 @@ if TYPE_CHECKING:
     from mplp_models._reader import MAX_DEPTH as MAX_DEPTH  # deprecated: MAX_JSON_DEPTH
     from mplp_models._reader import MAX_JSON_DEPTH
     from mplp_models._rules import RuleViolation
+    from mplp_models._store import StoreConflict
     from mplp_models._types import MAX_OPEN_DEPTH as MAX_OPEN_DEPTH  # deprecated: MAX_OPEN_OBJECT_DEPTH
     from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, Timestamp
 
@@ -434,6 +436,7 @@ __all__ = [
     "SAEventType",
     "SAEventTypeValue",
     "SampleMeta",
+    "StoreConflict",
     "Timestamp",
     "TokenUsage",
     "ToolEvent",
@@ -456,8 +459,10 @@ __all__ = [
     "check_lines",
     "check_map_events",
     "errors_as_json",
+    "load_flow",
     "new_id",
     "parse",
+    "save_flow",
 ]
 
 _LOCATIONS = _public.LOCATIONS

@@ -98,6 +98,8 @@ LOCATIONS: dict[str, str] = {
     ),
     **dict.fromkeys(("Payload", "parse"), "mplp_models._parse"),
     "RuleViolation": "mplp_models._rules",
+    "StoreConflict": "mplp_models._store",
+    **dict.fromkeys(("load_flow", "save_flow"), "mplp_models._flow_folder"),
     "new_id": "mplp_models._ids",
     **dict.fromkeys(("LineVerdict", "check_lines"), "mplp_models._lines"),
     **dict.fromkeys(("MAX_OPEN_OBJECT_DEPTH", "JsonObject", "Timestamp"), "mplp_models._types"),

@@ -39,6 +39,7 @@ import bench_flow
 import bench_import
 import bench_lines
 import bench_stages
+import bench_store
 import bench_strategy_cost
 import bench_timestamp
 import measure
@@ -549,6 +550,7 @@ def run(settings: Settings) -> dict[str, Any]:
         bench_events.print_table(results["event_families"])
     results["plan_edits"] = bench_edits.run(quick=settings.mode == "quick")
     results["flow"] = bench_flow.run(quick=settings.mode == "quick")
+    results["store"] = bench_store.run(quick=settings.mode == "quick")
     results["strategies_ms_per_example"] = bench_strategies(settings)
     results["strategy_cost"] = bench_strategy_cost.run(quick=settings.mode == "quick")
     results["targets"] = targets(results)

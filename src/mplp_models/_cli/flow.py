@@ -46,6 +46,17 @@ def run_flow(options: FlowOptions) -> int:
     if not files:  # nothing to validate is an input problem, as a missing file is: not "every document is valid"
         _error(f"{options.folder}: no *.json document")
         return EXIT_USAGE
+    documents, invalid, unreadable = _read_documents(files, options)
+    report = check_flow_report(documents, profile=options.profile)
+    _print_report(report, options.json_output)
+    failed = _print_invariants(rules, documents, options.json_output)
+    if unreadable:
+        return EXIT_USAGE
+    return EXIT_INVALID if invalid or not report.ok or failed else EXIT_OK
+
+
+def _read_documents(files: list[Path], options: FlowOptions) -> tuple[dict[str, Payload], int, int]:
+    """Each file's verdict printed; the valid documents by file name, and how many were invalid and unreadable."""
     documents: dict[str, Payload] = {}
     invalid = unreadable = 0
     for path in files:
@@ -62,12 +73,7 @@ def run_flow(options: FlowOptions) -> int:
             documents[path.name] = parse(data, semantic=options.semantic)
         else:
             invalid += 1
-    report = check_flow_report(documents, profile=options.profile)
-    _print_report(report, options.json_output)
-    failed = _print_invariants(rules, documents, options.json_output)
-    if unreadable:
-        return EXIT_USAGE
-    return EXIT_INVALID if invalid or not report.ok or failed else EXIT_OK
+    return documents, invalid, unreadable
 
 
 def _invariants(paths: tuple[str, ...]) -> list[Invariant] | None:

@@ -1,4 +1,4 @@
-"""The ``mplp-models`` command (also ``python -m mplp_models``): validate, canonicalize, schema, new."""
+"""The ``mplp-models`` command (also ``python -m mplp_models``): validate, canonicalize, schema, new, store."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
-    for add_command in (_add_validate, _add_canonicalize, _add_schema, _add_new):
+    for add_command in (_add_validate, _add_canonicalize, _add_schema, _add_new, _add_store):
         add_command(commands.add_parser)
     return parser
 
@@ -184,6 +184,59 @@ def _add_new(add: _AddParser) -> None:
     command.add_argument("dir", nargs="?", metavar="DIR", help="with flow: the folder to write the session into")
     command.add_argument("--canonical", action="store_true", help="RFC 8785 bytes instead of indented JSON")
     command.set_defaults(run=_new)
+
+
+def _add_store(add: _AddParser) -> None:
+    from mplp_models._kinds import KINDS
+
+    command = _command(
+        add,
+        "store",
+        "List, show and export what a store holds (mplp_models.store), read only.",
+        "STORE is a SQLite file or a PostgreSQL connection string (postgresql://... or\n`host=... dbname=...`).\n\n",
+    )
+    actions = command.add_subparsers(title="actions", required=True, metavar="ACTION", dest="action")
+    listing = actions.add_parser("ls", help="the latest version of every document: KIND ID vN SHA256 WRITTEN_AT")
+    listing.add_argument("--kind", choices=[kind.name for kind in KINDS], help="only the documents of this kind")
+    listing.add_argument("--context", metavar="ID", help="only the documents of this context's session")
+    show = actions.add_parser("show", help="a document's canonical JSON bytes (the latest version, or --version N)")
+    show.add_argument("--version", type=_whole_number_above_0, metavar="N", help="version N rather than the latest")
+    history = actions.add_parser("history", help="every version of a document: vN SHA256 WRITTEN_AT")
+    export = actions.add_parser("export", help="write the documents into DIR as a session folder (validate --flow)")
+    export.add_argument("--context", metavar="ID", help="only the documents of this context's session")
+    export.add_argument("--overwrite", action="store_true", help="replace the files of the same names in DIR")
+    for action in (listing, show, history, export):
+        action.add_argument("store", metavar="STORE", help="a SQLite store's path, or a PostgreSQL connection string")
+    for action in (show, history):
+        action.add_argument("id", metavar="ID", help="the document's id")
+    export.add_argument("folder", metavar="DIR", help="the folder to write (made if missing)")
+    for action in (listing, history):
+        action.add_argument("--format", choices=("text", "json"), default="text", help="json: one object per line")
+    command.set_defaults(run=_store)
+
+
+def _whole_number_above_0(text: str) -> int:
+    number = _whole_number(text, "must be 1 or more")
+    if number == 0:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return number
+
+
+def _store(args: argparse.Namespace) -> int:
+    from mplp_models._cli.store import StoreOptions, run_store
+
+    options = StoreOptions(
+        args.action,
+        args.store,
+        id=getattr(args, "id", None),
+        version=getattr(args, "version", None),
+        kind=getattr(args, "kind", None),
+        context=getattr(args, "context", None),
+        folder=getattr(args, "folder", None),
+        overwrite=getattr(args, "overwrite", False),
+        json_output=getattr(args, "format", "text") == "json",
+    )
+    return run_store(options)
 
 
 def _jobs(text: str) -> int:
