@@ -649,7 +649,7 @@ def test_the_other_segment_edits_and_events_are_building_from_scratch(old: mm.Tr
     expected = json.loads(json.dumps(before))
     if kind == "update":
         position = data.draw(st.integers(0, len(segments) - 1))
-        changes = data.draw(
+        changes: dict[str, Any] = data.draw(
             st.fixed_dictionaries(
                 {},
                 optional={
@@ -682,8 +682,8 @@ def test_the_other_segment_edits_and_events_are_building_from_scratch(old: mm.Tr
         made_fresh(lambda: old.open_segment("work", parent=parent, at=at), "segments", "segment_id", before, segment)
     else:
         event_type = data.draw(st.sampled_from(["step.completed", "Not.Dotted"]))
-        event = {"event_id": mm.new_id(), "event_type": event_type, "source": "trace", "timestamp": at}
-        event.update(trace_id=old.trace_id, data={"n": 1})
+        event: dict[str, Any] = {"event_id": mm.new_id(), "event_type": event_type, "source": "trace"}
+        event.update(timestamp=at, trace_id=old.trace_id, data={"n": 1})
         made_fresh(lambda: old.add_event(event_type, at=at, data={"n": 1}), "events", "event_id", before, event)
     assert document(old) == before
 
