@@ -3,9 +3,10 @@
     python examples/agent.py
 
 An LLM (scripted here, so the example runs offline) writes the plan; its first answer names a
-step that does not exist, and the SDK's own feedback makes it try again. The agent then runs the
-steps in dependency order, keeping a trace segment per step, talks in a dialog, adds a step it
-found it needs, asks for a confirmation before publishing, and records a learning sample. Every
+step that does not exist, and the SDK's own feedback makes it try again. A confirm approves the
+plan; the agent then runs the steps in dependency order, a trace segment per step (linked to its
+step), talks in a dialog, adds a step it found it needs, records a learning sample, and checks the
+session against upstream's single-agent profile. Every document is made by a builder and every
 change is one call that returns a new, valid document; nothing is re-read as a whole.
 """
 
@@ -18,7 +19,8 @@ from pydantic import ValidationError
 import mplp_models as mm
 from mplp_models import llm
 
-CONTEXT_ID = mm.new_id()
+CONTEXT = mm.Context.new("Release 2.0", domain="release", environment="production")
+CONTEXT_ID = CONTEXT.context_id
 TAG, BUILD, TEST, PUBLISH = (mm.new_id() for _ in range(4))
 
 
@@ -54,76 +56,38 @@ def ask_for_plan(goal: str, attempts: int = 3) -> mm.Plan:
     raise RuntimeError(f"no valid plan after {attempts} attempts")
 
 
-def new_trace(plan: mm.Plan) -> mm.Trace:
-    meta = mm.Metadata(protocol_version="1.0.0", schema_version="1.0.0", created_at=mm.Timestamp.now())
-    root = mm.TraceBase(trace_id=mm.new_id(), span_id=mm.new_id(), context_id=CONTEXT_ID)
-    return mm.Trace(
-        meta=meta,
-        trace_id=root.trace_id,
-        context_id=CONTEXT_ID,
-        plan_id=plan.plan_id,
-        root_span=root,
-        status="running",
-        started_at=mm.Timestamp.now(),
-    )
-
-
-def new_dialog() -> mm.Dialog:
-    return mm.Dialog(
-        meta=mm.Metadata(protocol_version="1.0.0", schema_version="1.0.0"),
-        dialog_id=mm.new_id(),
-        context_id=CONTEXT_ID,
-        status="active",
-        messages=[mm.DialogMessage(role="user", content="Please release 2.0.", timestamp=mm.Timestamp.now())],
-    )
-
-
-def ask_to_publish(plan: mm.Plan) -> mm.Confirm:
-    return mm.Confirm(
-        meta=mm.Metadata(protocol_version="1.0.0", schema_version="1.0.0"),
-        confirm_id=mm.new_id(),
-        target_type="plan",
-        target_id=plan.plan_id,
-        status="pending",
-        requested_by_role="release-agent",
-        requested_at=mm.Timestamp.now(),
-        reason="Publishing cannot be undone",
-    )
-
-
 def run_step(plan: mm.Plan, trace: mm.Trace, step: mm.PlanStep) -> tuple[mm.Plan, mm.Trace]:
-    """One step: moved to in progress, done, and traced in a segment of its own."""
-    segment = mm.TraceSegment(segment_id=mm.new_id(), label=step.description, status="pending")
-    trace = trace.add_segment(segment).transition_segment(segment.segment_id, "running")
+    """One step: moved to in progress, done, and traced in a segment of its own that names the step."""
     plan = plan.transition_step(step.step_id, "in_progress")
+    trace = trace.open_segment(step.description, step=step)
+    # ... the work of step.agent_role ...
     plan = plan.transition_step(step.step_id, "completed")
-    trace = trace.transition_segment(segment.segment_id, "completed")
-    return plan, trace
+    trace = trace.transition_segment(trace.last_segment.segment_id, "completed")
+    return plan, trace.add_event("step.completed", data={"step_id": step.step_id})
 
 
 def main() -> dict[str, mm.MplpModel]:
-    plan = ask_for_plan("Plan the 2.0 release.")
-    plan = plan.transition("proposed").transition("approved").transition("in_progress")
-    trace, dialog = new_trace(plan), new_dialog()
-    dialog = dialog.append("agent", f"Plan {plan.title!r} has {len(plan.steps)} steps.")
+    plan = ask_for_plan("Plan the 2.0 release.").transition("proposed")
+    confirm = mm.Confirm.new(plan, requested_by_role="release-agent", reason="Publishing cannot be undone")
+    confirm = confirm.decide("approved", by_role="release-manager", reason="The plan is sound")
+    plan = plan.approve(confirm).transition("in_progress")
+    trace = mm.Trace.new(CONTEXT, plan)
+    dialog = mm.Dialog.new(CONTEXT).add_message("user", "Please release 2.0.")
+    dialog = dialog.add_message("agent", f"Plan {plan.title!r} has {len(plan.steps)} steps.")
 
     # Mid-way the agent finds it must write release notes, and that publishing waits for them too.
     notes = mm.PlanStep(step_id=mm.new_id(), description="Write the release notes", status="pending")
     plan = plan.add_step(notes, before=PUBLISH)
     plan = plan.update_step(PUBLISH, dependencies=[*plan.step(PUBLISH).depends_on, notes.step_id])
 
-    confirm: mm.Confirm | None = None
-    while ready := plan.ready_steps():
+    while ready := plan.ready_steps():  # each call costs what changed since the last
         for step in ready:
-            if step.step_id == PUBLISH and confirm is None:
-                confirm = ask_to_publish(plan).decide("approved", by_role="release-manager", reason="Tests green")
             plan, trace = run_step(plan, trace, step)
-            dialog = dialog.append("agent", f"Done: {step.description}.")
+            dialog = dialog.add_message("agent", f"Done: {step.description}.")
 
     plan = plan.transition("completed")
     trace = trace.finish("completed")
     dialog = dialog.transition("completed")
-    assert confirm is not None
     sample = mm.LearningSample(
         sample_id=mm.new_id(),
         project_id="release-bot",
@@ -132,6 +96,9 @@ def main() -> dict[str, mm.MplpModel]:
         plan={"plan_id": plan.plan_id, "steps": len(plan.steps), "tags": ("release", "2.0")},
         timestamps=mm.LearningSampleTimestamps(started_at=trace.started_at or mm.Timestamp.now()),
     )
+    session = {"context": CONTEXT, "plan": plan, "confirm": confirm, "trace": trace, "dialog": dialog}
+    problems = mm.check_flow(session, profile="sa")  # the documents name each other, as the profile asks
+    assert problems == [], problems
     return {"plan": plan, "trace": trace, "dialog": dialog, "confirm": confirm, "sample": sample}
 
 

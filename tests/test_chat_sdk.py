@@ -163,12 +163,13 @@ def test_append_stamps_now_unless_given_and_is_validated_with_the_rules() -> Non
     stamped = question().append_openai(completion()).messages[-1].timestamp
     assert isinstance(stamped, mm.Timestamp) and before <= stamped.instant() <= mm.Timestamp.now().instant()
     ended = mm.Dialog.from_openai_messages(QUESTION, timestamps=STAMP, ended_at="2026-03-02T14:00:01Z")
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(mm.EditError) as caught:  # an edit's refusal: its cause is the rules' ValidationError
         ended.append_openai(completion(), timestamp="2026-03-02T14:00:02Z")
-    assert [(entry["loc"], entry["type"]) for entry in caught.value.errors()] == [
+    assert isinstance(caught.value.__cause__, ValidationError)
+    assert [(entry["loc"], entry["type"]) for entry in caught.value.__cause__.errors()] == [
         (("messages", 2, "timestamp"), "message_after_end")
     ]
-    with pytest.raises(ValidationError):
+    with pytest.raises(mm.EditError):
         question().append_openai(completion(), timestamp="yesterday")
 
 

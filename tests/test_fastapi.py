@@ -238,11 +238,25 @@ def test_a_plain_route_takes_what_the_strict_one_refuses() -> None:
 # --- what the app says of itself ---
 
 
-def test_the_openapi_document_is_fastapis_own() -> None:
+def test_the_openapi_document_is_fastapis_own_with_the_413_answer() -> None:
     strict, _ = make_app()
     plain, _ = make_app(APIRoute)
     document = strict.openapi()
-    assert document == plain.openapi()
+    expected = plain.openapi()
+    for operations in expected["paths"].values():
+        for operation in operations.values():  # what the route answers to a body that is too long
+            operation["responses"]["413"] = {
+                "description": "The request body is too long",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TooLargeBody"}}},
+            }
+    expected["components"]["schemas"]["TooLargeBody"] = {
+        "description": document["components"]["schemas"]["TooLargeBody"]["description"],
+        "properties": {"detail": {"title": "Detail", "type": "string"}},
+        "required": ["detail"],
+        "title": "TooLargeBody",
+        "type": "object",
+    }
+    assert document == expected
     assert document["paths"]["/plan"]["post"]["requestBody"] == {
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Plan"}}},
         "required": True,

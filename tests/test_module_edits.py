@@ -40,8 +40,15 @@ def document(model: mm.MplpModel) -> Any:
     return json.loads(model.to_json())
 
 
-def codes(error: ValidationError) -> list[str]:
-    return [entry["code"] for entry in mm.errors_as_json(error)]
+def codes(error: mm.EditError) -> list[str]:
+    """The codes of a refusal that stands for a rule's or the schema's error: the entries of its cause."""
+    assert isinstance(error.__cause__, ValidationError) and error.errors() == mm.errors_as_json(error.__cause__)
+    assert (error.code, error.pointer) == (error.errors()[0]["code"], error.errors()[0]["pointer"])
+    return [entry["code"] for entry in error.errors()]
+
+
+def places(entries: list[mm.ErrorEntry]) -> list[tuple[str, str]]:
+    return [(entry["code"], entry["pointer"]) for entry in entries]
 
 
 def same_as_scratch(edit: Callable[[], M], kind: type[M], expected: Any) -> None:
@@ -51,18 +58,19 @@ def same_as_scratch(edit: Callable[[], M], kind: type[M], expected: Any) -> None
     edit runs with them on and off. ``expected`` is read after the edit too, so an
     edit may write into it what it makes fresh.
     """
+    refused: list[tuple[str, str]] = []
     with fast_paths(False):
         try:
             kind.model_validate(expected)
-        except ValidationError:
-            refused = True
-        else:
-            refused = False
+        except ValidationError as error:
+            refused = places(mm.errors_as_json(error))
     for enabled in (True, False):
         with fast_paths(enabled):
             if refused:
-                with pytest.raises(ValidationError):
+                with pytest.raises(mm.EditError) as caught:
                     edit()
+                assert places(caught.value.errors()) == refused  # the same problems, at the same places
+                assert codes(caught.value)
                 continue
             result = edit()
         with fast_paths(False):  # again: an edit may fill in what it makes fresh (a decision's id)
@@ -122,7 +130,7 @@ def test_add_segment_refuses_what_breaks_a_rule(segment_id: str, parent: str | N
     segment = mm.TraceSegment(
         segment_id=segment_id, parent_segment_id=parent, label="x", status=mm.TraceSegmentStatus.pending
     )
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(mm.EditError) as caught:
         trace().add_segment(segment)
     assert codes(caught.value) == [code]
 
@@ -196,9 +204,9 @@ def test_transition_segment_refusals() -> None:
             started_at=mm.Timestamp("2026-03-02T14:01:00Z"),
         )
     )
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(mm.EditError) as caught:
         running.transition_segment(segment_id, "completed", at="2026-03-02T14:00:59Z")
-    [entry] = mm.errors_as_json(caught.value)
+    [entry] = caught.value.errors()
     assert (entry["code"], entry["pointer"]) == ("finished_before_start", "/segments/0/finished_at")
 
 
@@ -224,7 +232,7 @@ def test_finish_and_transition_with_a_time() -> None:
         running.finish("running")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     with pytest.raises(ValueError, match="Trace cannot move from failed to completed"):
         done.finish("completed")
-    with pytest.raises(ValidationError, match=r"before it started"):
+    with pytest.raises(mm.EditError, match=r"before it started"):
         running.finish("completed", at="2026-03-02T13:59:59Z")
 
 
@@ -332,9 +340,9 @@ def test_decide_refusals() -> None:
     for status in (mm.ConfirmDecisionStatus.approved, mm.ConfirmDecisionStatus.cancelled):
         with pytest.raises(ValueError, match="Confirm is cancelled, which is final: it takes no more decisions"):
             cancelled.decide(status, by_role="planner")
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(mm.EditError) as caught:
         pending_confirm().decide("approved", by_role="planner", at="2026-03-02T10:59:59Z")
-    [entry] = mm.errors_as_json(caught.value)
+    [entry] = caught.value.errors()
     assert (entry["code"], entry["pointer"]) == ("decided_before_request", "/decisions/0/decided_at")
     with pytest.raises(ValueError, match="is not a decision"):
         pending_confirm().decide("pending", by_role="planner")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
@@ -390,15 +398,15 @@ def test_append_a_message() -> None:
 
 
 def test_append_refusals_and_an_ended_dialog() -> None:
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(mm.EditError) as caught:
         open_dialog().append("user", "too early", at="2026-03-02T13:59:59Z")
     assert codes(caught.value) == ["message_before_start"]
     ended = open_dialog().transition("completed", at="2026-03-02T16:00:00Z")
     assert ended.ended_at == "2026-03-02T16:00:00Z"
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(mm.EditError) as caught:
         ended.append("assistant", "late", at="2026-03-02T16:00:01Z")
     assert codes(caught.value) == ["message_after_end"]
-    with pytest.raises(ValidationError):
+    with pytest.raises(mm.EditError):
         open_dialog().append("tool", "x")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 
 
@@ -437,17 +445,17 @@ def test_participants_added_changed_removed() -> None:
 
 def test_participant_refusals() -> None:
     old = collab()
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(mm.EditError) as caught:
         old.add_participant(mm.CollabParticipant(participant_id="tester", kind=mm.CollabParticipantKind.human))
     assert codes(caught.value) == ["duplicate_participant_id"]
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(mm.EditError) as caught:
         old.update_participant("maria", participant_id="planner")
     assert codes(caught.value) == ["duplicate_participant_id"]
     with pytest.raises(KeyError, match="the collab has no participant 'bob'"):
         old.update_participant("bob", kind="human")
     with pytest.raises(KeyError, match="the collab has no participant 'bob'"):
         old.remove_participant("bob")
-    with pytest.raises(ValidationError):
+    with pytest.raises(mm.EditError):
         old.update_participant("maria", kind="robot")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     alone = old.remove_participant("tester").remove_participant("maria")
     with pytest.raises(ValueError, match="participant 'planner' is the collab's only one"):
@@ -466,7 +474,7 @@ def test_nodes_added_changed_removed() -> None:
         mm.NetworkNode(node_id=ids[0], kind=mm.NetworkNodeKind.agent, status=mm.NetworkNodeStatus.inactive)
     )
     assert document(one)["nodes"] == [{"node_id": ids[0], "kind": "agent", "status": "inactive"}]
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(mm.EditError) as caught:
         one.add_node(mm.NetworkNode(node_id=ids[0], kind=mm.NetworkNodeKind.queue, status=mm.NetworkNodeStatus.active))
     assert codes(caught.value) == ["duplicate_node_id"]
     with pytest.raises(KeyError, match="the network has no node"):
@@ -488,14 +496,14 @@ def test_modules_added_changed_removed() -> None:
     )
     removed = changed.remove_module("trace")
     assert [m.module_id.value for m in removed.modules] == ["context", "plan", "confirm", "network", "dialog"]
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(mm.EditError) as caught:
         old.add_module(
             mm.ModuleDescriptor(module_id=mm.ModuleId.plan, version="2.0.0", status=mm.ModuleDescriptorStatus.enabled)
         )
     assert codes(caught.value) == ["duplicate_module_id"]
     with pytest.raises(KeyError, match="the core describes no module 'dialog'"):
         old.remove_module("dialog")
-    with pytest.raises(ValidationError):
+    with pytest.raises(mm.EditError):
         old.update_module("plan", version="")
     alone = mm.Core.model_validate({**fixture(mm.Core), "modules": fixture(mm.Core)["modules"][:1]})
     with pytest.raises(ValueError, match="module 'context' is the core's only one"):
@@ -628,3 +636,77 @@ def test_a_time_given_for_a_move_that_stamps_none_is_refused() -> None:
     dialog = mm.Dialog.model_validate({**active, "status": "active"})
     with pytest.raises(ValueError, match="stamps no time"):
         dialog.transition("paused", at="2026-03-02T15:00:00Z")
+
+
+@given(mt.traces(), st.data())
+def test_the_other_segment_edits_and_events_are_building_from_scratch(old: mm.Trace, data: st.DataObject) -> None:
+    """update_segment, remove_segment, open_segment and add_event, each held to building the trace anew."""
+    before = document(old)
+    segments = before.get("segments", [])
+    at = data.draw(mt.timestamps())
+    ids = [segment["segment_id"] for segment in segments]
+    kind = data.draw(st.sampled_from(["update", "remove", "open", "event"] if segments else ["open", "event"]))
+    expected = json.loads(json.dumps(before))
+    if kind == "update":
+        position = data.draw(st.integers(0, len(segments) - 1))
+        changes: dict[str, Any] = data.draw(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "label": st.text(max_size=4),
+                    "parent_segment_id": st.none() | st.sampled_from([*ids, mm.new_id()]),
+                    "attributes": st.none() | st.just({"tries": 2}),
+                },
+            )
+        )
+        for name, value in changes.items():
+            if value is None:
+                expected["segments"][position].pop(name, None)
+            else:
+                expected["segments"][position][name] = value
+        same_as_scratch(lambda: old.update_segment(ids[position], **changes), mm.Trace, expected)
+    elif kind == "remove":
+        position = data.draw(st.integers(0, len(segments) - 1))
+        if any(segment.get("parent_segment_id") == ids[position] for segment in segments):
+            with pytest.raises(mm.EditError) as caught:
+                old.remove_segment(ids[position])
+            assert caught.value.code == "has_dependents"
+            return
+        del expected["segments"][position]
+        same_as_scratch(lambda: old.remove_segment(ids[position]), mm.Trace, expected)
+    elif kind == "open":
+        parent = data.draw(st.none() | st.sampled_from([*ids, mm.new_id()]))
+        segment = {"segment_id": mm.new_id(), "label": "work", "status": "running", "started_at": at}
+        if parent is not None:
+            segment["parent_segment_id"] = parent
+        made_fresh(lambda: old.open_segment("work", parent=parent, at=at), "segments", "segment_id", before, segment)
+    else:
+        event_type = data.draw(st.sampled_from(["step.completed", "Not.Dotted"]))
+        event: dict[str, Any] = {"event_id": mm.new_id(), "event_type": event_type, "source": "trace"}
+        event.update(timestamp=at, trace_id=old.trace_id, data={"n": 1})
+        made_fresh(lambda: old.add_event(event_type, at=at, data={"n": 1}), "events", "event_id", before, event)
+    assert document(old) == before
+
+
+def made_fresh(edit: Callable[[], mm.Trace], field: str, key: str, before: Any, item: dict[str, Any]) -> None:
+    """``edit()`` appends ``item`` to ``field`` (with a fresh ``key`` of its own), as building the trace anew does."""
+    expected = {**before, field: [*before.get(field, []), item]}
+    refused: list[tuple[str, str]] = []
+    with fast_paths(False):
+        try:
+            mm.Trace.model_validate(expected)
+        except ValidationError as error:
+            refused = places(mm.errors_as_json(error))
+    for enabled in (True, False):
+        with fast_paths(enabled):
+            if refused:
+                with pytest.raises(mm.EditError) as caught:
+                    edit()
+                assert places(caught.value.errors()) == refused
+                continue
+            result = edit()
+        made = document(result)[field][-1]
+        assert made[key] != item[key] and uuid.UUID(made[key]).version == 4
+        with fast_paths(False):
+            again = {**before, field: [*before.get(field, []), {**item, key: made[key]}]}
+            assert result.to_json() == mm.Trace.model_validate(again).to_json()

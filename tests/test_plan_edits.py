@@ -140,26 +140,40 @@ def edits(draw: st.DrawFn, plan: mm.Plan) -> Edit:
 
 
 def outcome(plan: mm.Plan, edit: Edit) -> mm.Plan | str:
-    """What the edit gives: the new plan, or the kind of refusal."""
+    """What the edit gives: the new plan, or the kind of refusal (every refusal an EditError, docs/edit-errors.md)."""
     name, args, kwargs = edit
     try:
         result: mm.Plan = getattr(plan, name)(*args, **kwargs)
-    except ValidationError:
-        return "invalid"
-    except KeyError:
-        return "unknown id"
-    except ValueError as error:
-        return "depended on" if "cannot be removed" in str(error) else "lifecycle"
+    except mm.EditError as error:
+        return refusal(error)
     return result
 
 
+def refusal(error: mm.EditError) -> str:
+    """The kind of refusal an EditError says, by its code and cause as docs/edit-errors.md gives them."""
+    if isinstance(error.__cause__, ValidationError):
+        # It stands for the rules' or the schema's error: the same entries.
+        assert error.errors() == mm.errors_as_json(error.__cause__)
+        return f"invalid: {error.code} at {error.pointer}"
+    if isinstance(error, mm.UnknownPartError):
+        assert error.code == "unknown_step" and isinstance(error, KeyError) and error.pointer == "/steps"
+        return "unknown id"
+    if error.code == "too_short":  # the only step: what the schema's minItems says of the plan without it
+        return f"invalid: {error.code} at {error.pointer}"
+    if error.code == "has_dependents":
+        return "depended on"
+    assert error.code in ("illegal_move", "unknown_status"), error.code
+    return "lifecycle"
+
+
 def reference(document: dict[str, Any]) -> mm.Plan | str:
-    """The plan built from scratch, by the strict paths, or "invalid"."""
+    """The plan built from scratch, by the strict paths, or "invalid" with the code and pointer of its first problem."""
     with fast_paths(False):
         try:
             return mm.Plan.model_validate(document)
-        except ValidationError:
-            return "invalid"
+        except ValidationError as error:
+            first = mm.errors_as_json(error)[0]
+            return f"invalid: {first['code']} at {first['pointer']}"
 
 
 @settings(max_examples=examples(quick=60, deep=400))
@@ -174,7 +188,7 @@ def test_every_edit_is_refused_or_made_as_building_from_scratch_does(data: st.Da
         if made == "depended on":  # refused by remove_step's own check; from scratch, by the rules
             without = copy.deepcopy(document)
             del without["steps"][first_index(document, edit[1][0]) or 0]
-            assert reference(without) == "invalid"
+            assert str(reference(without)).startswith("invalid")
         for fast in (True, False):
             before = plans_now[fast]
             before_bytes = before.to_json()
@@ -204,7 +218,7 @@ def test_a_moved_step_is_the_only_new_step(plan: mm.Plan) -> None:
                 continue
             try:
                 moved = plan.transition_step(step.step_id, "skipped")
-            except ValidationError:
+            except mm.EditError:
                 continue  # a skipped step in a plan not yet running is allowed; this plan refuses for a reason of its own
             shared = [new is old for new, old in zip(moved.steps, plan.steps)]
             assert shared == [s.step_id != step.step_id for s in plan.steps]
@@ -264,9 +278,11 @@ def test_add_step_refusals_are_the_rules(plan: mm.Plan) -> None:
         ),
     }
     for code, step in cases.items():
-        with pytest.raises(ValidationError) as caught:
+        with pytest.raises(mm.EditError) as caught:
             plan.add_step(step)
-        assert [error["type"] for error in caught.value.errors()] == [code]
+        assert caught.value.code == code and [entry["code"] for entry in caught.value.errors()] == [code]
+        assert isinstance(caught.value.__cause__, ValidationError)
+        assert [error["type"] for error in caught.value.__cause__.errors()] == [code]
 
 
 def test_update_step_changes_fields_and_refuses_a_cycle(plan: mm.Plan) -> None:
@@ -282,42 +298,57 @@ def test_update_step_changes_fields_and_refuses_a_cycle(plan: mm.Plan) -> None:
     freed = plan.update_step(uuid(3), dependencies=[uuid(1)])
     assert freed.step(uuid(3)).dependencies == (uuid(1),)
     assert [step.step_id for step in freed.remove_step(uuid(2)).steps] == [uuid(1), uuid(3)]
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(mm.EditError) as caught:
         plan.update_step(uuid(1), dependencies=[uuid(3)])  # tag <- build <- test <- tag
-    [error] = caught.value.errors()
+    assert (caught.value.code, caught.value.pointer) == ("dependency_cycle", "/steps/0/dependencies/0")
+    assert isinstance(caught.value.__cause__, ValidationError)
+    [error] = caught.value.__cause__.errors()
     assert error["type"] == "dependency_cycle" and error["loc"] == ("steps", 0, "dependencies", 0)
+
+
+def test_update_step_locates_a_bad_value_in_the_plan(plan: mm.Plan) -> None:
+    with pytest.raises(mm.EditError) as caught:
+        plan.update_step(uuid(2), description="")  # the schema's minLength 1
+    assert (caught.value.code, caught.value.pointer) == ("string_too_short", "/steps/1/description")
 
 
 def test_update_step_takes_no_status_or_id(plan: mm.Plan) -> None:
     changes: dict[str, Any] = {"status": "completed"}
     with pytest.raises(TypeError, match="not status"):
         plan.update_step(uuid(1), **changes)
-    with pytest.raises(KeyError, match=uuid(9)):
+    with pytest.raises(KeyError, match=uuid(9)):  # an UnknownPartError is a KeyError: old callers keep working
         plan.update_step(uuid(9), description="X")
+    with pytest.raises(mm.UnknownPartError) as caught:
+        plan.update_step(uuid(9), description="X")
+    assert str(caught.value) == f"the plan has no step '{uuid(9)}'"  # no KeyError's quotes around it
+    assert (caught.value.code, caught.value.pointer) == ("unknown_step", "/steps")
 
 
 def test_remove_step_is_refused_while_steps_depend_on_it(plan: mm.Plan) -> None:
     both = plan.update_step(uuid(3), dependencies=[uuid(1)])
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(mm.EditError) as caught:
         both.remove_step(uuid(1))
     assert str(caught.value) == (
         f"step {uuid(1)} cannot be removed: steps {uuid(2)}, {uuid(3)} depend on it; "
         "remove them or their dependency on it first"
     )
-    assert not isinstance(caught.value, ValidationError)
+    assert (caught.value.code, caught.value.pointer) == ("has_dependents", "/steps/0")
+    assert isinstance(caught.value, ValueError) and caught.value.__cause__ is None
     one = plan.remove_step(uuid(3)).remove_step(uuid(2))
-    with pytest.raises(ValidationError, match="at least 1 item"):
+    with pytest.raises(mm.EditError) as last:
         one.remove_step(uuid(1))
+    assert (last.value.code, last.value.pointer) == ("too_short", "/steps")
+    assert str(last.value) == f"step {uuid(1)} is the plan's only one, and a plan needs one"
 
 
 def test_driving_the_plan_to_completion(plan: mm.Plan) -> None:
     running = plan
     for step_id in (uuid(1), uuid(2), uuid(3)):
-        with pytest.raises(ValidationError) as caught:
+        with pytest.raises(mm.EditError) as caught:
             running.transition("completed")
-        assert {error["type"] for error in caught.value.errors()} == {"plan_completed_early"}
+        assert {entry["code"] for entry in caught.value.errors()} == {"plan_completed_early"}
         if step_id != uuid(3):
-            with pytest.raises(ValidationError, match=f"step {uuid(3)} is in_progress but its dependency"):
+            with pytest.raises(mm.EditError, match=f"step {uuid(3)} is in_progress but its dependency"):
                 running.transition_step(uuid(3), "in_progress")
         running = running.transition_step(step_id, "in_progress").transition_step(step_id, "completed")
     done = running.transition("completed")
@@ -345,8 +376,9 @@ def test_a_plan_read_without_the_rules_is_edited_as_any_input(fast: bool) -> Non
             lambda: broken.update_step(uuid(2), description="Build again"),
             lambda: broken.add_step(mm.PlanStep(step_id=uuid(4), description="X", status=mm.PlanStepStatus.pending)),
         ):
-            with pytest.raises(ValidationError, match="form a cycle"):
+            with pytest.raises(mm.EditError, match="form a cycle") as caught:
                 edit()
+            assert caught.value.code == "dependency_cycle" and isinstance(caught.value.__cause__, ValidationError)
 
 
 def test_a_dependent_that_started_holds_its_dependency_done() -> None:
@@ -373,7 +405,7 @@ def test_a_step_moves_alone() -> None:
 
 
 def test_an_index_lives_as_long_as_its_plan() -> None:
-    from mplp_models._plan import _INDEXES  # pyright: ignore[reportPrivateUsage]
+    from mplp_models._edits import _ENTRIES as _INDEXES  # pyright: ignore[reportPrivateUsage]
 
     with fast_paths(True):
         gc.collect()

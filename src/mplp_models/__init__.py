@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from mplp_models._cloudevents import CloudEvent
     from mplp_models._conversion import ConversionError
     from mplp_models._dialog import DialogGovernance as DialogGovernance  # deprecated: Governance
-    from mplp_models._errors import ErrorEntry, errors_as_json
+    from mplp_models._errors import EditError, ErrorEntry, UnknownPartError, errors_as_json
     from mplp_models._family_rules import check_map_events
     from mplp_models._flow import (
         FlowLocation,
@@ -262,7 +262,7 @@ if TYPE_CHECKING:
     from mplp_models._rules import RuleViolation
     from mplp_models._store import StoreConflict
     from mplp_models._types import MAX_OPEN_DEPTH as MAX_OPEN_DEPTH  # deprecated: MAX_OPEN_OBJECT_DEPTH
-    from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, Timestamp
+    from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonInputValue, JsonObject, JsonObjectInput, Timestamp
 
 __all__ = [
     "MAX_JSON_DEPTH",
@@ -331,6 +331,7 @@ __all__ = [
     "DialogMessageRoleValue",
     "DialogStatus",
     "DialogStatusValue",
+    "EditError",
     "ErrorEntry",
     "ErrorInfo",
     "Event",
@@ -379,7 +380,9 @@ __all__ = [
     "IntentResolutionOutput",
     "IntentResolutionSample",
     "IntentResolutionState",
+    "JsonInputValue",
     "JsonObject",
+    "JsonObjectInput",
     "LearningSample",
     "LearningSampleCore",
     "LearningSampleTimestamps",
@@ -451,6 +454,7 @@ __all__ = [
     "TraceSegmentStatusValue",
     "TraceStatus",
     "TraceStatusValue",
+    "UnknownPartError",
     "UserFeedback",
     "__version__",
     "canonical_json",

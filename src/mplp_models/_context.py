@@ -10,6 +10,7 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from mplp_models._base import MplpModel
+from mplp_models._errors import validated_copy, validated_new
 from mplp_models._fast_shapes import own_functions
 from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, permissive_moves
@@ -84,7 +85,7 @@ class ContextBehaviour(RuledModel, frozen=True):
     ) -> Self:
         """A new context, the first document of a session: a fresh ``context_id``, stamped now.
 
-        ``Plan.new``, ``Trace.start``... take it and name it; ``check_flow`` holds them to it.
+        ``Plan.new``, ``Trace.new``... take it and name it; ``check_flow`` holds them to it.
 
         Args:
             title: What the context is, for humans and agents.
@@ -95,7 +96,7 @@ class ContextBehaviour(RuledModel, frozen=True):
             at: When it was made (an RFC 3339 timestamp: ``created_at`` and ``meta.created_at``); default now.
 
         Raises:
-            ValidationError: If a value breaks the schema (an empty title, say).
+            EditError: If a value breaks the schema (``string_too_short``: an empty title).
         """
         now = str(Timestamp.now()) if at is None else at
         data: dict[str, Any] = {
@@ -108,11 +109,11 @@ class ContextBehaviour(RuledModel, frozen=True):
         }
         if summary is not None:
             data["summary"] = summary
-        return cls.model_validate(data)
+        return validated_new(cls, data)
 
     def transition(self, to: ContextStatus | ContextStatusValue) -> Self:
-        """The context moved to ``to`` (a new context); a ``ValueError`` if the move is not legal.
+        """The context moved to ``to`` (a new context); an ``EditError`` (``illegal_move``) if the move is not legal.
 
         Any state may move to any other but closed, which is final (upstream defines no moves).
         """
-        return self.model_copy(update={"status": self._check_move(to)})
+        return validated_copy(self, {"status": self._check_move(to)})

@@ -6,17 +6,22 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pydantic import BaseModel
-from typing_extensions import Self
+from pydantic import BaseModel, ValidationError
+from typing_extensions import Self, TypedDict
 
 from mplp_models import _fastpath
+from mplp_models._edits import UNKNOWN, constructed, item_class, recall, remember
+from mplp_models._errors import EditError, validated_copy, validated_new
+from mplp_models._fast_shapes import is_plain
 from mplp_models._generated.mplp.v1_0.common.common_types_schema import Governance
+from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, RuleViolation
 from mplp_models._types import Timestamp, earliest_and_latest
 
 if TYPE_CHECKING:
     from mplp_models._chat import AgentRole, AnthropicChat, OpenAIChatMessage
     from mplp_models._generated.mplp.v1_0.common.metadata_schema import Metadata
+    from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
     from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import (
         DialogMessage,
         DialogMessageRole,
@@ -51,6 +56,41 @@ class DialogBehaviour(RuledModel, frozen=True):
         started_at: Timestamp | None
         ended_at: Timestamp | None
 
+    @classmethod
+    def new(
+        cls,
+        context: Context,
+        *,
+        thread_id: str | None = None,
+        status: DialogStatus | DialogStatusValue = "active",
+        at: str | None = None,
+    ) -> Self:
+        """A dialog of ``context``, without messages yet: a fresh ``dialog_id``, ``context_id`` naming the context.
+
+        ``add_message`` (and ``add_openai_reply``, ``add_anthropic_reply``) add its messages.
+
+        Args:
+            context: The session's context.
+            thread_id: The thread of dialogs it belongs to; default none.
+            status: Default active.
+            at: When it started (an RFC 3339 timestamp: ``started_at`` and ``meta.created_at``); default now.
+
+        Raises:
+            EditError: If a value breaks the schema (``thread_id`` no MPLP id, ``at`` no timestamp).
+        """
+        now = str(Timestamp.now()) if at is None else at
+        data: dict[str, Any] = {
+            "meta": new_meta(now),
+            "dialog_id": new_id(),
+            "context_id": context.context_id,
+            "status": getattr(status, "value", status),
+            "messages": [],
+            "started_at": now,
+        }
+        if thread_id is not None:
+            data["thread_id"] = thread_id
+        return validated_new(cls, data)
+
     def transition(self, to: DialogStatus | DialogStatusValue, *, at: str | None = None) -> Self:
         """The dialog moved to another status.
 
@@ -66,21 +106,27 @@ class DialogBehaviour(RuledModel, frozen=True):
             A new dialog; this one is unchanged.
 
         Raises:
-            ValueError: If the lifecycle has no such move, or ``at`` is given for a move that stamps no time.
-            ValidationError: If the moved dialog breaks a rule.
+            EditError: If the lifecycle has no such move (``illegal_move``), ``at`` is given for a move
+                that stamps no time (``nothing_to_stamp``), or the moved dialog breaks a rule.
         """
         target = self._check_move(to)
         update: dict[str, Any] = {"status": target}
-        if at is not None and target.value not in ("completed", "cancelled"):
-            raise ValueError(f"at= is the time a dialog ended: a move to {target.value} stamps no time")
-        if target.value in ("completed", "cancelled"):
-            if at is not None:
-                update["ended_at"] = at
-            elif self.ended_at is None:
-                update["ended_at"] = Timestamp.now()
-        return self.model_copy(update=update)
+        ends = target.value in ("completed", "cancelled")
+        if at is not None and not ends:
+            raise EditError(
+                "nothing_to_stamp",
+                f"at= is the time a dialog ended: a move to {target.value} stamps no time",
+                "/status",
+            )
+        if ends and at is not None:
+            update["ended_at"] = at
+        elif ends and self.ended_at is None:
+            update["ended_at"] = Timestamp.now()
+        return validated_copy(self, update)
 
-    def append(self, role: DialogMessageRole | DialogMessageRoleValue, content: str, *, at: str | None = None) -> Self:
+    def add_message(
+        self, role: DialogMessageRole | DialogMessageRoleValue, content: str, *, at: str | None = None
+    ) -> Self:
         """The dialog with one more message.
 
         Args:
@@ -92,9 +138,13 @@ class DialogBehaviour(RuledModel, frozen=True):
             A new dialog; this one is unchanged.
 
         Raises:
-            ValidationError: If the message breaks the schema, or the dialog a rule (a
-                timestamp after ``ended_at``: a completed dialog takes no message later than its end).
+            EditError: If the message breaks the schema, or the dialog a rule (``message_after_end``: a
+                completed dialog takes no message later than its end).
         """
+        return self._appended((role, content), at)
+
+    def append(self, role: DialogMessageRole | DialogMessageRoleValue, content: str, *, at: str | None = None) -> Self:
+        """``add_message``, under the name it had first: the dialog with one more message."""
         return self._appended((role, content), at)
 
     def _violations(self) -> Iterator[RuleViolation]:
@@ -106,31 +156,40 @@ class DialogBehaviour(RuledModel, frozen=True):
                 "ended_before_start",
                 f"ended_at {self.ended_at} is before started_at {self.started_at}",
             )
-        if not self.messages or (start is None and end is None):
+        if not self.messages or (start is None and end is None) or self._all_within(start, end):
             return  # nothing for a message to fall outside of
-        # Fast path, the common case at C speed: the earliest and the latest
-        # message fall within, so every message does. It relies on
-        # earliest_and_latest ordering by instant (tested against instant() in
-        # tests/test_performance_paths.py). Off (_fastpath): each message is checked.
-        if _fastpath.ENABLED:
-            earliest, latest = earliest_and_latest(list(map(_TIMESTAMP, self.messages)))
-            if (start is None or earliest.instant() >= start) and (end is None or latest.instant() <= end):
-                return
         for position, message in enumerate(self.messages):
-            moment = message.timestamp.instant()
-            loc = ("messages", position, "timestamp")
-            if start is not None and moment < start:
-                yield RuleViolation(
-                    loc,
-                    "message_before_start",
-                    f"message {position} at {message.timestamp} is before started_at {self.started_at}",
-                )
-            if end is not None and moment > end:
-                yield RuleViolation(
-                    loc,
-                    "message_after_end",
-                    f"message {position} at {message.timestamp} is after ended_at {self.ended_at}",
-                )
+            yield from self._outside(position, message, start, end)
+
+    def _all_within(self, start: Any, end: Any) -> bool:
+        """Whether every message falls within the start and the end, found at C speed; ``False`` is no verdict.
+
+        Fast path, the common case: the earliest and the latest message fall within, so every
+        message does. It relies on ``earliest_and_latest`` ordering by instant (tested against
+        ``instant()`` in tests/test_performance_paths.py). Off (``_fastpath``): False, and each
+        message is checked.
+        """
+        if not _fastpath.ENABLED:
+            return False
+        earliest, latest = earliest_and_latest(list(map(_TIMESTAMP, self.messages)))
+        return (start is None or earliest.instant() >= start) and (end is None or latest.instant() <= end)
+
+    def _outside(self, position: int, message: DialogMessage, start: Any, end: Any) -> Iterator[RuleViolation]:
+        """The timeline rules of one message: not before ``started_at``, not after ``ended_at`` (instants)."""
+        moment = message.timestamp.instant()
+        loc = ("messages", position, "timestamp")
+        if start is not None and moment < start:
+            yield RuleViolation(
+                loc,
+                "message_before_start",
+                f"message {position} at {message.timestamp} is before started_at {self.started_at}",
+            )
+        if end is not None and moment > end:
+            yield RuleViolation(
+                loc,
+                "message_after_end",
+                f"message {position} at {message.timestamp} is after ended_at {self.ended_at}",
+            )
 
     # --- chat formats (the mapping: docs/interop.md; the work: _chat, imported when one is called) ---
 
@@ -324,11 +383,11 @@ class DialogBehaviour(RuledModel, frozen=True):
         }
         return cls.model_validate(_chat.dialog_document(_chat.read_anthropic(messages, system, options), fields))
 
-    def append_openai(
+    def add_openai_reply(
         self,
         reply: Mapping[str, Any] | BaseModel,
         *,
-        timestamp: str | None = None,
+        at: str | None = None,
         join_parts: str | None = None,
         drop_keys: Collection[str] = (),
         drop_parts: Collection[str] = (),
@@ -343,7 +402,7 @@ class DialogBehaviour(RuledModel, frozen=True):
 
         Args:
             reply: The completion or the message.
-            timestamp: The new message's timestamp; default now.
+            at: The new message's timestamp (an RFC 3339 timestamp); default now.
             join_parts: As in ``from_openai_messages``.
             drop_keys: As in ``from_openai_messages`` (``["annotations"]`` leaves web search citations out).
             drop_parts: As in ``from_openai_messages``.
@@ -355,7 +414,7 @@ class DialogBehaviour(RuledModel, frozen=True):
         Raises:
             ConversionError: For what a dialog cannot carry (``tool_calls``, a refusal, audio...), or a
                 completion of several choices; it names the path in ``reply`` (``choices[0].message.tool_calls``).
-            ValidationError: If the dialog with the message breaks a rule (a timestamp after ``ended_at``...).
+            EditError: If the dialog with the message breaks a rule (``message_after_end``...).
             TypeError: For an option of the wrong type (``drop_keys=None``...).
         """
         from mplp_models import _chat  # here: the chat formats load on first use, not with the model
@@ -363,13 +422,13 @@ class DialogBehaviour(RuledModel, frozen=True):
         options = _chat.reading(
             join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
         )
-        return self._appended(_chat.read_openai_reply(reply, options), timestamp)
+        return self._appended(_chat.read_openai_reply(reply, options), at)
 
-    def append_anthropic(
+    def add_anthropic_reply(
         self,
         reply: Mapping[str, Any] | BaseModel,
         *,
-        timestamp: str | None = None,
+        at: str | None = None,
         join_parts: str | None = None,
         drop_keys: Collection[str] = (),
         drop_parts: Collection[str] = (),
@@ -387,7 +446,7 @@ class DialogBehaviour(RuledModel, frozen=True):
 
         Args:
             reply: The response or the message.
-            timestamp: The new message's timestamp; default now.
+            at: The new message's timestamp (an RFC 3339 timestamp); default now.
             join_parts: As in ``from_anthropic_messages``.
             drop_keys: As in ``from_anthropic_messages``.
             drop_parts: As in ``from_anthropic_messages``.
@@ -399,7 +458,7 @@ class DialogBehaviour(RuledModel, frozen=True):
         Raises:
             ConversionError: For what a dialog cannot carry (tool use, thinking, a refusal...); it names the
                 path in ``reply`` (``content[0].type``).
-            ValidationError: If the dialog with the message breaks a rule.
+            EditError: If the dialog with the message breaks a rule.
             TypeError: For an option of the wrong type (``drop_keys=None``...).
         """
         from mplp_models import _chat  # here: the chat formats load on first use, not with the model
@@ -407,9 +466,82 @@ class DialogBehaviour(RuledModel, frozen=True):
         options = _chat.reading(
             join_parts=join_parts, drop_keys=drop_keys, drop_parts=drop_parts, refusal_as_text=refusal_as_text
         )
-        return self._appended(_chat.read_anthropic_reply(reply, options), timestamp)
+        return self._appended(_chat.read_anthropic_reply(reply, options), at)
 
-    def _appended(self, turn: tuple[DialogMessageRole | str, str], timestamp: str | None) -> Self:
+    def append_openai(
+        self,
+        reply: Mapping[str, Any] | BaseModel,
+        *,
+        timestamp: str | None = None,
+        join_parts: str | None = None,
+        drop_keys: Collection[str] = (),
+        drop_parts: Collection[str] = (),
+        refusal_as_text: bool = False,
+    ) -> Self:
+        """``add_openai_reply``, under the name it had first (its ``timestamp`` is ``at``)."""
+        options: _ReplyOptions = {
+            "join_parts": join_parts,
+            "drop_keys": drop_keys,
+            "drop_parts": drop_parts,
+            "refusal_as_text": refusal_as_text,
+        }
+        return self.add_openai_reply(reply, at=timestamp, **options)
+
+    def append_anthropic(
+        self,
+        reply: Mapping[str, Any] | BaseModel,
+        *,
+        timestamp: str | None = None,
+        join_parts: str | None = None,
+        drop_keys: Collection[str] = (),
+        drop_parts: Collection[str] = (),
+        refusal_as_text: bool = False,
+    ) -> Self:
+        """``add_anthropic_reply``, under the name it had first (its ``timestamp`` is ``at``)."""
+        options: _ReplyOptions = {
+            "join_parts": join_parts,
+            "drop_keys": drop_keys,
+            "drop_parts": drop_parts,
+            "refusal_as_text": refusal_as_text,
+        }
+        return self.add_anthropic_reply(reply, at=timestamp, **options)
+
+    def _appended(self, turn: tuple[DialogMessageRole | str, str], at: str | None) -> Self:
         role, text = turn
-        message = {"role": role, "content": text, "timestamp": Timestamp.now() if timestamp is None else timestamp}
-        return self.model_copy(update={"messages": (*self.messages, message)})
+        message = {"role": role, "content": text, "timestamp": Timestamp.now() if at is None else at}
+        if self._sound():
+            try:
+                made = item_class(type(self), "messages").model_validate(message)
+            except ValidationError:
+                pass  # refused again by the dialog, so that the error is located in it
+            else:
+                if _within(made.timestamp, self.started_at, self.ended_at):
+                    # Proof: the dialog keeps its rules; the ones that read a message read its own
+                    # timestamp, against the start and the end, which did not change.
+                    dialog = constructed(self, messages=(*self.messages, made))
+                    remember(dialog, True)
+                    return dialog
+        return validated_copy(self, {"messages": (*self.messages, message)})
+
+    def _sound(self) -> bool:
+        """Whether the fast paths may add to the dialog: it keeps its rules (checked once), its class is generated."""
+        if not (_fastpath.ENABLED and is_plain(type(self))):
+            return False
+        known: bool = recall(self)
+        if known is UNKNOWN:
+            known = next(self._broken(), None) is None
+            remember(self, known)
+        return known
+
+
+class _ReplyOptions(TypedDict):
+    join_parts: str | None
+    drop_keys: Collection[str]
+    drop_parts: Collection[str]
+    refusal_as_text: bool
+
+
+def _within(moment: Timestamp, start: Timestamp | None, end: Timestamp | None) -> bool:
+    """Whether ``moment`` is not before ``start`` nor after ``end`` (where set), as instants."""
+    instant = moment.instant()
+    return (start is None or instant >= start.instant()) and (end is None or instant <= end.instant())

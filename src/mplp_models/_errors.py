@@ -1,27 +1,34 @@
-"""``errors_as_json``: a ValidationError as JSON Pointers, codes and short messages, for APIs and logs."""
+"""``errors_as_json``: a ValidationError as JSON Pointers, codes and short messages, for APIs and logs;
+``EditError``: the one error of a refused edit or builder."""
 
 from __future__ import annotations
 
 import json
-from typing import TypedDict
+from collections.abc import Mapping
+from typing import Any, TypedDict, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from mplp_models._text import PREFIX, pointer, quoted
 
 __all__ = [
+    "EDIT_CODES",
     "MAX_ERRORS",
     "MAX_INPUT_CHARS",
     "TOO_MANY",
+    "EditError",
     "ErrorEntry",
     "Quoted",
+    "UnknownPartError",
     "detail_of",
     "errors_as_json",
     "first_entries",
     "json_message",
     "json_worded",
     "too_many",
+    "validated_copy",
+    "validated_new",
 ]
 
 MAX_ERRORS = 1000
@@ -233,3 +240,106 @@ def _found(value: object) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return quoted(text[:PREFIX], len(text))
+
+
+EDIT_CODES: Mapping[str, str] = {
+    "unknown_step": "no step of the plan has that id",
+    "unknown_segment": "no segment of the trace has that id",
+    "unknown_participant": "no participant of the collab has that id",
+    "unknown_node": "no node of the network has that id",
+    "unknown_module": "the core describes no such module",
+    "unknown_status": "the value is no status of the model (or of its part)",
+    "illegal_move": "the lifecycle has no such move: out of a final state, or to the state it is in",
+    "not_an_end": "finish takes a state that ends a trace: completed, failed or cancelled",
+    "nothing_to_stamp": "at= is the time a move starts or ends: the move stamps no time",
+    "has_dependents": "other parts name this one: steps that depend on the step, segments whose parent it is",
+    "too_short": "the last step, participant or module: the schema asks for at least one",
+    "plan_context": "the plan belongs to another context than the one given",
+    "confirm_target_plan": "the confirm's target is not this plan",
+    "not_approved": "the confirm is not approved: its status and its last decision must read approved",
+    "unknown_decision": "the value is no decision (approved, rejected or cancelled)",
+}
+"""Every code an ``EditError`` has of its own, and what it says (docs/edit-errors.md lists them).
+
+An ``EditError`` that stands for a ``ValidationError`` (a rule or the schema refused the
+edited document) has the code of that error's first entry instead: a rule's
+(``dependency_cycle``, ``duplicate_segment_id``...) or pydantic's (``string_too_short``...).
+"""
+
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+class EditError(ValueError):
+    """Why an edit or a builder refused: a stable ``code``, the JSON ``pointer`` of the place, a ``message``.
+
+    Raised by every edit operation and builder of the models (``plan.add_step``,
+    ``trace.open_segment``, ``Plan.new``...), whatever refused: an unknown part
+    (``UnknownPartError``), the lifecycle (``illegal_move``), or the rules and the schema,
+    whose ``ValidationError`` is then the ``__cause__`` and whose entries ``errors()`` gives.
+    A ``ValueError``, as the lifecycle's refusals always were.
+    """
+
+    code: str
+    pointer: str
+    message: str
+
+    def __init__(self, code: str, message: str, pointer: str = "", *, entries: list[ErrorEntry] | None = None) -> None:
+        if entries is None and code not in EDIT_CODES:
+            raise AssertionError(f"{code!r} is not an edit code: add it to EDIT_CODES (and docs/edit-errors.md)")
+        super().__init__(message)
+        self.code, self.message, self.pointer = code, message, pointer
+        self._entries = entries
+
+    @classmethod
+    def of(cls, error: ValidationError) -> EditError:
+        """The ``EditError`` that stands for ``error``: the code, pointer and message of its first entry."""
+        entries = errors_as_json(error)
+        first = entries[0]
+        total = error.error_count()
+        message = first["message"] if total == 1 else f"{first['message']} (and {total - 1} more problems: errors())"
+        made = cls(first["code"], message, first["pointer"], entries=entries)
+        made.__cause__ = error
+        return made
+
+    def errors(self) -> list[ErrorEntry]:
+        """The problems, as ``errors_as_json`` writes them: the cause's entries, or this refusal as one entry."""
+        if self._entries is not None:
+            return list(self._entries)
+        return [{"pointer": self.pointer, "code": self.code, "message": self.message}]
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self) -> tuple[Any, ...]:  # the arguments are not ``args``: pickled by its fields
+        return (_restored, (type(self), self.code, self.message, self.pointer, self._entries))
+
+
+class UnknownPartError(EditError, KeyError):
+    """An ``EditError`` for an id that no part has (``unknown_step``, ``unknown_segment``...): also a ``KeyError``.
+
+    So ``except KeyError`` and ``except LookupError`` keep catching what they caught; its
+    ``str()`` is the message, without the quotes a ``KeyError`` adds.
+    """
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _restored(kind: type[EditError], code: str, message: str, pointer: str, entries: list[ErrorEntry] | None) -> Any:
+    return kind(code, message, pointer, entries=entries)
+
+
+def validated_copy(model: _Model, update: Mapping[str, Any]) -> _Model:
+    """``model.model_copy(update=update)``, validated; its ``ValidationError`` raised as an ``EditError``."""
+    try:
+        return model.model_copy(update=update)
+    except ValidationError as error:
+        raise EditError.of(error) from error
+
+
+def validated_new(cls: type[_Model], data: Mapping[str, Any]) -> _Model:
+    """``cls.model_validate(data)``; its ``ValidationError`` raised as an ``EditError``."""
+    try:
+        return cls.model_validate(data)
+    except ValidationError as error:
+        raise EditError.of(error) from error

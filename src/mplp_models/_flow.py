@@ -30,6 +30,7 @@ from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace
 from mplp_models._kinds import KINDS
 from mplp_models._rules import RuledModel
 from mplp_models._text import pointer
+from mplp_models._trace import STEP_ATTRIBUTE
 
 __all__ = [
     "RULES",
@@ -95,6 +96,11 @@ RULES: Mapping[str, FlowRule] = _rules(
         "derived",
         "an event's trace_id, where given, is its trace's id (in a trace) or a trace's of the set",
     ),
+    FlowRule(
+        "segment_step",
+        "derived",
+        "a trace segment's attributes.step_id, where given, names a step of the trace's plan",
+    ),
     FlowRule("one_context", "derived", "a set holds at most one context"),
     FlowRule("id_kind", "derived", "no id names two documents of different kinds"),
     FlowRule("document_rules", "document", "each document keeps its own rules (steps, segments, decisions...)"),
@@ -137,7 +143,7 @@ class FlowRuleResult:
     status: FlowRuleStatus
     applications: int
     failures: int
-    reason: str  # for not_applicable: the documents that are absent; else ""
+    reason: str  # not_applicable: the documents that are absent; fails: how many failed, and the first; holds: ""
 
 
 @dataclass(frozen=True)
@@ -248,7 +254,10 @@ def check_flow(
 def check_flow_report(
     documents: Mapping[str, MplpModel] | Iterable[MplpModel], *, profile: FlowProfile | None = None
 ) -> FlowReport:
-    """``check_flow`` with the verdict of every rule: how often it applied, and why not when it did not.
+    """``check_flow`` with the verdict of every rule: how often it applied and failed, and why.
+
+    Each ``FlowRuleResult``'s ``reason`` says why a rule did not apply (the documents that are
+    absent) or why it fails (how many of its applications, and the first violation's message).
 
     Raises:
         TypeError: If a document is not a parsed payload.
@@ -266,10 +275,23 @@ def check_flow_report(
         _CHECKS[rule.id](session, tally)
         failures = len(tally.violations)
         status: FlowRuleStatus = "fails" if failures else "holds" if tally.applications else "not_applicable"
-        reason = (tally.reason or "nothing to check") if status == "not_applicable" else ""
-        results.append(FlowRuleResult(rule.id, rule.source, status, tally.applications, failures, reason))
+        results.append(
+            FlowRuleResult(rule.id, rule.source, status, tally.applications, failures, _reason(status, tally))
+        )
         violations += tally.violations
     return FlowReport(tuple(violations), tuple(results))
+
+
+def _reason(status: FlowRuleStatus, tally: _Tally) -> str:
+    """Why a rule has its status: the absent documents of one that did not apply; the failures of one that fails."""
+    if status == "not_applicable":
+        return tally.reason or "nothing to check"
+    if status == "fails":
+        failures = len(tally.violations)
+        verb = "fails" if failures == 1 else "fail"
+        some = "it fails" if tally.applications == 1 else f"{failures} of its {tally.applications} applications {verb}"
+        return f"{some}; the first: {tally.violations[0].message}"
+    return ""
 
 
 def _in_profile(rule: FlowRule, profile: FlowProfile | None) -> bool:
@@ -490,6 +512,32 @@ def _event_trace(session: _Session, tally: _Tally) -> None:
         tally.reason = "no event with a trace_id in a trace, or beside a Trace in the set"
 
 
+def _segment_step(session: _Session, tally: _Tally) -> None:
+    plans = session.ids.get("Plan")
+    for doc, trace in session.typed(Trace):
+        plan = plans.get(trace.plan_id) if plans and trace.plan_id is not None else None
+        if plan is None:
+            continue
+        steps = cast(Plan, plan.model).steps_by_id
+        for position, segment in enumerate(trace.segments or ()):
+            if segment.attributes is None or STEP_ATTRIBUTE not in segment.attributes:
+                continue
+            tally.applications += 1
+            step_id = segment.attributes[STEP_ATTRIBUTE]
+            if isinstance(step_id, str) and step_id in steps:
+                continue
+            tally.violations.append(
+                FlowViolation(
+                    "segment_step",
+                    (doc.at("segments", position, "attributes", STEP_ATTRIBUTE), plan.at("steps")),
+                    f"segment {segment.segment_id} of {doc.label()} runs step {step_id!r}, "
+                    f"which is no step of {plan.label()}",
+                )
+            )
+    if not tally.applications:
+        tally.reason = "no segment with a step_id in a Trace whose plan is in the set"
+
+
 def _id_kind(session: _Session, tally: _Tally) -> None:
     first: dict[str, _Doc] = {}
     for doc in session.docs:
@@ -650,6 +698,7 @@ _CHECKS: dict[str, Callable[[_Session, _Tally], None]] = {
     "span_context": _span_context,
     "span_trace": _span_trace,
     "event_trace": _event_trace,
+    "segment_step": _segment_step,
     "one_context": _one_context,
     "id_kind": _id_kind,
     "document_rules": _document_rules,

@@ -11,8 +11,11 @@ import enum
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args
 
+from pydantic import ValidationError
 from typing_extensions import Self, TypedDict, Unpack
 
+from mplp_models._edits import given_with
+from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
 from mplp_models._ids import new_id, new_meta
 from mplp_models._kinds import kind_named
 from mplp_models._rules import RuledModel, RuleViolation, duplicate_ids, permissive_moves
@@ -21,6 +24,8 @@ from mplp_models._types import Timestamp, is_before, none_before
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel
     from mplp_models._generated.mplp.v1_0.mplp_collab_schema import (
+        CollabMode,
+        CollabModeValue,
         CollabParticipant,
         CollabParticipantKind,
         CollabParticipantKindValue,
@@ -94,7 +99,7 @@ class _Moving(RuledModel, frozen=True):
         status: Any
 
     def _moved(self, to: object) -> Self:
-        return self.model_copy(update={"status": self._check_move(to)})
+        return validated_copy(self, {"status": self._check_move(to)})
 
 
 class ParticipantChanges(TypedDict, total=False):
@@ -126,19 +131,44 @@ class NodeChanges(TypedDict, total=False):
 
 
 _Item = TypeVar("_Item", bound="MplpModel")
+_Owner = TypeVar("_Owner", bound=RuledModel)
 
 
-def _position(items: Sequence[_Item], key: Callable[[_Item], str], wanted: str, what: str) -> int:
-    """Where the first item whose key is ``wanted`` is; a ``KeyError`` naming it if none is."""
+def _position(items: Sequence[_Item], key: Callable[[_Item], str], wanted: str, code: str, what: str) -> int:
+    """Where the first item whose key is ``wanted`` is; an ``UnknownPartError`` (``code``) naming it if none is."""
     for position, item in enumerate(items):
         if key(item) == wanted:
             return position
-    raise KeyError(f"{what} {wanted!r}")
+    raise UnknownPartError(code, f"{what} {wanted!r}", f"/{code.removeprefix('unknown_')}s")
 
 
-def _replaced(items: tuple[_Item, ...], position: int, *new: _Item) -> tuple[_Item, ...]:
+def _replaced(items: tuple[Any, ...], position: int, *new: Any) -> tuple[Any, ...]:
     """``items`` with the one at ``position`` replaced by ``new`` (none: removed); the others shared."""
     return (*items[:position], *new, *items[position + 1 :])
+
+
+def _updated(owner: _Owner, field: str, position: int, changes: Mapping[str, Any]) -> _Owner:
+    """``owner`` with the member at ``position`` of its array ``field`` changed as ``changes`` say, validated.
+
+    A member that its own schema refuses is refused again as part of ``owner``, so that the
+    ``EditError`` is located in it (``/participants/2/kind``).
+    """
+    items: tuple[Any, ...] = getattr(owner, field) or ()
+    old = items[position]
+    try:
+        changed = old.model_copy(update=changes)
+    except ValidationError:
+        changed = given_with(old, changes)
+    return validated_copy(owner, {field: _replaced(items, position, changed)})
+
+
+def _without(owner: _Owner, field: str, position: int, noun: str, needs_one: bool) -> _Owner:
+    """``owner`` without the member at ``position`` of ``field``; ``too_short`` for the last one where ``needs_one``."""
+    items: tuple[Any, ...] = getattr(owner, field) or ()
+    if needs_one and len(items) == 1:
+        kind = type(owner).__name__.lower()
+        raise EditError("too_short", f"{noun} is the {kind}'s only one, and a {kind} needs one", f"/{field}")
+    return validated_copy(owner, {field: _replaced(items, position)})
 
 
 # The kinds a confirm's target_type names (its "other" is for targets that are no MPLP document).
@@ -160,7 +190,7 @@ class ConfirmBehaviour(_Moving, frozen=True):
         decisions: tuple[ConfirmDecision, ...] | None
 
     @classmethod
-    def request(
+    def new(
         cls,
         target: Plan | Context | Trace | Extension,
         *,
@@ -176,6 +206,10 @@ class ConfirmBehaviour(_Moving, frozen=True):
             requested_by_role: The id of the role that asks.
             reason: Why it is asked; default none.
             at: When (an RFC 3339 timestamp: ``requested_at`` and ``meta.created_at``); default now.
+
+        Raises:
+            TypeError: If ``target`` is not a plan, context, trace or extension.
+            EditError: If a value breaks the schema (an empty ``requested_by_role``, ``at`` no timestamp).
         """
         # A subclass of a model counts as its model; an unrelated class of the same name does not.
         name = next(
@@ -203,12 +237,24 @@ class ConfirmBehaviour(_Moving, frozen=True):
         }
         if reason is not None:
             data["reason"] = reason
-        return cls.model_validate(data)
+        return validated_new(cls, data)
+
+    @classmethod
+    def request(
+        cls,
+        target: Plan | Context | Trace | Extension,
+        *,
+        requested_by_role: str,
+        reason: str | None = None,
+        at: str | None = None,
+    ) -> Self:
+        """``Confirm.new``, under the name it had first: a pending confirm of ``target``."""
+        return cls.new(target, requested_by_role=requested_by_role, reason=reason, at=at)
 
     def transition(self, to: ConfirmStatus | ConfirmStatusValue) -> Self:
         """The confirm moved to status ``to`` (a member or its value): a new confirm.
 
-        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        An ``EditError`` (``illegal_move``) names both states if the move is not legal (the tables: docs/rules.md).
         """
         return self._moved(to)
 
@@ -235,12 +281,14 @@ class ConfirmBehaviour(_Moving, frozen=True):
             A new confirm; this one is unchanged.
 
         Raises:
-            ValueError: If the confirm is cancelled (final: it takes no more decisions), or
-                ``status`` is not a decision.
-            ValidationError: If the confirm breaks the schema or a rule (``at`` before ``requested_at``, say).
+            EditError: If the confirm is cancelled (``illegal_move``: final, it takes no more decisions),
+                ``status`` is not a decision (``unknown_decision``), or the confirm breaks the schema or
+                a rule (``decided_before_request``: ``at`` before ``requested_at``).
         """
         if not self._moves[self.status.value]:
-            raise ValueError(f"Confirm is {self.status.value}, which is final: it takes no more decisions")
+            raise EditError(
+                "illegal_move", f"Confirm is {self.status.value}, which is final: it takes no more decisions", "/status"
+            )
         value = _decision_status(type(self), status)
         target = self.status if value == self.status.value else self._check_move(value)
         decision: dict[str, Any] = {
@@ -251,7 +299,7 @@ class ConfirmBehaviour(_Moving, frozen=True):
         }
         if reason is not None:
             decision["reason"] = reason
-        return self.model_copy(update={"status": target, "decisions": (*(self.decisions or ()), decision)})
+        return validated_copy(self, {"status": target, "decisions": (*(self.decisions or ()), decision)})
 
     def _violations(self) -> Iterator[RuleViolation]:
         decisions = self.decisions or ()
@@ -282,47 +330,90 @@ class CollabBehaviour(_Moving, frozen=True):
         status: CollabStatus
         participants: tuple[CollabParticipant, ...]
 
+    @classmethod
+    def new(
+        cls,
+        context: Context,
+        *,
+        title: str,
+        purpose: str,
+        mode: CollabMode | CollabModeValue,
+        participants: list[CollabParticipant] | tuple[CollabParticipant, ...],
+        status: CollabStatus | CollabStatusValue = "active",
+        at: str | None = None,
+    ) -> Self:
+        """A collaboration in ``context``: a fresh ``collab_id``, ``context_id`` naming the context, made now.
+
+        Args:
+            context: The session's context.
+            title: The collaboration's title.
+            purpose: What it is for.
+            mode: How its participants take turns: broadcast, round_robin, orchestrated, swarm or pair.
+            participants: At least one; the MAP profile asks each for a ``role_id``.
+            status: Default active.
+            at: When it was made (an RFC 3339 timestamp: ``created_at`` and ``meta.created_at``); default now.
+
+        Raises:
+            EditError: If a value breaks the schema (no participant: ``too_short``) or a rule
+                (``duplicate_participant_id``).
+        """
+        now = str(Timestamp.now()) if at is None else at
+        data: dict[str, Any] = {
+            "meta": new_meta(now),
+            "collab_id": new_id(),
+            "context_id": context.context_id,
+            "title": title,
+            "purpose": purpose,
+            "mode": getattr(mode, "value", mode),
+            "status": getattr(status, "value", status),
+            "participants": list(participants),
+            "created_at": now,
+        }
+        return validated_new(cls, data)
+
     def transition(self, to: CollabStatus | CollabStatusValue) -> Self:
         """The collab moved to status ``to`` (a member or its value): a new collab.
 
-        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        An ``EditError`` (``illegal_move``) names both states if the move is not legal (the tables: docs/rules.md).
         """
         return self._moved(to)
 
-    def participant(self, participant_id: str) -> CollabParticipant:
-        """The participant with that id (the first, if several have it); a ``KeyError`` if none has it."""
+    def participant(self, participant_id: str, /) -> CollabParticipant:
+        """The participant with that id (the first, if several have it).
+
+        Raises:
+            UnknownPartError: If none has it (``unknown_participant``; a ``KeyError`` too).
+        """
         return self.participants[self._participant_position(participant_id)]
 
-    def add_participant(self, participant: CollabParticipant) -> Self:
-        """The collab with ``participant`` appended (a new collab; a ``ValidationError`` if its id is taken)."""
-        return self.model_copy(update={"participants": (*self.participants, participant)})
+    def add_participant(self, participant: CollabParticipant, /) -> Self:
+        """The collab with ``participant`` appended (a new collab; an ``EditError`` if its id is taken)."""
+        return validated_copy(self, {"participants": (*self.participants, participant)})
 
     def update_participant(self, participant_id: str, /, **changes: Unpack[ParticipantChanges]) -> Self:
         """The collab with the participant of that id changed as ``changes`` say (``None`` unsets an optional field).
 
         Raises:
-            KeyError: If no participant has that id.
-            ValidationError: If the participant or the collab breaks the schema or a rule
-                (a new ``participant_id`` another participant has, say).
+            UnknownPartError: If no participant has that id (``unknown_participant``).
+            EditError: If the participant or the collab breaks the schema or a rule
+                (``duplicate_participant_id``: a new ``participant_id`` another participant has).
         """
-        position = self._participant_position(participant_id)
-        changed = self.participants[position].model_copy(update=changes)
-        return self.model_copy(update={"participants": _replaced(self.participants, position, changed)})
+        return _updated(self, "participants", self._participant_position(participant_id), changes)
 
-    def remove_participant(self, participant_id: str) -> Self:
+    def remove_participant(self, participant_id: str, /) -> Self:
         """The collab without the participant of that id (the first, if several have it).
 
         Raises:
-            KeyError: If no participant has that id.
-            ValueError: If it is the only one: a collab has at least one participant.
+            UnknownPartError: If no participant has that id (``unknown_participant``).
+            EditError: If it is the only one (``too_short``): a collab has at least one participant.
         """
         position = self._participant_position(participant_id)
-        if len(self.participants) == 1:
-            raise ValueError(f"participant {participant_id!r} is the collab's only one, and a collab needs one")
-        return self.model_copy(update={"participants": _replaced(self.participants, position)})
+        return _without(self, "participants", position, f"participant {participant_id!r}", needs_one=True)
 
     def _participant_position(self, participant_id: str) -> int:
-        return _position(self.participants, _participant_id, participant_id, "the collab has no participant")
+        return _position(
+            self.participants, _participant_id, participant_id, "unknown_participant", "the collab has no participant"
+        )
 
     def _violations(self) -> Iterator[RuleViolation]:
         ids = [participant.participant_id for participant in self.participants]
@@ -345,46 +436,45 @@ class CoreBehaviour(_Moving, frozen=True):
     def transition(self, to: CoreStatus | CoreStatusValue) -> Self:
         """The core moved to status ``to`` (a member or its value): a new core.
 
-        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        An ``EditError`` (``illegal_move``) names both states if the move is not legal (the tables: docs/rules.md).
         """
         return self._moved(to)
 
-    def module(self, module_id: ModuleId | ModuleIdValue) -> ModuleDescriptor:
-        """The descriptor of that module; a ``KeyError`` if the core has none."""
+    def module(self, module_id: ModuleId | ModuleIdValue, /) -> ModuleDescriptor:
+        """The descriptor of that module.
+
+        Raises:
+            UnknownPartError: If the core has none (``unknown_module``; a ``KeyError`` too).
+        """
         return self.modules[self._module_position(module_id)]
 
-    def add_module(self, module: ModuleDescriptor) -> Self:
-        """The core with ``module`` appended (a new core; a ``ValidationError`` if that module is described already)."""
-        return self.model_copy(update={"modules": (*self.modules, module)})
+    def add_module(self, module: ModuleDescriptor, /) -> Self:
+        """The core with ``module`` appended (a new core; an ``EditError`` if that module is described already)."""
+        return validated_copy(self, {"modules": (*self.modules, module)})
 
     def update_module(self, module_id: ModuleId | ModuleIdValue, /, **changes: Unpack[ModuleChanges]) -> Self:
         """The core with that module's descriptor changed as ``changes`` say (``None`` unsets an optional field).
 
         Raises:
-            KeyError: If the core describes no such module.
-            ValidationError: If the descriptor breaks the schema (an empty ``version``, say).
+            UnknownPartError: If the core describes no such module (``unknown_module``).
+            EditError: If the descriptor breaks the schema (``string_too_short``: an empty ``version``).
         """
-        position = self._module_position(module_id)
-        changed = self.modules[position].model_copy(update=changes)
-        return self.model_copy(update={"modules": _replaced(self.modules, position, changed)})
+        return _updated(self, "modules", self._module_position(module_id), changes)
 
-    def remove_module(self, module_id: ModuleId | ModuleIdValue) -> Self:
+    def remove_module(self, module_id: ModuleId | ModuleIdValue, /) -> Self:
         """The core without that module's descriptor.
 
         Raises:
-            KeyError: If the core describes no such module.
-            ValueError: If it is the only one: a core describes at least one module.
+            UnknownPartError: If the core describes no such module (``unknown_module``).
+            EditError: If it is the only one (``too_short``): a core describes at least one module.
         """
         position = self._module_position(module_id)
-        if len(self.modules) == 1:
-            raise ValueError(
-                f"module {self.modules[position].module_id.value!r} is the core's only one, and a core needs one"
-            )
-        return self.model_copy(update={"modules": _replaced(self.modules, position)})
+        noun = f"module {self.modules[position].module_id.value!r}"
+        return _without(self, "modules", position, noun, needs_one=True)
 
     def _module_position(self, module_id: object) -> int:
         wanted = module_id.value if isinstance(module_id, enum.Enum) else module_id
-        return _position(self.modules, _module_id, str(wanted), "the core describes no module")
+        return _position(self.modules, _module_id, str(wanted), "unknown_module", "the core describes no module")
 
     def _violations(self) -> Iterator[RuleViolation]:
         # str() of a StatusEnum member is its value, without the enum's `value` property (a Python call each).
@@ -407,44 +497,46 @@ class NetworkBehaviour(_Moving, frozen=True):
     def transition(self, to: NetworkStatus | NetworkStatusValue) -> Self:
         """The network moved to status ``to`` (a member or its value): a new network.
 
-        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        An ``EditError`` (``illegal_move``) names both states if the move is not legal (the tables: docs/rules.md).
         """
         return self._moved(to)
 
-    def node(self, node_id: str) -> NetworkNode:
-        """The node with that id (the first, if several have it); a ``KeyError`` if none has it."""
+    def node(self, node_id: str, /) -> NetworkNode:
+        """The node with that id (the first, if several have it).
+
+        Raises:
+            UnknownPartError: If none has it (``unknown_node``; a ``KeyError`` too).
+        """
         return self._nodes[self._node_position(node_id)]
 
-    def add_node(self, node: NetworkNode) -> Self:
-        """The network with ``node`` appended (a new network; a ``ValidationError`` if its id is taken)."""
-        return self.model_copy(update={"nodes": (*self._nodes, node)})
+    def add_node(self, node: NetworkNode, /) -> Self:
+        """The network with ``node`` appended (a new network; an ``EditError`` if its id is taken)."""
+        return validated_copy(self, {"nodes": (*self._nodes, node)})
 
     def update_node(self, node_id: str, /, **changes: Unpack[NodeChanges]) -> Self:
         """The network with the node of that id changed as ``changes`` say (``None`` unsets an optional field).
 
         Raises:
-            KeyError: If no node has that id.
-            ValidationError: If the node or the network breaks the schema or a rule
-                (a new ``node_id`` another node has, say).
+            UnknownPartError: If no node has that id (``unknown_node``).
+            EditError: If the node or the network breaks the schema or a rule
+                (``duplicate_node_id``: a new ``node_id`` another node has).
         """
-        position = self._node_position(node_id)
-        changed = self._nodes[position].model_copy(update=changes)
-        return self.model_copy(update={"nodes": _replaced(self._nodes, position, changed)})
+        return _updated(self, "nodes", self._node_position(node_id), changes)
 
-    def remove_node(self, node_id: str) -> Self:
+    def remove_node(self, node_id: str, /) -> Self:
         """The network without the node of that id (the first, if several have it); the last one leaves ``nodes`` empty.
 
         Raises:
-            KeyError: If no node has that id.
+            UnknownPartError: If no node has that id (``unknown_node``).
         """
-        return self.model_copy(update={"nodes": _replaced(self._nodes, self._node_position(node_id))})
+        return _without(self, "nodes", self._node_position(node_id), f"node {node_id!r}", needs_one=False)
 
     @property
     def _nodes(self) -> tuple[NetworkNode, ...]:
         return self.nodes or ()
 
     def _node_position(self, node_id: str) -> int:
-        return _position(self._nodes, _node_id, node_id, "the network has no node")
+        return _position(self._nodes, _node_id, node_id, "unknown_node", "the network has no node")
 
     def _violations(self) -> Iterator[RuleViolation]:
         return duplicate_ids([node.node_id for node in self._nodes], "nodes", "node_id", "node")
@@ -461,18 +553,18 @@ class ExtensionBehaviour(_Moving, frozen=True):
     def transition(self, to: ExtensionStatus | ExtensionStatusValue) -> Self:
         """The extension moved to status ``to`` (a member or its value): a new extension.
 
-        A ``ValueError`` names both states if the move is not legal (the tables: docs/rules.md).
+        An ``EditError`` (``illegal_move``) names both states if the move is not legal (the tables: docs/rules.md).
         """
         return self._moved(to)
 
 
 def _decision_status(confirm_class: type[Any], status: object) -> str:
-    """``status`` as the value of a decision's status; a ``ValueError`` naming the decisions if it is none."""
+    """``status`` as the value of a decision's status; an ``EditError`` naming the decisions if it is none."""
     (decisions, _) = get_args(confirm_class.model_fields["decisions"].annotation)  # tuple[ConfirmDecision, ...] | None
     (decision_class, _) = get_args(decisions)
     kind: type[enum.Enum] = decision_class.model_fields["status"].annotation
     value = status.value if isinstance(status, enum.Enum) else status
     if value not in kind._value2member_map_:
         names = ", ".join(str(member.value) for member in kind)
-        raise ValueError(f"{status!r} is not a decision (decisions: {names})")
+        raise EditError("unknown_decision", f"{status!r} is not a decision (decisions: {names})", "/decisions")
     return str(value)

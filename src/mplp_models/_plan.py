@@ -2,26 +2,27 @@
 
 from __future__ import annotations
 
-import copy
 import heapq
-import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args, overload
+from typing import TYPE_CHECKING, Any, ClassVar, overload
 
+from pydantic import ValidationError
 from typing_extensions import Self, TypedDict, Unpack
 
 from mplp_models import _fastpath
-from mplp_models._base import MplpModel
+from mplp_models._edits import UNKNOWN, constructed, given_with, item_class, recall, remember
+from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
 from mplp_models._fast_shapes import is_plain
 from mplp_models._ids import new_id, new_meta
-from mplp_models._rules import LifecycleModel, RuledModel, RuleViolation, duplicate_ids
+from mplp_models._rules import LifecycleModel, RuledModel, RuleViolation, checked_move, duplicate_ids
 from mplp_models._types import Timestamp
 
 if TYPE_CHECKING:
     from mplp_models._drafts import PlanDraft
+    from mplp_models._generated.mplp.v1_0.mplp_confirm_schema import Confirm
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import (
         PlanStatus,
@@ -32,8 +33,6 @@ if TYPE_CHECKING:
     )
 
 __all__ = ["PLAN_MOVES", "STEP_MOVES", "PlanBehaviour", "PlanStepBehaviour", "StepChanges"]
-
-_M = TypeVar("_M", bound=MplpModel)
 
 PLAN_MOVES: dict[str, tuple[str, ...]] = {
     "draft": ("proposed", "cancelled"),
@@ -113,7 +112,7 @@ class PlanStepBehaviour(LifecycleModel, frozen=True):
         # reads (the plan's rules are the plan's). Any other class, and every step with the fast
         # paths off, is validated.
         if _fastpath.ENABLED and is_plain(type(self)):
-            return _constructed(self, status=status)
+            return constructed(self, status=status)
         return self.model_copy(update={"status": status})
 
 
@@ -123,6 +122,7 @@ class PlanBehaviour(RuledModel, frozen=True):
     _moves: ClassVar[Mapping[str, Sequence[str]]] = PLAN_MOVES
 
     if TYPE_CHECKING:
+        plan_id: str
         status: PlanStatus
         steps: tuple[PlanStep, ...]
 
@@ -206,13 +206,13 @@ class PlanBehaviour(RuledModel, frozen=True):
             "status": getattr(status, "value", status),
             "steps": made,
         }
-        return cls.model_validate(data)
+        return validated_new(cls, data)
 
-    def step(self, step_id: str) -> PlanStep:
+    def step(self, step_id: str, /) -> PlanStep:
         """The step with that id (the first one, in a plan read with ``semantic=False``).
 
         Raises:
-            KeyError: If no step has that id.
+            UnknownPartError: If no step has that id (``unknown_step``; a ``KeyError`` too).
         """
         return self.steps[self._position(step_id)]
 
@@ -239,20 +239,58 @@ class PlanBehaviour(RuledModel, frozen=True):
             A new plan; this one is unchanged.
 
         Raises:
-            ValueError: If the lifecycle has no such move.
-            ValidationError: If the moved plan breaks a rule (a pending step in a completed plan).
+            EditError: If the lifecycle has no such move (``illegal_move``), or the moved plan
+                breaks a rule (``plan_completed_early``: a pending step in a completed plan).
         """
         target = self._check_move(to)
-        index = self._sound_index()
+        known = self._known()
         # Proof: the plan's status is read by two rules only, each over the steps' statuses, which
         # are unchanged: a completed plan has only done steps; a plan not yet running no step that ran.
-        if index is not None:
+        if known is not None:
             kinds = set(map(_STATUS, self.steps))
             if not ((target == "completed" and not kinds <= _DONE) or (target in NOT_YET_RUNNING and kinds & _RAN)):
-                return self._derived(index, status=target)
-        return self.model_copy(update={"status": target})
+                return self._derived(known, known.index, (), status=target)
+        return validated_copy(self, {"status": target})
 
-    def transition_step(self, step_id: str, to: PlanStepStatus | PlanStepStatusValue) -> Self:
+    def approve(self, confirm: Confirm) -> Self:
+        """The plan approved by ``confirm``: moved from proposed to approved.
+
+        Args:
+            confirm: The confirm of this plan (``Confirm.new(plan, ...)``), decided: its status and
+                its last decision read approved (``confirm.decide("approved", by_role=...)``).
+
+        Returns:
+            A new plan; this one is unchanged.
+
+        Raises:
+            EditError: If the confirm targets another document (``confirm_target_plan``), is not
+                approved (``not_approved``), or the plan is not proposed (``illegal_move``).
+        """
+        if confirm.target_type.value != "plan" or confirm.target_id != self.plan_id:
+            raise EditError(
+                "confirm_target_plan",
+                f"confirm {confirm.confirm_id} is of {confirm.target_type.value} {confirm.target_id}, "
+                f"not of plan {self.plan_id}",
+                "/plan_id",
+            )
+        last = (confirm.decisions or (None,))[-1]
+        if confirm.status.value != "approved" or last is None or last.status.value != "approved":
+            decided = "no decision" if last is None else f"its last decision {last.status.value}"
+            raise EditError(
+                "not_approved",
+                f"confirm {confirm.confirm_id} is {confirm.status.value} with {decided}: "
+                "a plan is approved by an approved confirm (confirm.decide('approved', by_role=...))",
+                "/status",
+            )
+        if self.status.value != "proposed":
+            raise EditError(
+                "illegal_move",
+                f"Plan is {self.status.value}: a confirm approves a proposed plan (plan.transition('proposed') first)",
+                "/status",
+            )
+        return self.transition("approved")
+
+    def transition_step(self, step_id: str, /, to: PlanStepStatus | PlanStepStatusValue) -> Self:
         """The plan with one of its steps moved to another status, the plan's rules checked.
 
         Args:
@@ -263,20 +301,21 @@ class PlanBehaviour(RuledModel, frozen=True):
             A new plan; this one is unchanged.
 
         Raises:
-            KeyError: If no step has that id.
-            ValueError: If the step's lifecycle has no such move.
-            ValidationError: If the plan would break a rule (a step started before its dependencies are done, say).
+            UnknownPartError: If no step has that id (``unknown_step``).
+            EditError: If the step's lifecycle has no such move (``illegal_move``), or the plan would
+                break a rule (``dependency_not_done``: a step started before its dependencies are done).
         """
         position = self._position(step_id)
         step = self.steps[position]
-        moved = step.transition(to)
+        target = checked_move("PlanStep", step.status, to, STEP_MOVES, f"/steps/{position}/status")
+        moved = step._with_status(target)  # pyright: ignore[reportPrivateUsage]  # a step of this plan
         steps = _replaced(self.steps, position, moved)
-        index = self._sound_index()
-        if index is not None and _status_move_holds(self.status, moved, steps, index):
-            return self._derived(index, steps=steps)
-        return self.model_copy(update={"steps": steps})
+        known = self._known()
+        if known is not None and _status_move_holds(self.status, moved, steps, known.index):
+            return self._derived(known, known.index, (step_id,), steps=steps)
+        return validated_copy(self, {"steps": steps})
 
-    def add_step(self, step: PlanStep, *, before: str | None = None) -> Self:
+    def add_step(self, step: PlanStep, /, *, before: str | None = None) -> Self:
         """The plan with one more step, the plan's rules checked.
 
         Args:
@@ -287,22 +326,22 @@ class PlanBehaviour(RuledModel, frozen=True):
             A new plan; this one is unchanged.
 
         Raises:
-            KeyError: If ``before`` names no step.
-            ValidationError: If the plan would break a rule (the id already taken, an unknown dependency,
-                a step started before its dependencies are done, say).
+            UnknownPartError: If ``before`` names no step (``unknown_step``).
+            EditError: If the plan would break a rule (``duplicate_step_id``, ``unknown_dependency``,
+                ``dependency_not_done``...).
         """
         at = len(self.steps) if before is None else self._position(before)
         steps = (*self.steps[:at], step, *self.steps[at:])  # the steps are shared, not copied
-        index = self._sound_index()
+        known = self._known()
         if (
-            index is not None
-            and type(step) is _step_class(type(self))
-            and _new_step_holds(self.status, step, self.steps, index)
+            known is not None
+            and type(step) is item_class(type(self), "steps")
+            and _new_step_holds(self.status, step, self.steps, known.index)
         ):
-            return self._derived(index.with_step(step, steps), steps=steps)
-        return self.model_copy(update={"steps": steps})
+            return self._derived(known, known.index.with_step(step, steps), (step.step_id,), steps=steps)
+        return validated_copy(self, {"steps": steps})
 
-    def update_step(self, step_id: str, **changes: Unpack[StepChanges]) -> Self:
+    def update_step(self, step_id: str, /, **changes: Unpack[StepChanges]) -> Self:
         """The plan with one step's fields changed, the step and the plan's rules checked.
 
         ``plan.update_step(step_id, dependencies=[...], order_index=2)``. A ``None``
@@ -316,9 +355,10 @@ class PlanBehaviour(RuledModel, frozen=True):
             A new plan; this one is unchanged.
 
         Raises:
-            KeyError: If no step has that id.
+            UnknownPartError: If no step has that id (``unknown_step``).
             TypeError: For a field that ``update_step`` does not change (``status``, ``step_id``, a typo).
-            ValidationError: If the step is not valid, or the plan would break a rule (a dependency cycle, say).
+            EditError: If the step is not valid (``string_too_short``...), or the plan would break a rule
+                (``dependency_cycle``...).
         """
         unknown = sorted(changes.keys() - _CHANGEABLE)
         if unknown:
@@ -328,14 +368,23 @@ class PlanBehaviour(RuledModel, frozen=True):
             )
         position = self._position(step_id)
         old = self.steps[position]
-        new = old.model_copy(update=dict(changes))  # the step alone, validated
+        try:
+            new = old.model_copy(update=dict(changes))  # the step alone, validated
+        except ValidationError:  # refused again by the plan, so that the error is located in it
+            given = given_with(old, changes)
+            return validated_copy(self, {"steps": (*self.steps[:position], given, *self.steps[position + 1 :])})
         steps = _replaced(self.steps, position, new)
-        index = self._sound_index()
-        if index is not None and type(new) is _step_class(type(self)) and _changed_step_holds(old, new, steps, index):
-            return self._derived(index.with_dependencies(old, new), steps=steps)
-        return self.model_copy(update={"steps": steps})
+        known = self._known()
+        if (
+            known is not None
+            and type(new) is item_class(type(self), "steps")
+            and _changed_step_holds(old, new, steps, known.index)
+        ):
+            moved = () if new.depends_on == old.depends_on else (step_id,)
+            return self._derived(known, known.index.with_dependencies(old, new), moved, steps=steps)
+        return validated_copy(self, {"steps": steps})
 
-    def remove_step(self, step_id: str) -> Self:
+    def remove_step(self, step_id: str, /) -> Self:
         """The plan without one step, refused while another step depends on it.
 
         Args:
@@ -345,30 +394,34 @@ class PlanBehaviour(RuledModel, frozen=True):
             A new plan; this one is unchanged.
 
         Raises:
-            KeyError: If no step has that id.
-            ValueError: If other steps depend on it (the message names them).
-            ValidationError: If it is the plan's only step (a plan has at least one).
+            UnknownPartError: If no step has that id (``unknown_step``).
+            EditError: If other steps depend on it (``has_dependents``: the message names them), or
+                it is the plan's only step (``too_short``: a plan has at least one).
         """
         position = self._position(step_id)
-        index = self._sound_index()
-        if index is not None:
-            waiting = sorted(index.dependents.get(step_id, ()), key=index.position.__getitem__)
+        known = self._known()
+        if known is not None:
+            waiting = sorted(known.index.dependents.get(step_id, ()), key=known.index.position.__getitem__)
         else:
             waiting = [step.step_id for step in self.steps if step_id in step.depends_on]
         if waiting:
-            raise ValueError(
+            raise EditError(
+                "has_dependents",
                 f"step {step_id} cannot be removed: step{'s' if len(waiting) > 1 else ''} "
                 f"{', '.join(waiting)} depend{'' if len(waiting) > 1 else 's'} on it; "
-                "remove them or their dependency on it first"
+                "remove them or their dependency on it first",
+                f"/steps/{position}",
             )
+        if len(self.steps) == 1:
+            raise EditError("too_short", f"step {step_id} is the plan's only one, and a plan needs one", "/steps")
         step = self.steps[position]
         steps = (*self.steps[:position], *self.steps[position + 1 :])
         # Proof: no step depends on the one removed, so every dependency still names a step; the ids
         # stay distinct, a subgraph of a graph with no cycle has none, and every status rule reads
         # a step's own status, its dependencies' (still there, unchanged) and the plan's.
-        if index is not None and steps:
-            return self._derived(index.without_step(step, steps), steps=steps)
-        return self.model_copy(update={"steps": steps})
+        if known is not None:
+            return self._derived(known, known.index.without_step(step, steps), (step_id,), steps=steps)
+        return validated_copy(self, {"steps": steps})
 
     def apply_draft(self, draft: PlanDraft) -> Self:
         """The plan revised to an LLM's draft of it (``PlanDraft.from_plan(plan)``, revised).
@@ -397,35 +450,40 @@ class PlanBehaviour(RuledModel, frozen=True):
     # --- the edits' bookkeeping ---
 
     def _position(self, step_id: str) -> int:
-        index = self._sound_index()
-        if index is not None:
-            position = index.position.get(step_id)
+        known = self._known()
+        if known is not None:
+            position = known.index.position.get(step_id)
         else:
             position = next((i for i, step in enumerate(self.steps) if step.step_id == step_id), None)
         if position is None:
-            raise KeyError(f"the plan has no step {step_id!r}")
+            raise UnknownPartError("unknown_step", f"the plan has no step {step_id!r}", "/steps")
         return position
 
-    def _sound_index(self) -> _Index | None:
-        """The plan's index, if the fast paths may edit it: the plan is sound and its class generated.
+    def _known(self) -> _Known | None:
+        """What the fast paths know of the plan, if they may edit it: the plan is sound and its class generated.
 
-        A plan made by a fast edit has its index already; any other is checked once here, by
-        every rule, so that a plan read with ``semantic=False`` is never taken for sound (and
-        the verdict is kept: None, for a plan that breaks a rule).
+        A plan made by a fast edit has it already; any other is checked once here, by every
+        rule, so that a plan read with ``semantic=False`` is never taken for sound (and the
+        verdict is kept: None, for a plan that breaks a rule).
         """
         if not (_fastpath.ENABLED and is_plain(type(self))):
             return None
-        entry = _INDEXES.get(id(self))
-        if entry is not None and entry() is self:
-            return entry.index
-        index = None if next(self._violations(), None) is not None else _Index.of(self.steps)
-        _remember(self, index)
-        return index
+        known: _Known | None = recall(self)
+        if known is UNKNOWN:
+            known = None if next(self._violations(), None) is not None else _Known(_Index.of(self.steps), None)
+            remember(self, known)
+        return known
 
-    def _derived(self, index: _Index, **changes: Any) -> Self:
-        """This plan with ``changes``, built without validation: each caller proves the result valid."""
-        plan = _constructed(self, **changes)
-        _remember(plan, index)
+    def _derived(self, known: _Known, index: _Index, moved: tuple[str, ...], **changes: Any) -> Self:
+        """This plan with ``changes``, built without validation: each caller proves the result valid.
+
+        ``moved`` names the steps whose status or dependencies changed: the ready steps of the new
+        plan are found from this one's by looking at those steps and their dependents only.
+        """
+        plan = constructed(self, **changes)
+        remember(
+            plan, _Known(index, known.ready if not moved else _Ready.after(known.ready, moved, len(index.position)))
+        )
         return plan
 
     def topological_order(self) -> list[PlanStep]:
@@ -468,15 +526,34 @@ class PlanBehaviour(RuledModel, frozen=True):
     def ready_steps(self) -> list[PlanStep]:
         """What an executor may start now.
 
+        Costs what changed since the plan it was edited from: a plan made by an edit finds its
+        ready steps from the ones its ancestor found, looking only at the steps the edits moved and
+        at the steps that depend on them (so ``while ready := plan.ready_steps(): ...`` is linear
+        in the plan's size). The first call on a plan that no edit made looks at every step.
+
         Returns:
             The pending steps whose dependencies are all completed or skipped, in list order.
         """
-        status = {step.step_id: step.status.value for step in self.steps}
-        return [
-            step
-            for step in self.steps
-            if step.status.value == "pending" and all(status.get(dep) in DONE for dep in step.dependencies or ())
-        ]
+        known = self._known()
+        if known is None:
+            return _ready_steps(self.steps)
+        position = known.index.position
+        return [self.steps[at] for at in sorted(map(position.__getitem__, self._ready_ids(known)))]
+
+    def _ready_ids(self, known: _Known) -> frozenset[str]:
+        """The ids of the ready steps, found from what ``known`` holds, and kept there for the plans to come."""
+        ready = known.ready
+        if ready is not None and ready.ids is not None:
+            return ready.ids
+        if ready is None:
+            ids = frozenset(step.step_id for step in _ready_steps(self.steps))
+        else:
+            ids = _ready_after_changes(self.steps, known.index, ready)
+        if ready is None:
+            known.ready = _Ready(ids)
+        else:  # shared with the plans of the same steps (plan.transition): they have the same ready steps
+            ready.ids, ready.base, ready.changed = ids, None, None
+        return ids
 
     def _rank(self, position: int) -> tuple[bool, int, int]:
         order_index = self.steps[position].order_index
@@ -556,6 +633,95 @@ class _Index:
         return _Index(self.position, _linked(dict(self.dependents), new.step_id, added, dropped))
 
 
+class _Known:
+    """What the fast paths know of one sound plan: its index, and its ready steps (or how to find them)."""
+
+    __slots__ = ("index", "ready")
+
+    def __init__(self, index: _Index, ready: _Ready | None) -> None:
+        self.index, self.ready = index, ready
+
+
+class _Ready:
+    """The ids of a plan's ready steps (``ids``); or those of an ancestor (``base``) and the steps moved since.
+
+    ``changed`` is a linked list of the ids of the steps whose status or dependencies an edit
+    changed since the ancestor, newest first (``(step_id, older)``), ``length`` long: each edit
+    adds one cell in constant time, and ``ready_steps`` reads it once, then keeps ``ids``.
+    """
+
+    __slots__ = ("base", "changed", "ids", "length")
+
+    def __init__(
+        self,
+        ids: frozenset[str] | None,
+        base: frozenset[str] | None = None,
+        changed: tuple[Any, ...] | None = None,
+        length: int = 0,
+    ) -> None:
+        self.ids, self.base, self.changed, self.length = ids, base, changed, length
+
+    @classmethod
+    def after(cls, ready: _Ready | None, moved: tuple[str, ...], steps: int) -> _Ready | None:
+        """What the plan edited from the one ``ready`` describes knows, ``moved`` being the steps it changed.
+
+        None (found again from every step) once more steps moved than the plan has: reading
+        them would cost as much, and so the chain never outgrows the plan.
+        """
+        if ready is None:
+            return None
+        base: frozenset[str] | None = ready.ids
+        changed, length = None, 0
+        if base is None:
+            base, changed, length = ready.base, ready.changed, ready.length
+        for step_id in moved:
+            changed, length = (step_id, changed), length + 1
+        return cls(None, base, changed, length) if length <= steps else None
+
+
+def _ready_steps(steps: Sequence[PlanStep]) -> list[PlanStep]:
+    """The pending steps whose dependencies are all completed or skipped, in list order: every step looked at."""
+    status = {step.step_id: step.status.value for step in steps}
+    return [
+        step
+        for step in steps
+        if step.status.value == "pending" and all(status.get(dep) in DONE for dep in step.dependencies or ())
+    ]
+
+
+def _ready_after_changes(steps: Sequence[PlanStep], index: _Index, ready: _Ready) -> frozenset[str]:
+    """The ids of the ready steps of the plan of ``steps``, from an ancestor's (``ready.base``) and the moves since.
+
+    The proof: a step ready in the ancestor (pending, its dependencies done) is ready still
+    unless an edit changed its status or its dependencies (it is in ``changed``), since a done
+    step stays done (completed and skipped are final) and a step with dependents is never
+    removed. A step that became ready either changed itself, or one of its dependencies became
+    done, which changed that dependency. So only the changed steps and the dependents of the
+    done ones need looking at; a changed id that is no step of the plan (removed) is not ready.
+    """
+    position, dependents = index.position, index.dependents
+    candidates: set[str] = set()
+    cell = ready.changed
+    while cell is not None:
+        step_id, cell = cell
+        if step_id in candidates:
+            continue
+        candidates.add(step_id)
+        at = position.get(step_id)
+        if at is not None and steps[at].status in _DONE:
+            candidates.update(dependents.get(step_id, ()))
+    assert ready.base is not None  # a _Ready without ids has a base
+    kept = ready.base - candidates
+    return kept | {step_id for step_id in candidates if _is_ready(step_id, steps, position)}
+
+
+def _is_ready(step_id: str, steps: Sequence[PlanStep], position: Mapping[str, int]) -> bool:
+    at = position.get(step_id)
+    if at is None or steps[at].status != "pending":
+        return False
+    return all(steps[position[dependency]].status in _DONE for dependency in steps[at].depends_on)
+
+
 def _positions(steps: Sequence[PlanStep]) -> dict[str, int]:
     return dict(zip(map(_STEP_ID, steps), range(len(steps))))
 
@@ -575,59 +741,11 @@ def _linked(
     return dependents
 
 
-class _Entry(weakref.ref["PlanBehaviour"]):
-    """A plan's index, kept while the plan lives; by ``id`` so that models need not hash."""
-
-    __slots__ = ("index", "key")
-    index: _Index | None  # None: the plan breaks a rule
-    key: int
-
-
-# id(plan) -> its entry. Outside the model, so that equality, copies and pickles never see it.
-_INDEXES: dict[int, _Entry] = {}
-
-
-def _forget(entry: _Entry) -> None:
-    if _INDEXES.get(entry.key) is entry:
-        del _INDEXES[entry.key]
-
-
-def _remember(plan: PlanBehaviour, index: _Index | None) -> None:
-    entry = _Entry(plan, _forget)
-    entry.index, entry.key = index, id(plan)
-    _INDEXES[entry.key] = entry
-
-
-def _constructed(model: _M, **changes: Any) -> _M:
-    """``model`` with ``changes``, built without validation: for values the caller proves valid.
-
-    Every field keeps its value and its given-ness (a shallow copy: pydantic's ``__copy__``, as
-    ``model_copy()`` makes it, with its own ``__dict__`` and set of given fields), and the
-    changed fields are given. Faster than ``model_construct``, which walks every field's aliases.
-    """
-    copied = copy.copy(model)
-    vars(copied).update(changes)
-    copied.__pydantic_fields_set__.update(changes)
-    return copied
-
-
 def _replaced(steps: tuple[PlanStep, ...], position: int, step: PlanStep) -> tuple[PlanStep, ...]:
     """``steps`` with the one at ``position`` replaced; the others shared."""
     changed = list(steps)  # a copy of the references (the fastest of the ways measured)
     changed[position] = step
     return tuple(changed)
-
-
-_STEP_CLASSES: dict[type, type] = {}
-
-
-def _step_class(plan_class: type[PlanBehaviour]) -> type:
-    """The class of the steps that the plan class's ``steps`` field holds."""
-    found = _STEP_CLASSES.get(plan_class)
-    if found is None:
-        (found, _) = get_args(plan_class.model_fields["steps"].annotation)
-        _STEP_CLASSES[plan_class] = found
-    return found
 
 
 def _status_move_holds(plan_status: PlanStatus, moved: PlanStep, steps: Sequence[PlanStep], index: _Index) -> bool:

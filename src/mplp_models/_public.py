@@ -34,7 +34,7 @@ LOCATIONS: dict[str, str] = {
     "CloudEvent": "mplp_models._cloudevents",
     "ConversionError": "mplp_models._conversion",
     "MAX_JSON_DEPTH": "mplp_models._reader",
-    **dict.fromkeys(("ErrorEntry", "errors_as_json"), "mplp_models._errors"),
+    **dict.fromkeys(("EditError", "ErrorEntry", "UnknownPartError", "errors_as_json"), "mplp_models._errors"),
     **dict.fromkeys(
         (
             "FlowLocation",
@@ -102,7 +102,9 @@ LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("load_flow", "save_flow"), "mplp_models._flow_folder"),
     "new_id": "mplp_models._ids",
     **dict.fromkeys(("LineVerdict", "check_lines"), "mplp_models._lines"),
-    **dict.fromkeys(("MAX_OPEN_OBJECT_DEPTH", "JsonObject", "Timestamp"), "mplp_models._types"),
+    **dict.fromkeys(
+        ("MAX_OPEN_OBJECT_DEPTH", "JsonInputValue", "JsonObject", "JsonObjectInput", "Timestamp"), "mplp_models._types"
+    ),
     # The Literal of each enum's values (PlanStepStatusValue), where the enum is.
     "CodeInboxMessageStatusValue": GENERATED + "cortex.v1.code_mode.inbox_message_schema",
     "CodeInboxMessageTypeValue": GENERATED + "cortex.v1.code_mode.inbox_message_schema",

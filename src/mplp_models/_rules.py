@@ -63,26 +63,30 @@ class LifecycleModel(MplpModel, frozen=True):
         status: Any  # each model's own status enum
 
     def _check_move(self, to: object) -> Any:
-        """``to`` as a member of the status enum; a ``ValueError`` naming both states if the move is not legal."""
+        """``to`` as a member of the status enum; an ``EditError`` naming both states if the move is not legal."""
         return checked_move(type(self).__name__, self.status, to, self._moves)
 
 
-def checked_move(name: str, current: enum.Enum, to: object, moves: Mapping[str, Sequence[str]]) -> Any:
-    """``to`` as a member of ``current``'s enum; a ``ValueError`` naming both states if ``moves`` has no such move.
+def checked_move(
+    name: str, current: enum.Enum, to: object, moves: Mapping[str, Sequence[str]], pointer: str = "/status"
+) -> Any:
+    """``to`` as a member of ``current``'s enum; an ``EditError`` naming both states if ``moves`` has no such move.
 
-    ``name`` names the model in the message. A member of another enum is read by its value.
+    ``name`` names the model in the message, ``pointer`` the status in the document (the error's
+    ``pointer``). A member of another enum is read by its value.
     """
     kind = type(current)
     try:
         target = kind(to.value if isinstance(to, enum.Enum) else to)
     except ValueError:
         names = ", ".join(member.value for member in kind)
-        raise ValueError(f"{name} has no state {to!r} (states: {names})") from None
+        raise _errors.EditError("unknown_status", f"{name} has no state {to!r} (states: {names})", pointer) from None
     allowed = moves.get(current.value, ())
     if target.value not in allowed:
         options = ", ".join(allowed) or "nothing (it is final)"
-        raise ValueError(
-            f"{name} cannot move from {current.value} to {target.value}; from {current.value} it can move to {options}"
+        moves_from = f"from {current.value} it can move to {options}"
+        raise _errors.EditError(
+            "illegal_move", f"{name} cannot move from {current.value} to {target.value}; {moves_from}", pointer
         )
     return target
 

@@ -7,16 +7,22 @@ from collections.abc import Iterator, Mapping, Sequence
 from operator import attrgetter, le, lt
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, cast
 
-from typing_extensions import Self
+from pydantic import ValidationError
+from typing_extensions import Self, TypedDict, Unpack
 
+from mplp_models import _fastpath
+from mplp_models._edits import UNKNOWN, constructed, given_with, item_class, recall, remember
+from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
+from mplp_models._fast_shapes import is_plain
 from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, RuleViolation, checked_move, duplicate_ids, permissive_moves
 from mplp_models._types import Timestamp, in_text_order, is_before
 
 if TYPE_CHECKING:
+    from mplp_models._generated.mplp.v1_0.common.events_schema import Event
     from mplp_models._generated.mplp.v1_0.common.trace_base_schema import TraceBase
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
-    from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
+    from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStep
     from mplp_models._generated.mplp.v1_0.mplp_trace_schema import (
         TraceSegment,
         TraceSegmentStatus,
@@ -24,8 +30,9 @@ if TYPE_CHECKING:
         TraceStatus,
         TraceStatusValue,
     )
+    from mplp_models._types import JsonObjectInput
 
-__all__ = ["SEGMENT_MOVES", "TRACE_MOVES", "TraceBehaviour", "TraceEnd"]
+__all__ = ["SEGMENT_MOVES", "STEP_ATTRIBUTE", "TRACE_MOVES", "SegmentChanges", "TraceBehaviour", "TraceEnd"]
 
 _FINISHED = ("completed", "failed", "cancelled")
 # Upstream defines no moves between the Trace states: any move but out of a final state.
@@ -37,37 +44,69 @@ SEGMENT_MOVES = permissive_moves(("pending", "running", *_ENDED), final=_ENDED)
 TraceEnd: TypeAlias = Literal["completed", "failed", "cancelled"]
 """The states that end a trace: what ``Trace.finish`` takes."""
 
+STEP_ATTRIBUTE = "step_id"
+"""The key of a segment's ``attributes`` that names the plan step it runs (``open_segment(step=...)``).
+
+Named as upstream's SA events name the step (``SAStepStarted``'s payload, ``step_id``);
+``check_flow``'s rule ``segment_step`` holds it to a step of the trace's plan.
+"""
+
+STARTED = "trace.started"
+"""The ``event_type`` of the event ``Trace.new`` records: the SA profile asks every trace for one event."""
+
+
+class SegmentChanges(TypedDict, total=False):
+    """The fields of a segment that ``Trace.update_segment`` may change; ``None`` leaves an optional field out.
+
+    Not the id (other segments name it), the status or the stamps (they move with ``transition_segment``).
+    """
+
+    label: str
+    parent_segment_id: str | None
+    attributes: JsonObjectInput | None
+
+
+_SEGMENT_CHANGES = frozenset(SegmentChanges.__annotations__)
+
 
 class TraceBehaviour(RuledModel, frozen=True):
-    """Behaviour of ``Trace``: segment integrity, the root span, timelines, walks over the segments, lifecycle."""
+    """Behaviour of ``Trace``: segment integrity, the root span, timelines, walks, lifecycle, edits."""
 
     _moves: ClassVar[Mapping[str, Sequence[str]]] = TRACE_MOVES
 
     if TYPE_CHECKING:
         trace_id: str
+        context_id: str
+        plan_id: str | None
         status: TraceStatus
         root_span: TraceBase
         started_at: Timestamp | None
         finished_at: Timestamp | None
         segments: tuple[TraceSegment, ...] | None
+        events: tuple[Event, ...] | None
 
     @classmethod
-    def start(cls, context: Context, plan: Plan | None = None, *, at: str | None = None) -> Self:
+    def new(cls, context: Context, plan: Plan | None = None, *, at: str | None = None) -> Self:
         """A running trace of ``context`` (and of ``plan``): fresh trace and root span ids, started now.
 
-        The trace, its root span and the plan all name ``context``; ``plan_id`` names ``plan``.
+        The trace, its root span and the plan all name ``context``; ``plan_id`` names ``plan``. The
+        trace records one event, ``trace.started`` at its start (source ``trace``, its ``trace_id``):
+        the SA profile asks every trace for at least one (``check_flow(..., profile="sa")``).
 
         Args:
             context: The session's context.
             plan: The plan the trace records the execution of; default none (no ``plan_id``).
-            at: When it started (an RFC 3339 timestamp: ``started_at`` and ``meta.created_at``); default now.
+            at: When it started (an RFC 3339 timestamp: ``started_at``, ``meta.created_at`` and the
+                event's ``timestamp``); default now.
 
         Raises:
-            ValueError: If ``plan`` belongs to another context (its ``context_id`` is not ``context``'s).
+            EditError: If ``plan`` belongs to another context (``plan_context``), or ``at`` is no timestamp.
         """
         if plan is not None and plan.context_id != context.context_id:
-            raise ValueError(
-                f"plan {plan.plan_id} belongs to context {plan.context_id}, not to context {context.context_id}"
+            raise EditError(
+                "plan_context",
+                f"plan {plan.plan_id} belongs to context {plan.context_id}, not to context {context.context_id}",
+                "/context_id",
             )
         now = str(Timestamp.now()) if at is None else at
         trace_id = new_id()
@@ -78,21 +117,34 @@ class TraceBehaviour(RuledModel, frozen=True):
             "root_span": {"trace_id": trace_id, "span_id": new_id(), "context_id": context.context_id},
             "status": "running",
             "started_at": now,
+            "events": [_event(trace_id, STARTED, now, None, "trace")],
         }
         if plan is not None:
             data["plan_id"] = plan.plan_id
-        return cls.model_validate(data)
+        return validated_new(cls, data)
+
+    @classmethod
+    def start(cls, context: Context, plan: Plan | None = None, *, at: str | None = None) -> Self:
+        """``Trace.new``, under the name it had first: a running trace of ``context`` (and of ``plan``)."""
+        return cls.new(context, plan, at=at)
 
     def transition(self, to: TraceStatus | TraceStatusValue, *, at: str | None = None) -> Self:
-        """The trace moved to ``to`` (a new trace); a ``ValueError`` if the move is not legal.
+        """The trace moved to ``to`` (a new trace); an ``EditError`` (``illegal_move``) if the move is not legal.
 
         Any state may move to any other but completed, failed and cancelled, which
         are final (upstream defines no moves). Moving to running stamps ``started_at``,
         and to a final state ``finished_at``: with ``at`` when given, else with now
-        when the stamp is not set (a set one is kept); ``at`` for another move is a ``ValueError``.
+        when the stamp is not set (a set one is kept); ``at`` for another move is an
+        ``EditError`` (``nothing_to_stamp``). ``Trace.new`` makes a running trace already.
         """
-        target = self._check_move(to)
-        return self.model_copy(update={"status": target, **_stamps(target, self.started_at, self.finished_at, at)})
+        try:
+            target = self._check_move(to)
+        except EditError as error:
+            if self.status.value != "running" or getattr(to, "value", to) != "running":
+                raise
+            hint = " (Trace.new and Trace.start make a running trace, started_at stamped: end it with finish)"
+            raise EditError(error.code, error.message + hint, error.pointer) from None
+        return validated_copy(self, {"status": target, **_stamps(target, self.started_at, self.finished_at, at)})
 
     def finish(
         self,
@@ -110,29 +162,122 @@ class TraceBehaviour(RuledModel, frozen=True):
             A new trace; this one is unchanged.
 
         Raises:
-            ValueError: If ``status`` does not end a trace, or the trace has already ended.
-            ValidationError: If the trace breaks a rule (``at`` before ``started_at``, say).
+            EditError: If ``status`` does not end a trace (``not_an_end``), the trace has already ended
+                (``illegal_move``), or it breaks a rule (``finished_before_start``: ``at`` before ``started_at``).
         """
         value = status.value if isinstance(status, enum.Enum) else status
         if value not in _FINISHED:
-            raise ValueError(f"a trace finishes as {', '.join(_FINISHED)}, not {value!r} (use transition)")
+            raise EditError(
+                "not_an_end", f"a trace finishes as {', '.join(_FINISHED)}, not {value!r} (use transition)", "/status"
+            )
         return self.transition(status, at=at)
 
-    def segment(self, segment_id: str) -> TraceSegment:
-        """The segment with id ``segment_id`` (the first, if several have it); a ``KeyError`` if none has it."""
+    # --- the segments ---
+
+    def segment(self, segment_id: str, /) -> TraceSegment:
+        """The segment with id ``segment_id`` (the first, if several have it).
+
+        Raises:
+            UnknownPartError: If no segment has it (``unknown_segment``; a ``KeyError`` too).
+        """
         return self._segments[self._segment_position(segment_id)]
 
-    def add_segment(self, segment: TraceSegment) -> Self:
+    @property
+    def last_segment(self) -> TraceSegment:
+        """The segment listed last: the one ``open_segment`` or ``add_segment`` added last.
+
+        Raises:
+            UnknownPartError: If the trace has no segment (``unknown_segment``).
+        """
+        if not self.segments:
+            raise UnknownPartError("unknown_segment", "the trace has no segment", "/segments")
+        return self.segments[-1]
+
+    def open_segment(
+        self,
+        label: str,
+        *,
+        step: PlanStep | str | None = None,
+        parent: TraceSegment | str | None = None,
+        at: str | None = None,
+    ) -> Self:
+        """The trace with one more segment, running: a fresh ``segment_id``, ``started_at`` stamped.
+
+        ``trace.last_segment`` is the new segment; ``transition_segment`` ends it.
+
+        Args:
+            label: What the segment is, for humans and agents.
+            step: The plan step it runs (a ``PlanStep`` or its id): written as the segment's
+                ``attributes["step_id"]`` (``STEP_ATTRIBUTE``), which ``check_flow`` holds to a
+                step of the trace's plan (rule ``segment_step``).
+            parent: The segment it is part of (a ``TraceSegment`` or its id); default none (a root).
+            at: When it started (an RFC 3339 timestamp); default now.
+
+        Returns:
+            A new trace; this one is unchanged.
+
+        Raises:
+            EditError: If the segment breaks the schema (an empty ``label`` is allowed; ``at`` no timestamp)
+                or a rule (``unknown_parent``: ``parent`` is no segment of the trace).
+        """
+        segment: dict[str, Any] = {
+            "segment_id": new_id(),
+            "label": label,
+            "status": "running",
+            "started_at": str(Timestamp.now()) if at is None else at,
+        }
+        if parent is not None:
+            segment["parent_segment_id"] = parent if isinstance(parent, str) else parent.segment_id
+        if step is not None:
+            segment["attributes"] = {STEP_ATTRIBUTE: step if isinstance(step, str) else step.step_id}
+        made = self._new_segment(segment)
+        return self.add_segment(made)
+
+    def add_segment(self, segment: TraceSegment, /) -> Self:
         """The trace with ``segment`` appended to its segments (a new trace; this one is unchanged).
 
         Raises:
-            ValidationError: If the trace breaks a rule with it: its id already used
-                (``duplicate_segment_id``), a parent that is no segment of the trace...
+            EditError: If the trace breaks a rule with it: its id already used
+                (``duplicate_segment_id``), a parent that is no segment of the trace (``unknown_parent``)...
         """
-        return self.model_copy(update={"segments": (*self._segments, segment)})
+        segments = (*self._segments, segment)
+        known = self._known()
+        if known is not None and type(segment) is item_class(type(self), "segments") and known.takes(segment):
+            return self._derived(known.with_segment(segment), segments=segments)
+        return validated_copy(self, {"segments": segments})
+
+    def update_segment(self, segment_id: str, /, **changes: Unpack[SegmentChanges]) -> Self:
+        """The trace with one segment's ``label``, ``parent_segment_id`` or ``attributes`` changed.
+
+        ``None`` leaves an optional field out; the status and the stamps move with ``transition_segment``.
+
+        Raises:
+            UnknownPartError: If no segment has that id (``unknown_segment``).
+            TypeError: For a field that ``update_segment`` does not change (``status``, a typo).
+            EditError: If the segment breaks the schema, or the trace a rule (``parent_cycle``...).
+        """
+        unknown = sorted(changes.keys() - _SEGMENT_CHANGES)
+        if unknown:
+            raise TypeError(
+                f"update_segment() changes {', '.join(sorted(_SEGMENT_CHANGES))}, not {', '.join(unknown)} "
+                "(a segment's status moves with transition_segment; its id stays)"
+            )
+        position = self._segment_position(segment_id)
+        old = self._segments[position]
+        try:
+            new = old.model_copy(update=dict(changes))
+        except ValidationError:  # refused again by the trace, so that the error is located in it
+            given = given_with(old, changes)
+            return validated_copy(self, {"segments": _replaced(self._segments, position, given)})
+        segments = _replaced(self._segments, position, new)
+        known = self._known()
+        if known is not None and new.parent_segment_id == old.parent_segment_id:
+            # Proof: ids, parents and stamps are unchanged; no rule reads a label or the attributes.
+            return self._derived(known, segments=segments)
+        return validated_copy(self, {"segments": segments})
 
     def transition_segment(
-        self, segment_id: str, to: TraceSegmentStatus | TraceSegmentStatusValue, *, at: str | None = None
+        self, segment_id: str, /, to: TraceSegmentStatus | TraceSegmentStatusValue, *, at: str | None = None
     ) -> Self:
         """The trace with one of its segments moved to status ``to``, and stamped.
 
@@ -151,40 +296,143 @@ class TraceBehaviour(RuledModel, frozen=True):
             A new trace; this one is unchanged.
 
         Raises:
-            KeyError: If no segment has that id.
-            ValueError: If the move is not legal (the message names both states), or ``at`` is
-                given for a move that stamps no time (to pending).
-            ValidationError: If the trace breaks a rule (``at`` before the segment's ``started_at``, say).
+            UnknownPartError: If no segment has that id (``unknown_segment``).
+            EditError: If the move is not legal (``illegal_move``: the message names both states), ``at``
+                is given for a move that stamps no time (``nothing_to_stamp``), or the trace breaks a rule
+                (``finished_before_start``: ``at`` before the segment's ``started_at``).
         """
         segments = self._segments
         position = self._segment_position(segment_id)
         segment = segments[position]
-        target = _check_segment_move(segment.status, to)
-        moved = segment.model_copy(
-            update={"status": target, **_stamps(target, segment.started_at, segment.finished_at, at)}
-        )
-        return self.model_copy(update={"segments": (*segments[:position], moved, *segments[position + 1 :])})
+        where = f"/segments/{position}/status"
+        target = checked_move("TraceSegment", segment.status, to, SEGMENT_MOVES, where)
+        stamps = _stamps(target, segment.started_at, segment.finished_at, at, where)
+        try:
+            moved = segment.model_copy(update={"status": target, **stamps})
+        except ValidationError:  # an ``at`` that is no timestamp: refused again by the trace, located in it
+            given = given_with(segment, {"status": target, **stamps})
+            return validated_copy(self, {"segments": _replaced(segments, position, given)})
+        changed = _replaced(segments, position, moved)
+        known = self._known()
+        # Proof: the ids and parents are unchanged; the one rule that reads a segment's stamps reads its own two.
+        if known is not None and not _ended_before_start(moved.started_at, moved.finished_at):
+            return self._derived(known, segments=changed)
+        return validated_copy(self, {"segments": changed})
+
+    def remove_segment(self, segment_id: str, /) -> Self:
+        """The trace without the segment of that id (the first, if several have it).
+
+        Raises:
+            UnknownPartError: If no segment has that id (``unknown_segment``).
+            EditError: If other segments have it as their parent (``has_dependents``: the message names them).
+        """
+        position = self._segment_position(segment_id)
+        children = [segment.segment_id for segment in self._segments if segment.parent_segment_id == segment_id]
+        if children:
+            raise EditError(
+                "has_dependents",
+                f"segment {segment_id} cannot be removed: it is the parent of {', '.join(children)}; "
+                "remove them or move them to another parent first",
+                f"/segments/{position}",
+            )
+        segments = (*self._segments[:position], *self._segments[position + 1 :])
+        known = self._known()
+        # Proof: no segment names the one removed, so every parent is still a segment; fewer links make no cycle.
+        if known is not None:
+            return self._derived(_TraceKnown.of(segments), segments=segments)
+        return validated_copy(self, {"segments": segments})
+
+    def add_event(
+        self,
+        event_type: str,
+        *,
+        at: str | None = None,
+        data: JsonObjectInput | None = None,
+        source: str = "trace",
+    ) -> Self:
+        """The trace with one more event: a fresh ``event_id``, this trace's ``trace_id``, stamped now.
+
+        Args:
+            event_type: Dotted lowercase words (``step.completed``): the schema's pattern.
+            at: When it happened (an RFC 3339 timestamp); default now.
+            data: Its payload, a JSON object; default none (no ``data``).
+            source: The module or component that emitted it; default ``trace``.
+
+        Returns:
+            A new trace; this one is unchanged.
+
+        Raises:
+            EditError: If the event breaks the schema (an ``event_type`` of capitals, ``at`` no timestamp...).
+        """
+        document = _event(self.trace_id, event_type, str(Timestamp.now()) if at is None else at, data, source)
+        try:
+            event = item_class(type(self), "events").model_validate(document)
+        except ValidationError:  # refused again by the trace, so that the error is located in it
+            return validated_copy(self, {"events": (*(self.events or ()), document)})
+        events = (*(self.events or ()), event)
+        known = self._known()
+        if known is not None:  # Proof: no rule of a trace reads its events.
+            return self._derived(known, events=events)
+        return validated_copy(self, {"events": events})
+
+    # --- the edits' bookkeeping ---
 
     @property
     def _segments(self) -> tuple[TraceSegment, ...]:
         return self.segments or ()
 
     def _segment_position(self, segment_id: str) -> int:
-        for position, segment in enumerate(self._segments):
-            if segment.segment_id == segment_id:
-                return position
-        raise KeyError(f"the trace has no segment {segment_id!r}")
+        known = self._known()
+        if known is not None:
+            position = known.position.get(segment_id)
+        else:
+            position = next((i for i, segment in enumerate(self._segments) if segment.segment_id == segment_id), None)
+        if position is None:
+            raise UnknownPartError("unknown_segment", f"the trace has no segment {segment_id!r}", "/segments")
+        return position
+
+    def _new_segment(self, segment: dict[str, Any]) -> TraceSegment:
+        try:
+            made: TraceSegment = item_class(type(self), "segments").model_validate(segment)
+        except ValidationError as error:  # refused again by the trace, so that the error is located in it
+            validated_copy(self, {"segments": (*self._segments, segment)})
+            raise EditError.of(error) from error  # not reached: the trace refuses what its segment refuses
+        return made
+
+    def _known(self) -> _TraceKnown | None:
+        """What the fast paths know of the trace, if they may edit it: it is sound and its class generated.
+
+        A trace made by a fast edit has it already; any other is checked once here, by every rule,
+        so that a trace read with ``semantic=False`` is never taken for sound.
+        """
+        if not (_fastpath.ENABLED and is_plain(type(self))):
+            return None
+        known: _TraceKnown | None = recall(self)
+        if known is UNKNOWN:
+            known = None if next(self._broken(), None) is not None else _TraceKnown.of(self._segments)
+            remember(self, known)
+        return known
+
+    def _derived(self, known: _TraceKnown, **changes: Any) -> Self:
+        """This trace with ``changes``, built without validation: each caller proves the result valid."""
+        trace = constructed(self, **changes)
+        remember(trace, known)
+        return trace
+
+    # --- reading the segments ---
 
     def roots(self) -> list[TraceSegment]:
         """The segments without a parent, in list order."""
         return [segment for segment in self.segments or () if segment.parent_segment_id is None]
 
-    def children(self, segment_id: str) -> list[TraceSegment]:
-        """The segments whose parent is ``segment_id``, in list order; a ``KeyError`` if the trace has no such segment."""
-        segments = self.segments or ()
-        if all(segment.segment_id != segment_id for segment in segments):
-            raise KeyError(f"the trace has no segment {segment_id!r}")
-        return [segment for segment in segments if segment.parent_segment_id == segment_id]
+    def children(self, segment_id: str, /) -> list[TraceSegment]:
+        """The segments whose parent is ``segment_id``, in list order.
+
+        Raises:
+            UnknownPartError: If the trace has no such segment (``unknown_segment``; a ``KeyError`` too).
+        """
+        self._segment_position(segment_id)
+        return [segment for segment in self._segments if segment.parent_segment_id == segment_id]
 
     def walk(self) -> list[TraceSegment]:
         """Every segment, parents before children: depth first from each root, siblings in list order.
@@ -294,11 +542,13 @@ def _chains_end(up: list[int], count: int) -> bool:
     return True
 
 
-def _stamps(target: enum.Enum, started: Timestamp | None, finished: Timestamp | None, at: str | None) -> dict[str, Any]:
+def _stamps(
+    target: enum.Enum, started: Timestamp | None, finished: Timestamp | None, at: str | None, pointer: str = "/status"
+) -> dict[str, Any]:
     """The stamps a move to ``target`` sets: ``started_at`` on running, ``finished_at`` on a final state.
 
     ``at`` when given (the caller says when), else now for a stamp that is not set; ``at`` for a
-    move that stamps nothing is a ``ValueError`` (it would be dropped).
+    move that stamps nothing is an ``EditError`` (it would be dropped), at ``pointer``.
     """
     if target.value == "running":
         name, current = "started_at", started
@@ -306,17 +556,70 @@ def _stamps(target: enum.Enum, started: Timestamp | None, finished: Timestamp | 
         name, current = "finished_at", finished
     else:
         if at is not None:
-            raise ValueError(f"at= is the time a move starts or ends: a move to {target.value} stamps no time")
+            raise EditError(
+                "nothing_to_stamp",
+                f"at= is the time a move starts or ends: a move to {target.value} stamps no time",
+                pointer,
+            )
         return {}
     if at is not None:
         return {name: at}
     return {} if current is not None else {name: Timestamp.now()}
 
 
-def _check_segment_move(current: TraceSegmentStatus, to: object) -> TraceSegmentStatus:
-    """``to`` as a member of the segment's status enum; a ``ValueError`` naming both states if the move is not legal."""
-    target: TraceSegmentStatus = checked_move("TraceSegment", current, to, SEGMENT_MOVES)
-    return target
+def _ended_before_start(started: Timestamp | None, finished: Timestamp | None) -> bool:
+    return started is not None and finished is not None and is_before(finished, started)
+
+
+def _event(trace_id: str, event_type: str, at: str, data: Mapping[str, Any] | None, source: str) -> dict[str, Any]:
+    """The JSON of an event of the trace ``trace_id``, with a fresh id."""
+    event: dict[str, Any] = {
+        "event_id": new_id(),
+        "event_type": event_type,
+        "source": source,
+        "timestamp": at,
+        "trace_id": trace_id,
+    }
+    if data is not None:
+        event["data"] = data
+    return event
+
+
+def _replaced(items: tuple[Any, ...], position: int, item: Any) -> tuple[Any, ...]:
+    """``items`` with the one at ``position`` replaced; the others shared."""
+    changed = list(items)  # a copy of the references (the fastest of the ways measured, _plan)
+    changed[position] = item
+    return tuple(changed)
+
+
+class _TraceKnown:
+    """What the fast paths know of one sound trace: where each segment is (its ids are unique)."""
+
+    __slots__ = ("position",)
+
+    def __init__(self, position: dict[str, int]) -> None:
+        self.position = position
+
+    @classmethod
+    def of(cls, segments: Sequence[TraceSegment]) -> _TraceKnown:
+        return cls({segment.segment_id: at for at, segment in enumerate(segments)})
+
+    def takes(self, segment: TraceSegment) -> bool:
+        """Whether the trace, with ``segment`` appended, keeps every rule.
+
+        The proof: the new id is not taken (``duplicate_segment_id``); its parent is a listed
+        segment (``unknown_parent``), not itself, since its id is new (``self_parent``); no
+        listed segment names the new id (each parent names a listed segment), so no chain of
+        parents passes through it, and a cycle would need one (``parent_cycle``); the one rule of
+        stamps that reads it reads its own two (``finished_before_start``).
+        """
+        parent = segment.parent_segment_id
+        if segment.segment_id in self.position or (parent is not None and parent not in self.position):
+            return False
+        return not _ended_before_start(segment.started_at, segment.finished_at)
+
+    def with_segment(self, segment: TraceSegment) -> _TraceKnown:
+        return _TraceKnown({**self.position, segment.segment_id: len(self.position)})
 
 
 def _finished_before_start(

@@ -18,7 +18,7 @@ import math
 import numbers
 import operator
 import re
-from collections.abc import ItemsView, Iterable, KeysView, Sequence, ValuesView
+from collections.abc import ItemsView, Iterable, KeysView, Mapping, Sequence, ValuesView
 from collections.abc import Set as AbstractSet
 from datetime import date, datetime, timedelta, timezone
 from itertools import repeat
@@ -438,23 +438,27 @@ def _within_double(value: int) -> bool:
 
 
 if TYPE_CHECKING:  # mypy reads a recursive alias in this form, as pydantic's JsonValue does
-    JsonInputValue: TypeAlias = "list[JsonInputValue] | tuple[JsonInputValue, ...] | dict[str, JsonInputValue] | str | bool | int | float | None"
+    JsonInputValue: TypeAlias = (
+        "Sequence[JsonInputValue] | Mapping[str, JsonInputValue] | str | bool | int | float | None"
+    )
 else:
     JsonInputValue = TypeAliasType(
         "JsonInputValue",
-        list["JsonInputValue"]
-        | tuple["JsonInputValue", ...]
-        | dict[str, "JsonInputValue"]
-        | str
-        | bool
-        | int
-        | float
-        | None,
+        Sequence["JsonInputValue"] | Mapping[str, "JsonInputValue"] | str | bool | int | float | None,
     )
-"""A JSON value as a constructor takes it from Python: arrays as lists or tuples (``JsonObject`` holds lists)."""
+"""A JSON value as a constructor takes it from Python: arrays as lists or tuples, objects as dicts.
 
-JsonObjectInput: TypeAlias = "dict[str, JsonInputValue]"
-"""What a constructor takes for an open object (``JsonObject``)."""
+Typed read-only (``Sequence``, ``Mapping``), which checkers hold covariant: a ``dict[str, int]``,
+a ``list[str]`` and another model's open object (a ``JsonObject``) are JSON input as they are.
+The run time takes lists, tuples and dicts (``JsonObject`` holds lists); a checker also lets
+through another sequence or mapping (``bytes`` is a ``Sequence[int]`` to it), which the run time refuses.
+"""
+
+if TYPE_CHECKING:
+    JsonObjectInput: TypeAlias = "Mapping[str, JsonInputValue]"
+else:
+    JsonObjectInput = TypeAliasType("JsonObjectInput", Mapping[str, JsonInputValue])
+"""What a constructor takes for an open object (``JsonObject``): a dict of JSON input values."""
 
 
 class _FromPython:

@@ -50,8 +50,8 @@ that takes an `Event`:
 
 Entries about something other than the body (a query parameter, a header)
 get no pointer, nor does a body that was not read as JSON (sent with another
-content type). The OpenAPI document is FastAPI's own: the class changes how a
-body is read, not what it is declared to be.
+content type). The OpenAPI document is FastAPI's own, with the 413 answer added
+to each operation: the class changes how a body is read, not what it is declared to be.
 
 The answer stays small for any body: at most `MAX_ERRORS` entries and one
 more saying how many were left out (`too_many_errors`), for the request as a
@@ -77,6 +77,31 @@ class SmallBodies(LimitedBodyRoute):
 
 router = APIRouter(route_class=SmallBodies)
 ```
+
+`add_exception_handlers(app)` answers the SDK's own refusals raised in an endpoint: an
+`EditError` with 409 (an `UnknownPartError`, an id no part has, with 404), a pydantic
+`ValidationError` (`Plan.from_json` of a stored document, say) with 422, each as an
+`ErrorBody` (`{"code", "pointer", "message", "errors"}`) in canonical JSON, and lists
+the 404 and 409 answers in the OpenAPI document of every operation. `CanonicalJSONResponse`
+(`response_class=`, or the app's `default_response_class`) writes a model as `to_json()`
+writes it: RFC 8785 bytes.
+
+```python
+from fastapi import FastAPI
+
+import mplp_models as mm
+from mplp_models.fastapi import CanonicalJSONResponse, add_exception_handlers
+
+app = FastAPI(default_response_class=CanonicalJSONResponse)
+add_exception_handlers(app)
+plans: dict[str, mm.Plan] = {}
+
+
+@app.post("/plans/{plan_id}/steps/{step_id}/start")
+def start(plan_id: str, step_id: str) -> mm.Plan:
+    plans[plan_id] = plans[plan_id].transition_step(step_id, "in_progress")  # 404, 409 on refusal
+    return plans[plan_id]
+```
 """
 
 from __future__ import annotations
@@ -95,16 +120,28 @@ except ImportError:  # pragma: no cover - depends on the environment
         name="fastapi",
     )
 import orjson
-from pydantic import ValidationError
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from mplp_models import _errors
 from mplp_models._base import MplpModel
-from mplp_models._errors import Quoted, json_message
+from mplp_models._canonical import canonical_json
+from mplp_models._errors import EditError, Quoted, UnknownPartError, errors_as_json, json_message
 from mplp_models._reader import load_json
 from mplp_models._text import pointer
 
-__all__ = ["MAX_BODY_BYTES", "LimitedBodyRoute", "StrictJSONRoute"]
+__all__ = [
+    "MAX_BODY_BYTES",
+    "CanonicalJSONResponse",
+    "ErrorBody",
+    "ErrorBodyEntry",
+    "LimitedBodyRoute",
+    "StrictJSONRoute",
+    "TooLargeBody",
+    "add_exception_handlers",
+]
 
 MAX_BODY_BYTES = 1 << 20
 """The default longest request body of `LimitedBodyRoute` and `StrictJSONRoute`, in bytes (1 MiB).
@@ -130,6 +167,12 @@ class LimitedBodyRoute(APIRoute):
     """
 
     max_body_bytes: ClassVar[int] = MAX_BODY_BYTES
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
+        responses: dict[int | str, dict[str, Any]] = dict(options.pop("responses", None) or {})
+        if 413 not in responses and "413" not in responses:  # the route's own answer, in its OpenAPI document
+            responses[413] = {"model": TooLargeBody, "description": "The request body is too long"}
+        super().__init__(path, endpoint, responses=responses, **options)
 
     def get_route_handler(self) -> _Handler:
         handler = super().get_route_handler()
@@ -347,3 +390,106 @@ def _point_into_body(error: RequestValidationError) -> None:
                 entry["pointer"] = pointer(loc[1:])
                 if isinstance(found.get("msg"), str) and "type" in found and "input" in found:
                     entry["msg"] = json_message(cast("ErrorDetails", found))
+
+
+# --- the SDK's refusals as answers, and canonical JSON out ---------------------------------------
+
+
+class ErrorBodyEntry(BaseModel):
+    """One problem of an ``ErrorBody``: as ``errors_as_json`` writes it."""
+
+    pointer: str
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """The answer to a refused edit (409, 404) or an invalid document (422): the first problem, and all of them.
+
+    ``code``, ``pointer`` and ``message`` are the ``EditError``'s (or the first entry's, for a
+    ``ValidationError``); ``errors`` every problem, as ``errors_as_json`` writes them.
+    """
+
+    code: str
+    pointer: str
+    message: str
+    errors: list[ErrorBodyEntry]
+
+
+class TooLargeBody(BaseModel):
+    """The answer to a request body longer than ``max_body_bytes`` (413): FastAPI's ``{"detail": ...}``."""
+
+    detail: str
+
+
+class CanonicalJSONResponse(JSONResponse):
+    """A JSON response written as ``canonical_json`` writes it: a model (or the JSON values FastAPI
+    made of one) as the RFC 8785 bytes of its ``to_json()``.
+
+    ``response_class=CanonicalJSONResponse`` on a route, or ``FastAPI(default_response_class=...)``.
+    A route declared to return a model (``-> mm.Plan``) hands it over as FastAPI's JSON values,
+    which are written canonically; with ``response_model=None`` the model itself is handed over and
+    written by its own ``to_json()``, without that step. A value JSON cannot hold exactly (a
+    ``NaN``) is a ``CanonicalJSONError``.
+    """
+
+    def render(self, content: Any) -> bytes:
+        return canonical_json(content)
+
+
+_ANSWERS: dict[str, dict[str, Any]] = {
+    "404": {"description": "No part has that id (an UnknownPartError: unknown_step, unknown_segment...)"},
+    "409": {"description": "The edit was refused (an EditError: illegal_move, dependency_cycle...)"},
+}
+
+
+def add_exception_handlers(app: FastAPI) -> None:
+    """Makes ``app`` answer the SDK's refusals raised in its endpoints, and say so in its OpenAPI document.
+
+    An ``UnknownPartError`` is answered with 404, any other ``EditError`` with 409, a pydantic
+    ``ValidationError`` (the app's own reading of a document) with 422; each body an ``ErrorBody``
+    in canonical JSON. Every operation of the document lists the 404 and 409 answers, unless
+    it declares its own.
+    """
+    app.add_exception_handler(EditError, _sdk_refusal)
+    app.add_exception_handler(ValidationError, _sdk_refusal)
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            _with_answers(build())
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the document
+
+
+def _answer(status: int, code: str, pointer: str, message: str, entries: list[_errors.ErrorEntry]) -> Response:
+    body = {"code": code, "pointer": pointer, "message": message, "errors": entries}
+    return CanonicalJSONResponse(body, status_code=status)
+
+
+async def _sdk_refusal(request: Request, error: Exception) -> Response:
+    """The answer to an ``EditError`` (404 or 409) or a ``ValidationError`` (422): an ``ErrorBody``."""
+    if isinstance(error, EditError):
+        status = 404 if isinstance(error, UnknownPartError) else 409
+        return _answer(status, error.code, error.pointer, error.message, error.errors())
+    assert isinstance(error, ValidationError)  # the two classes it is registered for
+    entries = errors_as_json(error)
+    first = entries[0]
+    return _answer(422, first["code"], first["pointer"], first["message"], entries)
+
+
+def _with_answers(document: dict[str, Any]) -> None:
+    """``document`` (an OpenAPI document) with the 404 and 409 ``ErrorBody`` answers on each operation, in place."""
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    body = ErrorBody.model_json_schema(ref_template="#/components/schemas/{model}")
+    schemas.update(body.pop("$defs", {}))
+    schemas["ErrorBody"] = body
+    content = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            answers = cast("dict[str, Any]", operation["responses"])
+            for status, answer in _ANSWERS.items():
+                answers.setdefault(status, {**answer, "content": content})

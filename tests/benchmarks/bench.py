@@ -38,6 +38,7 @@ import bench_events
 import bench_flow
 import bench_import
 import bench_lines
+import bench_loop
 import bench_stages
 import bench_store
 import bench_strategy_cost
@@ -500,6 +501,12 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         x = edits["move_1000_vs_from_json"]
         goal = bench_edits.MOVE_GOAL_READ
         target("transition_step, one step of a 1,000-step plan / Plan.from_json of it", x, f"<= {goal:g}", x <= goal)
+    loop = results.get("agent_loop")
+    if loop is not None:
+        for name in ("executor", "agent"):
+            x = loop[f"{name}_1000_vs_100"]
+            what = f"the {name} loop over a chain driven to completion: 1,000 steps / 100 steps"
+            target(what, x, f"<= {bench_loop.GOAL:g}", x <= bench_loop.GOAL)
     target(
         "validate --ndjson: --jobs 2 speed-up over --jobs 1",
         speedup,
@@ -551,6 +558,7 @@ def run(settings: Settings) -> dict[str, Any]:
     results["plan_edits"] = bench_edits.run(quick=settings.mode == "quick")
     results["flow"] = bench_flow.run(quick=settings.mode == "quick")
     results["store"] = bench_store.run(quick=settings.mode == "quick")
+    results["agent_loop"] = bench_loop.run(quick=settings.mode == "quick")
     results["strategies_ms_per_example"] = bench_strategies(settings)
     results["strategy_cost"] = bench_strategy_cost.run(quick=settings.mode == "quick")
     results["targets"] = targets(results)
