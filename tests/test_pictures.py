@@ -185,7 +185,7 @@ def test_mermaid_reads_the_session_as_the_ids_its_documents_name(mermaid: Mermai
     } <= edges
 
 
-LABELS = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=40)
+LABELS = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=40)
 
 
 @settings(max_examples=examples(quick=25, deep=500))

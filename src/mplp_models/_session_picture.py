@@ -61,7 +61,11 @@ def flow_mermaid(documents: Mapping[str, MplpModel] | Iterable[MplpModel]) -> st
     Raises:
         TypeError: If a document is not a parsed payload (a Plan, a Context...).
     """
-    named = list(documents.items()) if isinstance(documents, Mapping) else list(enumerate(documents))
+    named: list[tuple[str | int, MplpModel]] = (
+        list(cast("Mapping[str, MplpModel]", documents).items())
+        if isinstance(documents, Mapping)
+        else list(enumerate(documents))
+    )
     kinds = [_kind(model) for _, model in named]
     owner: dict[str, int] = {}
     for position, ((_, model), kind) in enumerate(zip(named, kinds)):
