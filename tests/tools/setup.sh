@@ -52,7 +52,7 @@ if ! stamp_ok "$PHOENIX/.installed" "$want"; then
     echo "setup: installing Arize Phoenix into $PHOENIX (with $python)" >&2
     rm -rf "$PHOENIX"
     "$ROOT/.venv/bin/uv" venv -q --python "$python" "$PHOENIX"
-    "$ROOT/.venv/bin/uv" pip install -q --python "$PHOENIX/bin/python" -r "$ROOT/tests/tools/phoenix-requirements.txt"
+    "$ROOT/.venv/bin/uv" pip install -q --compile-bytecode --python "$PHOENIX/bin/python" -r "$ROOT/tests/tools/phoenix-requirements.txt"
     echo "$want" > "$PHOENIX/.installed"
 fi
 echo "setup: done" >&2
