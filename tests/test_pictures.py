@@ -18,7 +18,7 @@ import subprocess
 from typing import Any
 
 import pytest
-from conftest import PAYLOADS, examples
+from conftest import PAYLOADS, ROOT, examples
 from external_tools import MermaidParser, mermaid_parser, tools  # noqa: F401  # the fixture mermaid
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -252,3 +252,13 @@ def test_dot_lays_out_the_plan_with_every_label_as_it_is() -> None:
     assert edges == sorted(dependency_pairs(plan))
     svg = render_dot(PLAN.to_dot(), "svg")
     assert svg.count('class="node"') == 5 and svg.count('class="edge"') == 5
+
+
+def test_the_seeing_page_shows_what_the_methods_write() -> None:
+    # docs/seeing.md's pictures are the example payloads' own: a change of drawing shows on the page.
+    page = (ROOT / "docs" / "seeing.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```mermaid\n(.*?)^```$", page, re.DOTALL | re.MULTILINE)
+    session = {
+        name: mm.parse((PAYLOADS / f"{name}.json").read_bytes()) for name in ("context", "plan", "trace", "confirm")
+    }
+    assert blocks == [PLAN.to_mermaid(), TRACE.to_mermaid(), DIALOG.to_mermaid(), mm.flow_mermaid(session)]
