@@ -3,7 +3,8 @@
 // instead, so that the check needs no network, and writes a screenshot. Prints how many diagrams were
 // drawn and whether any shows Mermaid's syntax error; exits 1 unless all of them were drawn.
 //   node docs_screenshot.mjs http://127.0.0.1:8000/seeing/ seeing.png
-// Run from a folder with playwright-core and mermaid@11 installed (npm install playwright-core mermaid@11).
+// Copy it into a folder with playwright-core and mermaid@11 installed (npm install playwright-core mermaid@11)
+// and run it there: node resolves its imports beside the script.
 import { chromium } from "playwright-core";
 import { createRequire } from "node:module";
 
