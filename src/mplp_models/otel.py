@@ -38,8 +38,8 @@ try:
     from opentelemetry.sdk.trace import ReadableSpan, Tracer, TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter
     from opentelemetry.sdk.trace.id_generator import IdGenerator
-except ImportError as missing:  # pragma: no cover - the message is the point
-    raise ImportError("mplp_models.otel needs OpenTelemetry's SDK: pip install 'mplp-models[otel]'") from missing
+except ImportError as _missing:  # pragma: no cover - the message is the point
+    raise ImportError("mplp_models.otel needs OpenTelemetry's SDK: pip install 'mplp-models[otel]'") from _missing
 
 from mplp_models._canonical import canonical_json
 from mplp_models._conversion import ConversionError
