@@ -83,7 +83,7 @@ def phoenix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def spans_in_phoenix(url: str, count: int) -> list[dict[str, Any]]:
-    """The project's spans as Phoenix's REST API returns them, once there are ``count`` (it stores them a moment later)."""
+    """The project's spans as Phoenix's REST API returns them, once there are ``count`` (stored a moment later)."""
     deadline = time.monotonic() + 60
     while True:
         try:

@@ -137,7 +137,7 @@ def plan_mermaid(plan: Plan) -> str:
 
 
 def plan_dot(plan: Plan) -> str:
-    """The plan as a Graphviz DOT digraph: a box per step (description and status, filled by status), an edge per dependency."""
+    """The plan as a Graphviz DOT digraph: a box per step (description, status; filled by status), an edge per dependency."""
     steps = plan.steps
     # Big plans: fewer crossing-minimisation passes (mclimit), without which dot 2.42 took minutes on a
     # 1,000-step plan with long edges, and then crashed.
@@ -233,7 +233,9 @@ def dialog_mermaid(dialog: Dialog) -> str:
         earlier = [role for role in reversed(roles[:position]) if role != speaker]
         later = [role for role in roles[position + 1 :] if role != speaker]
         listener = (earlier or later or [speaker])[0]
-        text = message.content if len(message.content) <= _LONGEST_MESSAGE else message.content[:_LONGEST_MESSAGE] + "…"
+        text = message.content
+        if len(text) > _LONGEST_MESSAGE:
+            text = text[:_LONGEST_MESSAGE] + "…"
         lines.append(f"    r{order.index(speaker)}->>r{order.index(listener)}: {mermaid_text(text) or '#32;'}")
     return "\n".join(lines) + "\n"
 
