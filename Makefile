@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-deep test-matrix lint codegen check-codegen typecheck docs bench fuzz clean
+.PHONY: demo test test-deep test-matrix test-tools lint codegen check-codegen typecheck docs bench fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,15 +30,20 @@ lint: $(STAMP)
 
 ## test: every kind of check at quick depth: lint, type checks, the docs build, the tests (generated-code
 ## drift among them: tests/test_codegen.py) with few hypothesis examples and without the slow ones
-test: $(STAMP) lint typecheck docs
+test: $(STAMP) test-tools lint typecheck docs
 	$(PY) tests/postgres_server.py --install
 	$(PYTEST) -m "not slow"
 
 ## test-deep: the same at full depth: every test (slow ones too) with the deep hypothesis profile
 ## (1,000 documents per model in the round trip...; see tests/conftest.py)
-test-deep: $(STAMP) lint typecheck docs
+test-deep: $(STAMP) test-tools lint typecheck docs
 	$(PY) tests/postgres_server.py --install
 	MPLP_TEST_PROFILE=deep $(PYTEST)
+
+## test-tools: dot, mermaid's parser and the OTLP backend (Arize Phoenix) for the tests, into .tools/: started in
+## the background, beside the lint and type checks; the tests wait for it (tests/tools/setup.sh)
+test-tools: $(STAMP)
+	tests/tools/setup.sh --background
 
 ## codegen: regenerate src/mplp_models/_generated from schemas/
 codegen: $(STAMP)

@@ -165,7 +165,10 @@ CORE = ("_base", "_canonical", "_context", "_reader", "_writer", "_rules", "_fas
 @pytest.mark.parametrize("name", CORE)
 def test_the_core_imports_no_model_and_no_integration(name: str) -> None:
     # The reading, writing and rule modules are below every model module and integration.
-    above = ("_generated", "_plan", "_trace", "_dialog", "_inbox", "_module_bases", "_chat", "_cloudevents", "_cli")
+    above = (
+        *("_generated", "_plan", "_trace", "_dialog", "_inbox", "_module_bases", "_chat", "_cloudevents", "_cli"),
+        *("_pictures", "_session_picture", "otel"),
+    )
     imported = {target.removeprefix(PACKAGE + ".") for target in import_graph()[f"{PACKAGE}.{name}"]}
     assert not {target for target in imported if target.startswith(above)}, imported
     assert PACKAGE not in imported  # the package's table would reach every model
@@ -175,3 +178,10 @@ def test_library_code_imports_nothing_of_the_command_line() -> None:
     graph = import_graph()
     library = [name for name in graph if not name.startswith(f"{PACKAGE}._cli") and name != f"{PACKAGE}.__main__"]
     assert library and all(not target.startswith(f"{PACKAGE}._cli") for name in library for target in graph[name])
+
+
+def test_the_pictures_sit_below_the_models_they_draw() -> None:
+    # Plan.to_mermaid imports _pictures when called: downward only if _pictures imports no model module.
+    imported = {target.removeprefix(PACKAGE + ".") for target in import_graph()[f"{PACKAGE}._pictures"]}
+    above = ("_generated", "_plan", "_trace", "_dialog", "_module_bases", "_kinds", "_parse", "_session_picture")
+    assert not {target for target in imported if target.startswith(above)}, imported

@@ -405,7 +405,7 @@ def loaded_after(code: str) -> set[str]:
     return {name.removeprefix("mplp_models.") for name in out.split() if "._generated" not in name}
 
 
-INTEGRATIONS = {"_chat", "_cloudevents", "_conversion", "_llm_schema", "_llm_read", "_cli.main"}
+INTEGRATIONS = {"_chat", "_cloudevents", "_conversion", "_llm_schema", "_llm_read", "_cli.main", "_pictures", "otel"}
 
 
 @pytest.mark.parametrize("name", ["Role", "Plan", "Event", "Context", "Dialog", "InboxMessage"])
@@ -425,6 +425,18 @@ def test_a_chat_or_cloudevents_method_loads_its_integration_when_called() -> Non
     assert {"_chat", "_conversion"} <= loaded and "_cloudevents" not in loaded
     loaded = loaded_after(f"import mplp_models as mm\nmm.Event.from_json(open({event!r}, 'rb').read()).to_cloudevent()")
     assert {"_cloudevents", "_conversion"} <= loaded and "_chat" not in loaded
+
+
+def test_a_picture_method_loads_the_pictures_when_called_and_opentelemetry_never() -> None:
+    plan = (PAYLOADS / "plan.json").as_posix()
+    code = f"import mplp_models as mm\nmm.Plan.from_json(open({plan!r}, 'rb').read()).to_mermaid()"
+    loaded = loaded_after(code)
+    assert "_pictures" in loaded and not loaded & (INTEGRATIONS - {"_pictures"}), loaded
+    script = f"import sys\n{code}\nprint(any(m.startswith('opentelemetry') for m in sys.modules))"
+    assert (
+        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.strip()
+        == "False"
+    )
 
 
 def test_a_model_is_built_when_its_module_is_imported() -> None:

@@ -260,6 +260,7 @@ if TYPE_CHECKING:
     from mplp_models._reader import MAX_DEPTH as MAX_DEPTH  # deprecated: MAX_JSON_DEPTH
     from mplp_models._reader import MAX_JSON_DEPTH
     from mplp_models._rules import RuleViolation
+    from mplp_models._session_picture import flow_mermaid
     from mplp_models._store import StoreConflict
     from mplp_models._types import MAX_OPEN_DEPTH as MAX_OPEN_DEPTH  # deprecated: MAX_OPEN_OBJECT_DEPTH
     from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonInputValue, JsonObject, JsonObjectInput, Timestamp
@@ -463,6 +464,7 @@ __all__ = [
     "check_lines",
     "check_map_events",
     "errors_as_json",
+    "flow_mermaid",
     "load_flow",
     "new_id",
     "parse",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from pydantic import BaseModel, ValidationError
 from typing_extensions import Self, TypedDict
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.common.metadata_schema import Metadata
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
     from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import (
+        Dialog,
         DialogMessage,
         DialogMessageRole,
         DialogMessageRoleValue,
@@ -532,6 +533,14 @@ class DialogBehaviour(RuledModel, frozen=True):
             known = next(self._broken(), None) is None
             remember(self, known)
         return known
+
+    # --- pictures (the drawing: _pictures, imported when one is called) ---
+
+    def to_mermaid(self) -> str:
+        """The dialog as a Mermaid sequence diagram: a participant per role, an arrow per message (docs/seeing.md)."""
+        from mplp_models import _pictures  # here: the pictures load on first use, not with the model
+
+        return _pictures.dialog_mermaid(cast("Dialog", self))
 
 
 class _ReplyOptions(TypedDict):

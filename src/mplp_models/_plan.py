@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, cast, overload
 
 from pydantic import ValidationError
 from typing_extensions import Self, TypedDict, Unpack
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_confirm_schema import Confirm
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import (
+        Plan,
         PlanStatus,
         PlanStatusValue,
         PlanStep,
@@ -576,6 +577,20 @@ class PlanBehaviour(RuledModel, frozen=True):
             yield from _cycles(ids, needs, first)
         if not _statuses_agree(self.status, ids, needs, statuses):
             yield from _status_rules(self.status, ids, needs, statuses)
+
+    # --- pictures (the drawing: _pictures, imported when one is called) ---
+
+    def to_mermaid(self) -> str:
+        """The plan as a Mermaid flowchart: a node per step with its status, an edge per dependency (docs/seeing.md)."""
+        from mplp_models import _pictures  # here: the pictures load on first use, not with the model
+
+        return _pictures.plan_mermaid(cast("Plan", self))
+
+    def to_dot(self) -> str:
+        """The plan as a Graphviz DOT digraph: a box per step filled by status, an edge per dependency (docs/seeing.md)."""
+        from mplp_models import _pictures  # here: as above
+
+        return _pictures.plan_dot(cast("Plan", self))
 
 
 _STEP_ID = attrgetter("step_id")

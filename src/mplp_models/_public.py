@@ -47,6 +47,7 @@ LOCATIONS: dict[str, str] = {
         ),
         "mplp_models._flow",
     ),
+    "flow_mermaid": "mplp_models._session_picture",
     **dict.fromkeys(("InboxMessage", "InboxMessageStatus", "InboxMessageType"), GENERATED + "cortex.v1.inbox_schema"),
     **dict.fromkeys(
         ("CodeInboxMessage", "CodeInboxMessageRelations", "CodeInboxMessageStatus", "CodeInboxMessageType"),

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStep
     from mplp_models._generated.mplp.v1_0.mplp_trace_schema import (
+        Trace,
         TraceSegment,
         TraceSegmentStatus,
         TraceSegmentStatusValue,
@@ -471,6 +472,14 @@ class TraceBehaviour(RuledModel, frozen=True):
             yield from _finished_before_start(
                 ("segments", position), segment.started_at, segment.finished_at, f"segment {segment.segment_id}"
             )
+
+    # --- pictures (the drawing: _pictures, imported when one is called) ---
+
+    def to_mermaid(self) -> str:
+        """The trace as a Mermaid gantt chart: a bar per segment that started, nested by parent (docs/seeing.md)."""
+        from mplp_models import _pictures  # here: the pictures load on first use, not with the model
+
+        return _pictures.trace_mermaid(cast("Trace", self))
 
 
 _SEGMENT_FIELDS = attrgetter("segment_id", "parent_segment_id", "started_at", "finished_at")

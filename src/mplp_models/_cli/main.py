@@ -1,4 +1,4 @@
-"""The ``mplp-models`` command (also ``python -m mplp_models``): validate, canonicalize, schema, new, store."""
+"""The ``mplp-models`` command (also ``python -m mplp_models``): validate, canonicalize, schema, new, store, show."""
 
 from __future__ import annotations
 
@@ -64,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
     for add_command in (_add_validate, _add_canonicalize, _add_schema, _add_new, _add_store):
         add_command(commands.add_parser)
+    from mplp_models._cli.show import add_show
+
+    add_show(commands.add_parser, _EPILOG)
     return parser
 
 
