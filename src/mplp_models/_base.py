@@ -17,6 +17,7 @@ from typing_extensions import Self, deprecated
 from mplp_models import _bounded, _fastpath
 from mplp_models._canonical import CanonicalJSONError, dumps, relocated, written_by_their_own_method
 from mplp_models._errors import json_worded
+from mplp_models._public import publish
 from mplp_models._reader import json_bytes, load_json, read_fast
 from mplp_models._types import writable_errors
 from mplp_models._writer import given_members, model_members, not_null_fields
@@ -537,3 +538,6 @@ def _options(**options: Any) -> dict[str, Any]:
     of the types' own core schemas (``"1"`` would pass as an integer).
     """
     return {name: value for name, value in options.items() if value is not None}
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.<name>

@@ -8,6 +8,7 @@ from typing import TypedDict
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
+from mplp_models._public import publish
 from mplp_models._text import PREFIX, pointer, quoted
 
 __all__ = [
@@ -233,3 +234,6 @@ def _found(value: object) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return quoted(text[:PREFIX], len(text))
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.<name>

@@ -3,11 +3,16 @@
 Below every other module of the package (it imports none at load): the
 package's lazy ``__getattr__`` reads the table, and library code that needs the
 public names (``check_lines``, the command line) asks here rather than
-importing the package from below.
+importing the package from below. Each module that defines a public class
+calls ``publish`` at its end, which shows the class under the module users
+import it from.
 """
 
 from __future__ import annotations
 
+import inspect
+import sys
+import typing
 from functools import cache
 
 __all__ = [
@@ -16,9 +21,13 @@ __all__ = [
     "LOCATIONS",
     "MOVED",
     "SUBMODULES",
+    "defined_in",
+    "is_generated",
     "model_names",
+    "publish",
 ]
 
+PACKAGE = "mplp_models"
 GENERATED = "mplp_models._generated."
 LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("SCHEMA_ONLY", "MplpModel"), "mplp_models._base"),
@@ -236,3 +245,62 @@ def model_names() -> frozenset[str]:
         if isinstance(value, type) and issubclass(value, BaseModel) and value.__name__ != "MplpModel":
             found.add(name)
     return frozenset(found)
+
+
+# The module that defines each published class (its __module__ before publish).
+_DEFINED_IN: dict[type, str] = {}
+
+
+def publish(module: str) -> None:
+    """Shows each public class that ``module`` defines under the public module that gives it (``mplp_models.Plan``).
+
+    Called at the end of the defining module. The class's ``__module__`` then names the
+    module users import it from, which is what reprs, tracebacks, ``help()`` and
+    new pickles show. Before that, the class's own annotations (postponed, so
+    strings) are evaluated in the namespace of the module that wrote them: a
+    string would be looked up in ``sys.modules[cls.__module__]`` by
+    ``typing.get_type_hints``, ``model_rebuild`` and pydantic's build of a
+    subclass, and the package's namespace does not hold the names they use.
+    A pickle made under the defining module's path still loads: that module
+    stays where it is.
+    """
+    namespace = vars(sys.modules[module])
+    for name, home in _homes().get(module, ()):
+        value = namespace.get(name)
+        if isinstance(value, type) and value.__module__ == module:
+            _evaluate_annotations(value, namespace)
+            _DEFINED_IN[value] = module
+            value.__module__ = home
+
+
+def defined_in(cls: type) -> str:
+    """The name of the module whose code defines ``cls`` (its ``__module__``, for a class not published)."""
+    return _DEFINED_IN.get(cls, cls.__module__)
+
+
+def is_generated(cls: type) -> bool:
+    """Whether ``cls`` is defined by a generated module (written by the codegen), published or not."""
+    return defined_in(cls).startswith(GENERATED)
+
+
+@cache
+def _homes() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Each defining module's public names, each with the public module it is shown in."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for name, location in LOCATIONS.items():
+        found.setdefault(location, []).append((name, PACKAGE))
+    for home, names in SUBMODULES.items():
+        for name, location in names.items():
+            found.setdefault(location, []).append((name, home))
+    return {location: tuple(pairs) for location, pairs in found.items()}
+
+
+def _evaluate_annotations(cls: type, namespace: dict[str, typing.Any]) -> None:
+    """Replaces the class's own annotations that are strings by what they name in ``namespace``."""
+    own = inspect.get_annotations(cls)
+    if not any(isinstance(value, str) for value in own.values()):
+        return
+    # A class of its own holds the annotations, so that only this class's are evaluated (a base's
+    # may name what only its type checker sees); names are looked up as typing looks them up.
+    holder = type(cls.__name__, (), {"__annotations__": own})
+    type.__setattr__(cls, "__annotations__", typing.get_type_hints(holder, namespace, include_extras=True))
