@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import re
 import subprocess
@@ -14,7 +15,7 @@ import rfc8785
 from conftest import FIXTURE_OF, PAYLOADS, ROOT, load, reference_accepts
 
 import mplp_models as mm
-from mplp_models._kinds import kind_named
+from mplp_models._kinds import KINDS, kind_named
 
 
 @pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
@@ -53,12 +54,36 @@ def test_demo_prints_a_typed_summary_of_every_payload() -> None:
     assert len(lines) == len(list(PAYLOADS.glob("*.json")))
     assert any(line.startswith("plan.json: Plan ") and "5 steps" in line for line in lines)
     assert any(line.startswith("inbox.json: InboxMessage IM-release-2.0-ready") for line in lines)
+    # Every kind says more than its name: its id or subject, and what the payload is about.
+    kinds = {line.split(": ", 1)[1].split(" ", 1)[0] for line in lines}
+    assert kinds == {model.__name__ for model in FIXTURE_OF}
+    for line in lines:
+        assert len(line.split(": ", 1)[1].split()) >= 4 and "None" not in line, line
+    said = dict(line.split(": ", 1) for line in lines)  # what the fixtures hold, as the demo shows it
+    assert said["git-event.json"].startswith("GitEvent merge 0f1e2d3c4b5a on refs/heads/main")
+    assert "'ruff-0.8.0 check --output-format concise src/' [failed] exit 1" in said["tool-event.json"]
+    assert "stages: build succeeded, test failed, deploy skipped" in said["ci-event.json"]
+    assert "+3 nodes, -1 edges" in said["graph-update-event.json"]
+    assert said["file-update-event.json"].startswith("FileUpdateEvent renamed src/main.py -> src/app/main.py (+14 -0)")
     canonical = [
         line.removeprefix("  canonical: ") for line in result.stdout.splitlines() if line.startswith("  canonical: ")
     ]
     assert len(canonical) == len(lines)
     for text in canonical:
         assert mm.canonical_json(json.loads(text)) == text.encode()
+
+
+def test_the_demo_has_a_summary_for_every_kind() -> None:
+    # TraceBase has no payload file of its own: a plan's trace is one.
+    spec = importlib.util.spec_from_file_location("demo", ROOT / "examples" / "demo.py")
+    assert spec is not None and spec.loader is not None
+    demo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(demo)
+    plan = mm.Plan.from_json((PAYLOADS / "plan.json").read_bytes())
+    assert plan.trace is not None
+    assert demo.summary(plan.trace).startswith(f"TraceBase {plan.trace.trace_id} span {plan.trace.span_id}")
+    described = {kind for kind, _ in demo._SUMMARIES}
+    assert {kind.model for kind in KINDS} <= described
 
 
 def test_demo_fails_on_an_invalid_payload(tmp_path: pytest.TempPathFactory) -> None:
