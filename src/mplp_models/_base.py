@@ -155,6 +155,27 @@ class MplpModel(BaseModel, frozen=True):
             raise json_worded(error) from None
 
     @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, semantic: bool = True) -> Self:
+        """The model of ``data``, JSON-compatible Python values: the inverse of ``to_dict()``.
+
+        As strict as ``model_validate`` (and ``from_json``): a dict read from JSON,
+        not a lax coercion of one (``"1"`` is no integer, ``null`` only where the
+        schema allows it); ``Plan.from_dict(plan.to_dict()) == plan``, with the same
+        given fields.
+
+        Args:
+            data: The fields by name: dicts, lists, str, int, float, bool, None (or models).
+            semantic: False checks the schema only, as ``from_json``'s.
+
+        Returns:
+            The model, with exactly the fields the data gave.
+
+        Raises:
+            ValidationError: For every problem, each located by its path.
+        """
+        return cls.model_validate(data, context=None if semantic else SCHEMA_ONLY)
+
+    @classmethod
     def model_validate_json(
         cls,
         json_data: str | bytes | bytearray,
