@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-deep test-matrix lint codegen check-codegen typecheck docs bench fuzz clean
+.PHONY: demo test quick-tests test-deep test-matrix lint codegen check-codegen typecheck docs bench fuzz clean
 
 # uv installs the dev group (exact pins, the same versions pip picks) in a fraction of pip's time;
 # its own pin is the dev group's.
@@ -33,8 +33,13 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 
 ## test: every kind of check at quick depth: lint, type checks, the docs build, the tests (generated-code
-## drift among them: tests/test_codegen.py) with few hypothesis examples and without the slow ones
-test: $(STAMP) lint typecheck docs
+## drift among them: tests/test_codegen.py) with few hypothesis examples and without the slow ones.
+## The type checks and the docs build run beside the tests (one process each; the tests take the
+## other cores), their lines printed as they come.
+test: $(STAMP)
+	@$(MAKE) --no-print-directory --jobs=3 --output-sync=line typecheck docs quick-tests
+
+quick-tests: $(STAMP) lint
 	$(PYTEST) -m "not slow"
 
 ## test-deep: the same at full depth: every test (slow ones too) with the deep hypothesis profile
