@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import rfc8785
@@ -75,10 +76,7 @@ def test_demo_prints_a_typed_summary_of_every_payload() -> None:
 
 def test_the_demo_has_a_summary_for_every_kind() -> None:
     # TraceBase has no payload file of its own: a plan's trace is one.
-    spec = importlib.util.spec_from_file_location("demo", ROOT / "examples" / "demo.py")
-    assert spec is not None and spec.loader is not None
-    demo = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(demo)
+    demo = example_module("demo.py")
     plan = mm.Plan.from_json((PAYLOADS / "plan.json").read_bytes())
     assert plan.trace is not None
     assert demo.summary(plan.trace).startswith(f"TraceBase {plan.trace.trace_id} span {plan.trace.span_id}")
@@ -136,13 +134,35 @@ def test_build_plan_prints_an_execution_order_and_the_canonical_json() -> None:
     assert len(plan.steps) == 5  # the refused step was not added
 
 
+def example_module(script: str) -> Any:
+    """The example program ``script`` loaded as a module (its ``main`` not run)."""
+    spec = importlib.util.spec_from_file_location(script.removesuffix(".py"), EXAMPLES / script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_validate_inbound_accepts_a_payload_as_a_program() -> None:
+    result = run_example("validate_inbound.py", "examples/payloads/plan.json")
+    assert (result.returncode, result.stdout) == (
+        0,
+        f"ok: examples/payloads/plan.json: Plan {load(PAYLOADS / 'plan.json')['plan_id']}\n",
+    )
+
+
 @pytest.mark.parametrize("name", sorted(path.name for path in PAYLOADS.glob("*.json")))
-def test_validate_inbound_accepts_every_payload(name: str) -> None:
+def test_validate_inbound_accepts_every_payload(
+    name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its main in this process (a program per payload cost half a second each); the test above and
+    # those below run it as a program.
+    monkeypatch.chdir(ROOT)
     document = load(PAYLOADS / name)
     kind = type(mm.parse(document))
     identifier = document[kind_named(kind.__name__).id_field]
-    result = run_example("validate_inbound.py", f"examples/payloads/{name}")
-    assert (result.returncode, result.stdout) == (0, f"ok: examples/payloads/{name}: {kind.__name__} {identifier}\n")
+    code = example_module("validate_inbound.py").main([f"examples/payloads/{name}"])
+    assert (code, capsys.readouterr().out) == (0, f"ok: examples/payloads/{name}: {kind.__name__} {identifier}\n")
 
 
 def problems_printed(stdout: str) -> list[tuple[str, str]]:
