@@ -165,7 +165,7 @@ def generate(prepared: Path, out: Path) -> None:
     inputs = input_names(sources.values())
     for path, text in sources.items():
         typed = arrays_as_tuples(value_aliases(text))
-        path.write_text(built_now(constructors(typed, inputs)), encoding="utf-8")
+        path.write_text(published(built_now(constructors(typed, inputs))), encoding="utf-8")
     check_names(out)
 
 
@@ -508,6 +508,23 @@ def built_now(source: str) -> str:
         source.rstrip("\n")
         + "\n\n# Built now rather than at first use: a class may name one defined after it.\n"
         + lines
+    )
+
+
+def published(source: str) -> str:
+    """The public classes shown as ``mplp_models.X``, last (``mplp_models._public.publish``).
+
+    Their ``__module__`` then names the package rather than this private module
+    (reprs, tracebacks, ``help()``, pickles); ``publish`` first evaluates their
+    annotations here, where the names they use are, after the builds above.
+    """
+    if not re.search(r"^class ", source, re.MULTILINE):
+        return source
+    return (
+        source.rstrip("\n")
+        + "\n\n# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).\n"
+        + "from mplp_models._public import publish  # noqa: E402\n\n"
+        + "publish(__name__)\n"
     )
 
 

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 import mplp_models as mm
 from mplp_models import _generated
 from mplp_models._fast_shapes import fast_path_problems, is_plain
+from mplp_models._public import defined_in
 
 GENERATED = ROOT / "src" / "mplp_models" / "_generated"
 SCRIPT = ROOT / "codegen" / "generate.py"
@@ -97,7 +98,7 @@ def generated_classes() -> list[type[BaseModel]]:
         found += [
             value
             for value in vars(module).values()
-            if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == module.__name__
+            if isinstance(value, type) and issubclass(value, BaseModel) and defined_in(value) == module.__name__
         ]
     return found
 

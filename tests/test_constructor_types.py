@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import sys
 import typing
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from test_unordered import MODELS
 
 import mplp_models as mm
 from mplp_models._base import MplpModel
+from mplp_models._public import defined_in
 from mplp_models._types import StatusEnum
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -28,7 +30,7 @@ SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
 def checked_init(model: type[mm.MplpModel]) -> ast.FunctionDef:
     """The ``__init__`` that the class declares under ``if TYPE_CHECKING:``, read from its source."""
-    tree = ast.parse(inspect.getsource(inspect.getmodule(model)))  # type: ignore[arg-type]
+    tree = ast.parse(inspect.getsource(sys.modules[defined_in(model)]))
     (node,) = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == model.__name__]
     (guard,) = [
         statement
@@ -70,10 +72,9 @@ def test_the_run_time_init_is_the_base_ones(model: type[mm.MplpModel]) -> None:
 
 def enum_aliases() -> list[tuple[type[StatusEnum], Any]]:
     found = []
-    for module in {inspect.getmodule(model) for model in MODELS}:
-        assert module is not None
+    for module in {sys.modules[defined_in(model)] for model in MODELS}:
         for name, value in vars(module).items():
-            if isinstance(value, type) and issubclass(value, StatusEnum) and value.__module__ == module.__name__:
+            if isinstance(value, type) and issubclass(value, StatusEnum) and defined_in(value) == module.__name__:
                 found.append((value, getattr(module, name + "Value")))
     return sorted(found, key=lambda pair: pair[0].__name__)
 

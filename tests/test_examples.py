@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import rfc8785
 from conftest import FIXTURE_OF, PAYLOADS, ROOT, load, reference_accepts
 
 import mplp_models as mm
-from mplp_models._kinds import kind_named
+from mplp_models._kinds import KINDS, kind_named
 
 
 @pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
@@ -53,12 +55,33 @@ def test_demo_prints_a_typed_summary_of_every_payload() -> None:
     assert len(lines) == len(list(PAYLOADS.glob("*.json")))
     assert any(line.startswith("plan.json: Plan ") and "5 steps" in line for line in lines)
     assert any(line.startswith("inbox.json: InboxMessage IM-release-2.0-ready") for line in lines)
+    # Every kind says more than its name: its id or subject, and what the payload is about.
+    kinds = {line.split(": ", 1)[1].split(" ", 1)[0] for line in lines}
+    assert kinds == {model.__name__ for model in FIXTURE_OF}
+    for line in lines:
+        assert len(line.split(": ", 1)[1].split()) >= 4 and "None" not in line, line
+    said = dict(line.split(": ", 1) for line in lines)  # what the fixtures hold, as the demo shows it
+    assert said["git-event.json"].startswith("GitEvent merge 0f1e2d3c4b5a on refs/heads/main")
+    assert "'ruff-0.8.0 check --output-format concise src/' [failed] exit 1" in said["tool-event.json"]
+    assert "stages: build succeeded, test failed, deploy skipped" in said["ci-event.json"]
+    assert "+3 nodes, -1 edges" in said["graph-update-event.json"]
+    assert said["file-update-event.json"].startswith("FileUpdateEvent renamed src/main.py -> src/app/main.py (+14 -0)")
     canonical = [
         line.removeprefix("  canonical: ") for line in result.stdout.splitlines() if line.startswith("  canonical: ")
     ]
     assert len(canonical) == len(lines)
     for text in canonical:
         assert mm.canonical_json(json.loads(text)) == text.encode()
+
+
+def test_the_demo_has_a_summary_for_every_kind() -> None:
+    # TraceBase has no payload file of its own: a plan's trace is one.
+    demo = example_module("demo.py")
+    plan = mm.Plan.from_json((PAYLOADS / "plan.json").read_bytes())
+    assert plan.trace is not None
+    assert demo.summary(plan.trace).startswith(f"TraceBase {plan.trace.trace_id} span {plan.trace.span_id}")
+    described = {kind for kind, _ in demo._SUMMARIES}
+    assert {kind.model for kind in KINDS} <= described
 
 
 def test_demo_fails_on_an_invalid_payload(tmp_path: pytest.TempPathFactory) -> None:
@@ -111,13 +134,35 @@ def test_build_plan_prints_an_execution_order_and_the_canonical_json() -> None:
     assert len(plan.steps) == 5  # the refused step was not added
 
 
+def example_module(script: str) -> Any:
+    """The example program ``script`` loaded as a module (its ``main`` not run)."""
+    spec = importlib.util.spec_from_file_location(script.removesuffix(".py"), EXAMPLES / script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_validate_inbound_accepts_a_payload_as_a_program() -> None:
+    result = run_example("validate_inbound.py", "examples/payloads/plan.json")
+    assert (result.returncode, result.stdout) == (
+        0,
+        f"ok: examples/payloads/plan.json: Plan {load(PAYLOADS / 'plan.json')['plan_id']}\n",
+    )
+
+
 @pytest.mark.parametrize("name", sorted(path.name for path in PAYLOADS.glob("*.json")))
-def test_validate_inbound_accepts_every_payload(name: str) -> None:
+def test_validate_inbound_accepts_every_payload(
+    name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its main in this process (a program per payload cost half a second each); the test above and
+    # those below run it as a program.
+    monkeypatch.chdir(ROOT)
     document = load(PAYLOADS / name)
     kind = type(mm.parse(document))
     identifier = document[kind_named(kind.__name__).id_field]
-    result = run_example("validate_inbound.py", f"examples/payloads/{name}")
-    assert (result.returncode, result.stdout) == (0, f"ok: examples/payloads/{name}: {kind.__name__} {identifier}\n")
+    code = example_module("validate_inbound.py").main([f"examples/payloads/{name}"])
+    assert (code, capsys.readouterr().out) == (0, f"ok: examples/payloads/{name}: {kind.__name__} {identifier}\n")
 
 
 def problems_printed(stdout: str) -> list[tuple[str, str]]:

@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 import mplp_models as mm
 from mplp_models.fastapi import CanonicalJSONResponse, StrictJSONRoute, add_exception_handlers
+from mplp_models.literals import PlanStepStatusValue
 
 CONTEXT = mm.Context.new("Service", domain="release", environment="test", at="2026-03-02T09:00:00Z")
 
@@ -50,7 +51,7 @@ def service() -> tuple[FastAPI, dict[str, mm.Plan]]:
         return CanonicalJSONResponse(plans[plan_id])
 
     @router.post("/plans/{plan_id}/steps/{step_id}/{to}")
-    def move(plan_id: str, step_id: str, to: mm.PlanStepStatusValue) -> mm.Plan:
+    def move(plan_id: str, step_id: str, to: PlanStepStatusValue) -> mm.Plan:
         plans[plan_id] = plans[plan_id].transition_step(step_id, to)
         return plans[plan_id]
 

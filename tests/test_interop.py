@@ -1126,9 +1126,11 @@ def test_cloudevent_json_media_type_is_read_in_any_case_and_with_parameters() ->
 
 
 def test_the_interop_names_are_public() -> None:
-    import mplp_models._chat as chat
+    import mplp_models._chat as formats
     import mplp_models._cloudevents as cloudevents
+    from mplp_models import chat
 
     assert mm.ConversionError is ConversionError and issubclass(ConversionError, ValueError)
-    assert mm.CloudEvent is cloudevents.CloudEvent and mm.OpenAIChatMessage is chat.OpenAIChatMessage
-    assert {"ConversionError", "CloudEvent", "OpenAIChatMessage", "AnthropicChat"} <= set(mm.__all__)
+    assert mm.CloudEvent is cloudevents.CloudEvent and chat.OpenAIChatMessage is formats.OpenAIChatMessage
+    assert {"ConversionError", "CloudEvent"} <= set(mm.__all__)
+    assert {"OpenAIChatMessage", "AnthropicChat"} <= set(chat.__all__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import enum
 import inspect
-import textwrap
+import sys
 import typing
 from pathlib import Path
 
@@ -14,6 +14,7 @@ from conftest import OPEN_MODELS
 from pydantic import BaseModel, RootModel
 
 import mplp_models as mm
+from mplp_models._public import defined_in
 
 ISSUE_NAMES = [
     "Plan",
@@ -129,8 +130,9 @@ def test_fields_are_typed_precisely() -> None:
 
 def field_docstrings(model: type[BaseModel]) -> dict[str, str]:
     """The attribute docstrings of a class: the string statement right after each annotated field."""
-    (node,) = ast.parse(textwrap.dedent(inspect.getsource(model))).body
-    assert isinstance(node, ast.ClassDef)
+    # Read from the module that defines it: its __module__ names the package (see _public.publish).
+    tree = ast.parse(inspect.getsource(sys.modules[defined_in(model)]))
+    (node,) = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == model.__name__]
     found = {}
     for statement, following in zip(node.body, node.body[1:]):
         if (

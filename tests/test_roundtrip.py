@@ -27,8 +27,8 @@ from pydantic import ValidationError
 import mplp_models as mm
 from mplp_models._schemas import schema_id
 
-# A thousand documents per model at full depth (make test-deep), fifty in make test; ROUNDTRIP_EXAMPLES=N sets the count.
-EXAMPLES = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES", examples(quick=50, deep=1000)))
+# A thousand documents per model at full depth (make test-deep), twenty in make test; ROUNDTRIP_EXAMPLES=N sets the count.
+EXAMPLES = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES", examples(quick=20, deep=1000)))
 # With the fast paths off, a fifth as many at full depth; ROUNDTRIP_EXAMPLES_OFF=N sets the count.
 EXAMPLES_OFF = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES_OFF", max(EXAMPLES // 5, 10)))
 # A file without an `$id` (the Cortex code mode's) is known by its path, as on disk.

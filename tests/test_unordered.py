@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 import mplp_models as mm
 from mplp_models import _generated
+from mplp_models._public import defined_in
 from mplp_models._types import StatusEnum
 
 ID = "a1000000-0000-4000-8000-000000000001"
@@ -45,8 +46,8 @@ def generated_models() -> list[type[mm.MplpModel]]:
     for info in pkgutil.walk_packages(_generated.__path__, _generated.__name__ + "."):
         module = importlib.import_module(info.name)
         for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, mm.MplpModel) and value.__module__ == module.__name__:
-                found[f"{value.__module__}.{value.__qualname__}"] = value
+            if isinstance(value, type) and issubclass(value, mm.MplpModel) and defined_in(value) == module.__name__:
+                found[f"{module.__name__}.{value.__qualname__}"] = value
     return [found[name] for name in sorted(found)]
 
 

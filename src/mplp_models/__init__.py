@@ -18,20 +18,11 @@ from mplp_models import _public
 from mplp_models._version import __version__
 
 if TYPE_CHECKING:
+    from typing_extensions import deprecated
+
+    from mplp_models import chat as _chat_formats
     from mplp_models._base import SCHEMA_ONLY, MplpModel
     from mplp_models._canonical import CanonicalJSONError, canonical_json
-    from mplp_models._chat import (
-        AnthropicAssistantMessage,
-        AnthropicChat,
-        AnthropicChatMessage,
-        AnthropicTextBlock,
-        AnthropicUserMessage,
-        OpenAIAssistantMessage,
-        OpenAIChatMessage,
-        OpenAIDeveloperMessage,
-        OpenAISystemMessage,
-        OpenAIUserMessage,
-    )
     from mplp_models._cloudevents import CloudEvent
     from mplp_models._conversion import ConversionError
     from mplp_models._dialog import DialogGovernance as DialogGovernance  # deprecated: Governance
@@ -51,25 +42,20 @@ if TYPE_CHECKING:
         CodeInboxMessage,
         CodeInboxMessageRelations,
         CodeInboxMessageStatus,
-        CodeInboxMessageStatusValue,
         CodeInboxMessageType,
-        CodeInboxMessageTypeValue,
     )
     from mplp_models._generated.cortex.v1.inbox_schema import (
         InboxMessage,
         InboxMessageStatus,
-        InboxMessageStatusValue,
         InboxMessageType,
-        InboxMessageTypeValue,
     )
-    from mplp_models._generated.mplp.v1_0.common.common_types_schema import Governance, Ref, RefModule, RefModuleValue
+    from mplp_models._generated.mplp.v1_0.common.common_types_schema import Governance, Ref, RefModule
     from mplp_models._generated.mplp.v1_0.common.events_schema import Event
     from mplp_models._generated.mplp.v1_0.common.identifiers_schema import MplpId
     from mplp_models._generated.mplp.v1_0.common.learning_sample_schema import (
         AgentTokenUsage,
         ErrorInfo,
         FeedbackDecision,
-        FeedbackDecisionValue,
         LearningSample,
         LearningSampleTimestamps,
         TokenUsage,
@@ -77,182 +63,137 @@ if TYPE_CHECKING:
     )
     from mplp_models._generated.mplp.v1_0.common.metadata_schema import (
         CrossCuttingConcern,
-        CrossCuttingConcernValue,
         Metadata,
     )
     from mplp_models._generated.mplp.v1_0.common.trace_base_schema import TraceBase
     from mplp_models._generated.mplp.v1_0.events.mplp_event_core_schema import (
         EventCore,
         EventFamily,
-        EventFamilyValue,
     )
     from mplp_models._generated.mplp.v1_0.events.mplp_graph_update_event_schema import (
         GraphUpdateEvent,
         GraphUpdateKind,
-        GraphUpdateKindValue,
     )
     from mplp_models._generated.mplp.v1_0.events.mplp_map_event_schema import (
         MAPEvent,
         MAPEventType,
-        MAPEventTypeValue,
     )
     from mplp_models._generated.mplp.v1_0.events.mplp_pipeline_stage_event_schema import (
         PipelineStageEvent,
         PipelineStageStatus,
-        PipelineStageStatusValue,
     )
     from mplp_models._generated.mplp.v1_0.events.mplp_runtime_execution_event_schema import (
         ExecutorKind,
-        ExecutorKindValue,
         RuntimeExecutionEvent,
         RuntimeExecutionStatus,
-        RuntimeExecutionStatusValue,
     )
     from mplp_models._generated.mplp.v1_0.events.mplp_sa_event_schema import (
         SAEvent,
         SAEventType,
-        SAEventTypeValue,
     )
     from mplp_models._generated.mplp.v1_0.integration.mplp_ci_event_schema import (
         CIEvent,
         CIStage,
         CIStageStatus,
-        CIStageStatusValue,
         CIStatus,
-        CIStatusValue,
         CITriggerKind,
-        CITriggerKindValue,
     )
     from mplp_models._generated.mplp.v1_0.integration.mplp_file_update_event_schema import (
         FileChangeType,
-        FileChangeTypeValue,
         FileUpdateEvent,
     )
     from mplp_models._generated.mplp.v1_0.integration.mplp_git_event_schema import (
         GitEvent,
         GitEventKind,
-        GitEventKindValue,
     )
     from mplp_models._generated.mplp.v1_0.integration.mplp_tool_event_schema import (
         ToolEvent,
         ToolKind,
-        ToolKindValue,
         ToolStatus,
-        ToolStatusValue,
     )
     from mplp_models._generated.mplp.v1_0.learning.mplp_learning_sample_core_schema import (
         HumanFeedbackLabel,
-        HumanFeedbackLabelValue,
         LearningSampleCore,
         SampleMeta,
     )
     from mplp_models._generated.mplp.v1_0.learning.mplp_learning_sample_delta_schema import (
         DeltaImpactFeedbackLabel,
-        DeltaImpactFeedbackLabelValue,
         DeltaImpactInput,
         DeltaImpactMeta,
         DeltaImpactOutput,
         DeltaImpactSample,
         DeltaImpactState,
         DeltaType,
-        DeltaTypeValue,
         ImpactPredictionAccuracy,
-        ImpactPredictionAccuracyValue,
         ImpactScope,
-        ImpactScopeValue,
         RiskLevel,
-        RiskLevelValue,
     )
     from mplp_models._generated.mplp.v1_0.learning.mplp_learning_sample_intent_schema import (
         IntentResolutionFeedbackLabel,
-        IntentResolutionFeedbackLabelValue,
         IntentResolutionInput,
         IntentResolutionMeta,
         IntentResolutionOutput,
         IntentResolutionSample,
         IntentResolutionState,
         ResolutionQualityLabel,
-        ResolutionQualityLabelValue,
     )
     from mplp_models._generated.mplp.v1_0.mplp_collab_schema import (
         Collab,
         CollabMode,
-        CollabModeValue,
         CollabParticipant,
         CollabParticipantKind,
-        CollabParticipantKindValue,
         CollabStatus,
-        CollabStatusValue,
     )
     from mplp_models._generated.mplp.v1_0.mplp_confirm_schema import (
         Confirm,
         ConfirmDecision,
         ConfirmDecisionStatus,
-        ConfirmDecisionStatusValue,
         ConfirmStatus,
-        ConfirmStatusValue,
         ConfirmTargetType,
-        ConfirmTargetTypeValue,
     )
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import (
         Context,
         ContextRoot,
         ContextStatus,
-        ContextStatusValue,
     )
     from mplp_models._generated.mplp.v1_0.mplp_core_schema import (
         Core,
         CoreStatus,
-        CoreStatusValue,
         ModuleDescriptor,
         ModuleDescriptorStatus,
-        ModuleDescriptorStatusValue,
         ModuleId,
-        ModuleIdValue,
     )
     from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import (
         Dialog,
         DialogMessage,
         DialogMessageRole,
-        DialogMessageRoleValue,
         DialogStatus,
-        DialogStatusValue,
     )
     from mplp_models._generated.mplp.v1_0.mplp_extension_schema import (
         Extension,
         ExtensionStatus,
-        ExtensionStatusValue,
         ExtensionType,
-        ExtensionTypeValue,
     )
     from mplp_models._generated.mplp.v1_0.mplp_network_schema import (
         Network,
         NetworkNode,
         NetworkNodeKind,
-        NetworkNodeKindValue,
         NetworkNodeStatus,
-        NetworkNodeStatusValue,
         NetworkStatus,
-        NetworkStatusValue,
         NetworkTopologyType,
-        NetworkTopologyTypeValue,
     )
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import (
         Plan,
         PlanStatus,
-        PlanStatusValue,
         PlanStep,
         PlanStepStatus,
-        PlanStepStatusValue,
     )
     from mplp_models._generated.mplp.v1_0.mplp_role_schema import Role
     from mplp_models._generated.mplp.v1_0.mplp_trace_schema import (
         Trace,
         TraceSegment,
         TraceSegmentStatus,
-        TraceSegmentStatusValue,
         TraceStatus,
-        TraceStatusValue,
     )
     from mplp_models._ids import new_id
     from mplp_models._lines import LineVerdict, check_lines
@@ -265,91 +206,145 @@ if TYPE_CHECKING:
     from mplp_models._types import MAX_OPEN_DEPTH as MAX_OPEN_DEPTH  # deprecated: MAX_OPEN_OBJECT_DEPTH
     from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonInputValue, JsonObject, JsonObjectInput, Timestamp
 
+    # What the root gave before it had a module of its own (_public.MOVED): still given, deprecated.
+    # PEP 702 marks classes, not aliases: the message classes are stand-ins marked @deprecated
+    # (TypedDicts, so equal to mplp_models.chat's), the unions and the literals plain re-exports (X as X:
+    # a star import would not make them the package's for pyright).
+    from mplp_models.chat import AnthropicChatMessage as AnthropicChatMessage
+    from mplp_models.chat import OpenAIChatMessage as OpenAIChatMessage
+    from mplp_models.literals import CIStageStatusValue as CIStageStatusValue
+    from mplp_models.literals import CIStatusValue as CIStatusValue
+    from mplp_models.literals import CITriggerKindValue as CITriggerKindValue
+    from mplp_models.literals import CodeInboxMessageStatusValue as CodeInboxMessageStatusValue
+    from mplp_models.literals import CodeInboxMessageTypeValue as CodeInboxMessageTypeValue
+    from mplp_models.literals import CollabModeValue as CollabModeValue
+    from mplp_models.literals import CollabParticipantKindValue as CollabParticipantKindValue
+    from mplp_models.literals import CollabStatusValue as CollabStatusValue
+    from mplp_models.literals import ConfirmDecisionStatusValue as ConfirmDecisionStatusValue
+    from mplp_models.literals import ConfirmStatusValue as ConfirmStatusValue
+    from mplp_models.literals import ConfirmTargetTypeValue as ConfirmTargetTypeValue
+    from mplp_models.literals import ContextStatusValue as ContextStatusValue
+    from mplp_models.literals import CoreStatusValue as CoreStatusValue
+    from mplp_models.literals import CrossCuttingConcernValue as CrossCuttingConcernValue
+    from mplp_models.literals import DeltaImpactFeedbackLabelValue as DeltaImpactFeedbackLabelValue
+    from mplp_models.literals import DeltaTypeValue as DeltaTypeValue
+    from mplp_models.literals import DialogMessageRoleValue as DialogMessageRoleValue
+    from mplp_models.literals import DialogStatusValue as DialogStatusValue
+    from mplp_models.literals import EventFamilyValue as EventFamilyValue
+    from mplp_models.literals import ExecutorKindValue as ExecutorKindValue
+    from mplp_models.literals import ExtensionStatusValue as ExtensionStatusValue
+    from mplp_models.literals import ExtensionTypeValue as ExtensionTypeValue
+    from mplp_models.literals import FeedbackDecisionValue as FeedbackDecisionValue
+    from mplp_models.literals import FileChangeTypeValue as FileChangeTypeValue
+    from mplp_models.literals import GitEventKindValue as GitEventKindValue
+    from mplp_models.literals import GraphUpdateKindValue as GraphUpdateKindValue
+    from mplp_models.literals import HumanFeedbackLabelValue as HumanFeedbackLabelValue
+    from mplp_models.literals import ImpactPredictionAccuracyValue as ImpactPredictionAccuracyValue
+    from mplp_models.literals import ImpactScopeValue as ImpactScopeValue
+    from mplp_models.literals import InboxMessageStatusValue as InboxMessageStatusValue
+    from mplp_models.literals import InboxMessageTypeValue as InboxMessageTypeValue
+    from mplp_models.literals import IntentResolutionFeedbackLabelValue as IntentResolutionFeedbackLabelValue
+    from mplp_models.literals import MAPEventTypeValue as MAPEventTypeValue
+    from mplp_models.literals import ModuleDescriptorStatusValue as ModuleDescriptorStatusValue
+    from mplp_models.literals import ModuleIdValue as ModuleIdValue
+    from mplp_models.literals import NetworkNodeKindValue as NetworkNodeKindValue
+    from mplp_models.literals import NetworkNodeStatusValue as NetworkNodeStatusValue
+    from mplp_models.literals import NetworkStatusValue as NetworkStatusValue
+    from mplp_models.literals import NetworkTopologyTypeValue as NetworkTopologyTypeValue
+    from mplp_models.literals import PipelineStageStatusValue as PipelineStageStatusValue
+    from mplp_models.literals import PlanStatusValue as PlanStatusValue
+    from mplp_models.literals import PlanStepStatusValue as PlanStepStatusValue
+    from mplp_models.literals import RefModuleValue as RefModuleValue
+    from mplp_models.literals import ResolutionQualityLabelValue as ResolutionQualityLabelValue
+    from mplp_models.literals import RiskLevelValue as RiskLevelValue
+    from mplp_models.literals import RuntimeExecutionStatusValue as RuntimeExecutionStatusValue
+    from mplp_models.literals import SAEventTypeValue as SAEventTypeValue
+    from mplp_models.literals import ToolKindValue as ToolKindValue
+    from mplp_models.literals import ToolStatusValue as ToolStatusValue
+    from mplp_models.literals import TraceSegmentStatusValue as TraceSegmentStatusValue
+    from mplp_models.literals import TraceStatusValue as TraceStatusValue
+
+    @deprecated("import AnthropicAssistantMessage from mplp_models.chat")
+    class AnthropicAssistantMessage(_chat_formats.AnthropicAssistantMessage): ...
+
+    @deprecated("import AnthropicChat from mplp_models.chat")
+    class AnthropicChat(_chat_formats.AnthropicChat): ...
+
+    @deprecated("import AnthropicTextBlock from mplp_models.chat")
+    class AnthropicTextBlock(_chat_formats.AnthropicTextBlock): ...
+
+    @deprecated("import AnthropicUserMessage from mplp_models.chat")
+    class AnthropicUserMessage(_chat_formats.AnthropicUserMessage): ...
+
+    @deprecated("import OpenAIAssistantMessage from mplp_models.chat")
+    class OpenAIAssistantMessage(_chat_formats.OpenAIAssistantMessage): ...
+
+    @deprecated("import OpenAIDeveloperMessage from mplp_models.chat")
+    class OpenAIDeveloperMessage(_chat_formats.OpenAIDeveloperMessage): ...
+
+    @deprecated("import OpenAISystemMessage from mplp_models.chat")
+    class OpenAISystemMessage(_chat_formats.OpenAISystemMessage): ...
+
+    @deprecated("import OpenAIUserMessage from mplp_models.chat")
+    class OpenAIUserMessage(_chat_formats.OpenAIUserMessage): ...
+
+
 __all__ = [
     "MAX_JSON_DEPTH",
     "MAX_OPEN_OBJECT_DEPTH",
     "SCHEMA_ONLY",
     "AgentTokenUsage",
-    "AnthropicAssistantMessage",
-    "AnthropicChat",
-    "AnthropicChatMessage",
-    "AnthropicTextBlock",
-    "AnthropicUserMessage",
     "CIEvent",
     "CIStage",
     "CIStageStatus",
-    "CIStageStatusValue",
     "CIStatus",
-    "CIStatusValue",
     "CITriggerKind",
-    "CITriggerKindValue",
     "CanonicalJSONError",
     "CloudEvent",
     "CodeInboxMessage",
     "CodeInboxMessageRelations",
     "CodeInboxMessageStatus",
-    "CodeInboxMessageStatusValue",
     "CodeInboxMessageType",
-    "CodeInboxMessageTypeValue",
     "Collab",
     "CollabMode",
-    "CollabModeValue",
     "CollabParticipant",
     "CollabParticipantKind",
-    "CollabParticipantKindValue",
     "CollabStatus",
-    "CollabStatusValue",
     "Confirm",
     "ConfirmDecision",
     "ConfirmDecisionStatus",
-    "ConfirmDecisionStatusValue",
     "ConfirmStatus",
-    "ConfirmStatusValue",
     "ConfirmTargetType",
-    "ConfirmTargetTypeValue",
     "Context",
     "ContextRoot",
     "ContextStatus",
-    "ContextStatusValue",
     "ConversionError",
     "Core",
     "CoreStatus",
-    "CoreStatusValue",
     "CrossCuttingConcern",
-    "CrossCuttingConcernValue",
     "DeltaImpactFeedbackLabel",
-    "DeltaImpactFeedbackLabelValue",
     "DeltaImpactInput",
     "DeltaImpactMeta",
     "DeltaImpactOutput",
     "DeltaImpactSample",
     "DeltaImpactState",
     "DeltaType",
-    "DeltaTypeValue",
     "Dialog",
     "DialogMessage",
     "DialogMessageRole",
-    "DialogMessageRoleValue",
     "DialogStatus",
-    "DialogStatusValue",
     "EditError",
     "ErrorEntry",
     "ErrorInfo",
     "Event",
     "EventCore",
     "EventFamily",
-    "EventFamilyValue",
     "ExecutorKind",
-    "ExecutorKindValue",
     "Extension",
     "ExtensionStatus",
-    "ExtensionStatusValue",
     "ExtensionType",
-    "ExtensionTypeValue",
     "FeedbackDecision",
-    "FeedbackDecisionValue",
     "FileChangeType",
-    "FileChangeTypeValue",
     "FileUpdateEvent",
     "FlowLocation",
     "FlowProfile",
@@ -358,24 +353,16 @@ __all__ = [
     "FlowViolation",
     "GitEvent",
     "GitEventKind",
-    "GitEventKindValue",
     "Governance",
     "GraphUpdateEvent",
     "GraphUpdateKind",
-    "GraphUpdateKindValue",
     "HumanFeedbackLabel",
-    "HumanFeedbackLabelValue",
     "ImpactPredictionAccuracy",
-    "ImpactPredictionAccuracyValue",
     "ImpactScope",
-    "ImpactScopeValue",
     "InboxMessage",
     "InboxMessageStatus",
-    "InboxMessageStatusValue",
     "InboxMessageType",
-    "InboxMessageTypeValue",
     "IntentResolutionFeedbackLabel",
-    "IntentResolutionFeedbackLabelValue",
     "IntentResolutionInput",
     "IntentResolutionMeta",
     "IntentResolutionOutput",
@@ -390,71 +377,47 @@ __all__ = [
     "LineVerdict",
     "MAPEvent",
     "MAPEventType",
-    "MAPEventTypeValue",
     "Metadata",
     "ModuleDescriptor",
     "ModuleDescriptorStatus",
-    "ModuleDescriptorStatusValue",
     "ModuleId",
-    "ModuleIdValue",
     "MplpId",
     "MplpModel",
     "Network",
     "NetworkNode",
     "NetworkNodeKind",
-    "NetworkNodeKindValue",
     "NetworkNodeStatus",
-    "NetworkNodeStatusValue",
     "NetworkStatus",
-    "NetworkStatusValue",
     "NetworkTopologyType",
-    "NetworkTopologyTypeValue",
-    "OpenAIAssistantMessage",
-    "OpenAIChatMessage",
-    "OpenAIDeveloperMessage",
-    "OpenAISystemMessage",
-    "OpenAIUserMessage",
     "Payload",
     "PipelineStageEvent",
     "PipelineStageStatus",
-    "PipelineStageStatusValue",
     "Plan",
     "PlanStatus",
-    "PlanStatusValue",
     "PlanStep",
     "PlanStepStatus",
-    "PlanStepStatusValue",
     "Ref",
     "RefModule",
-    "RefModuleValue",
     "ResolutionQualityLabel",
-    "ResolutionQualityLabelValue",
     "RiskLevel",
-    "RiskLevelValue",
     "Role",
     "RuleViolation",
     "RuntimeExecutionEvent",
     "RuntimeExecutionStatus",
-    "RuntimeExecutionStatusValue",
     "SAEvent",
     "SAEventType",
-    "SAEventTypeValue",
     "SampleMeta",
     "StoreConflict",
     "Timestamp",
     "TokenUsage",
     "ToolEvent",
     "ToolKind",
-    "ToolKindValue",
     "ToolStatus",
-    "ToolStatusValue",
     "Trace",
     "TraceBase",
     "TraceSegment",
     "TraceSegmentStatus",
-    "TraceSegmentStatusValue",
     "TraceStatus",
-    "TraceStatusValue",
     "UnknownPartError",
     "UserFeedback",
     "__version__",
@@ -485,12 +448,8 @@ _DEPRECATED: dict[str, str] = {
 if not TYPE_CHECKING:  # type checkers see the imports above: a module __getattr__ would make a typo Any
 
     def __getattr__(name: str) -> Any:
-        if name in _DEPRECATED:
-            import warnings
-
-            current = _DEPRECATED[name]
-            warnings.warn(f"mplp_models.{name} is deprecated: use {current}", DeprecationWarning, stacklevel=2)
-            return __getattr__(current)
+        if name in _DEPRECATED or name in _public.MOVED:
+            return _deprecated(name)
         location = _LOCATIONS.get(name)
         if location is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -499,6 +458,19 @@ if not TYPE_CHECKING:  # type checkers see the imports above: a module __getattr
         value = getattr(importlib.import_module(location), name)
         globals()[name] = value  # the next lookup is a plain module attribute
         return value
+
+    def _deprecated(name: str) -> Any:
+        """The value of a deprecated name, with a warning each time (never kept in globals())."""
+        import importlib
+        import warnings
+
+        if name in _DEPRECATED:
+            current = _DEPRECATED[name]
+            warnings.warn(f"mplp_models.{name} is deprecated: use {current}", DeprecationWarning, stacklevel=3)
+            return __getattr__(current)
+        home = _public.MOVED[name]
+        warnings.warn(f"mplp_models.{name} is deprecated: import it from {home}", DeprecationWarning, stacklevel=3)
+        return getattr(importlib.import_module(home), name)
 
 
 def __dir__() -> list[str]:

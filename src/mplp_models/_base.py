@@ -17,6 +17,7 @@ from typing_extensions import Self, deprecated
 from mplp_models import _bounded, _fastpath
 from mplp_models._canonical import CanonicalJSONError, dumps, relocated, written_by_their_own_method
 from mplp_models._errors import json_worded
+from mplp_models._public import publish
 from mplp_models._reader import json_bytes, load_json, read_fast
 from mplp_models._types import writable_errors
 from mplp_models._writer import given_members, model_members, not_null_fields
@@ -152,6 +153,27 @@ class MplpModel(BaseModel, frozen=True):
             return cls._read_json(data, None if semantic else SCHEMA_ONLY, allow_duplicate_keys, None)
         except ValidationError as error:
             raise json_worded(error) from None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, semantic: bool = True) -> Self:
+        """The model of ``data``, JSON-compatible Python values: the inverse of ``to_dict()``.
+
+        As strict as ``model_validate`` (and ``from_json``): a dict read from JSON,
+        not a lax coercion of one (``"1"`` is no integer, ``null`` only where the
+        schema allows it); ``Plan.from_dict(plan.to_dict()) == plan``, with the same
+        given fields.
+
+        Args:
+            data: The fields by name: dicts, lists, str, int, float, bool, None (or models).
+            semantic: False checks the schema only, as ``from_json``'s.
+
+        Returns:
+            The model, with exactly the fields the data gave.
+
+        Raises:
+            ValidationError: For every problem, each located by its path.
+        """
+        return cls.model_validate(data, context=None if semantic else SCHEMA_ONLY)
 
     @classmethod
     def model_validate_json(
@@ -537,3 +559,6 @@ def _options(**options: Any) -> dict[str, Any]:
     of the types' own core schemas (``"1"`` would pass as an integer).
     """
     return {name: value for name, value in options.items() if value is not None}
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.<name>

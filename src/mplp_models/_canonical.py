@@ -37,6 +37,7 @@ from typing import Any, TypeVar, cast
 import orjson
 
 from mplp_models import _fastpath
+from mplp_models._public import publish
 from mplp_models._text import encodable, pointer, short_repr
 
 __all__ = [
@@ -812,3 +813,6 @@ def _written_float(value: float) -> Any:
     if math.isfinite(value):
         return _Fragment(es6_number(value))
     raise Unproven
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.<name>

@@ -19,6 +19,7 @@ from typing_extensions import NotRequired, TypedDict
 
 from mplp_models._conversion import ConversionError, carries_nothing, describe
 from mplp_models._ids import new_id, new_meta
+from mplp_models._public import publish
 from mplp_models._text import encoding_problem
 from mplp_models._types import Timestamp
 
@@ -573,3 +574,6 @@ def _stamps(given: str | Sequence[str] | None, count: int, now: Timestamp) -> li
             ("timestamps",), f"{len(stamps)} given for {count} messages; give one per message, in order"
         )
     return stamps
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.chat.<name>

@@ -18,6 +18,7 @@ from pydantic import JsonValue, ValidationError
 from typing_extensions import NotRequired, TypedDict
 
 from mplp_models._conversion import ConversionError, describe, relocated
+from mplp_models._public import publish
 from mplp_models._reader import load_json
 
 if TYPE_CHECKING:
@@ -207,3 +208,6 @@ def _check_source(source: str) -> None:
             f"{describe(source)} is not a URI-reference, which CloudEvents requires of source "
             "(non-empty, RFC 3986: no spaces or other characters unencoded, one # at most, [ ] only around an IP address)",
         )
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.<name>

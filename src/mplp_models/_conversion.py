@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from mplp_models._public import publish
 from mplp_models._text import PREFIX, pointer, quoted
 
 __all__ = ["ConversionError", "carries_nothing", "describe", "relocated", "render"]
@@ -79,3 +80,6 @@ def relocated(error: ValidationError, title: str, names: Mapping[str, str]) -> V
         kind = PydanticCustomError(entry["type"], entry["msg"])  # pyright: ignore[reportArgumentType]
         details.append({"type": kind, "loc": loc, "input": entry["input"]})
     return ValidationError.from_exception_data(title, details)
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.<name>

@@ -10,6 +10,7 @@ from typing import Any, TypedDict, TypeVar
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
+from mplp_models._public import publish
 from mplp_models._text import PREFIX, pointer, quoted
 
 __all__ = [
@@ -343,3 +344,6 @@ def validated_new(cls: type[_Model], data: Mapping[str, Any]) -> _Model:
         return cls.model_validate(data)
     except ValidationError as error:
         raise EditError.of(error) from error
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.<name>

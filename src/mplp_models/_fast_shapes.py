@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticCustomError, SchemaValidator, core_schema
 
 from mplp_models._bounded import BUILDING, fail_fast_copy, fail_fast_validator, validator_of_copy
+from mplp_models._public import is_generated
 from mplp_models._types import (
     CORE_FUNCTIONS,
     MAX_OPEN_OBJECT_DEPTH,
@@ -62,9 +63,6 @@ class Shape(NamedTuple):
     extra: bool
     # Some field may hold a model (alone or in an array): a walker must call back for it.
     nested: bool
-
-
-_GENERATED = "mplp_models._generated."
 
 
 _SHAPES: dict[type, Shape] = {}
@@ -113,7 +111,7 @@ def _shape(kind: type) -> Shape:
         # leaf onto them), which are JSON already; a class of the user's own may hold a datetime,
         # which orjson would write otherwise than pydantic does. For a generated class, a problem
         # is a bug of the codegen: tests/test_codegen.py asserts there is none.
-        plain=kind.__module__.startswith(_GENERATED) and not fast_path_problems(kind),
+        plain=is_generated(kind) and not fast_path_problems(kind),
         extra=getattr(kind, "model_config", {}).get("extra") == "allow",
         nested=any(_mentions_models(field.annotation) for field in fields.values()),
     )

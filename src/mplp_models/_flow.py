@@ -28,6 +28,7 @@ from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
 from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
 from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace
 from mplp_models._kinds import KINDS
+from mplp_models._public import is_generated, publish
 from mplp_models._rules import RuledModel
 from mplp_models._text import pointer
 from mplp_models._trace import STEP_ATTRIBUTE
@@ -218,7 +219,7 @@ class _Session:
 def _kind_name(model: object) -> str | None:
     """The payload kind of ``model``: its class's name, or a base class's for a subclass of a model."""
     for cls in type(model).__mro__:
-        if cls.__name__ in _ID_FIELDS and cls.__module__.startswith("mplp_models._generated."):
+        if cls.__name__ in _ID_FIELDS and is_generated(cls):
             return cls.__name__
     return None
 
@@ -711,3 +712,6 @@ _CHECKS: dict[str, Callable[[_Session, _Tally], None]] = {
     "map_participants_have_role_ids": _map_participants_have_role_ids,
     "map_participant_ids_are_non_empty": _map_participant_ids_are_non_empty,
 }
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.<name>

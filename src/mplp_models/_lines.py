@@ -12,7 +12,7 @@ from mplp_models._base import MplpModel
 from mplp_models._errors import ErrorEntry, errors_as_json
 from mplp_models._kinds import KINDS, PART_ID_FIELDS
 from mplp_models._parse import parse
-from mplp_models._public import model_names
+from mplp_models._public import model_names, publish
 from mplp_models._reader import invalid
 
 __all__ = ["MAX_LINE_BYTES", "LineVerdict", "check_document", "check_lines", "line_blocks"]
@@ -182,3 +182,6 @@ def _body(line: object) -> bytes | str:
         # caller's mistake, not a bad document.
         raise TypeError(f"check_lines takes lines as bytes or str, not {type(line).__name__}")
     return line[:-1] if line.endswith(b"\n") else line
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.<name>

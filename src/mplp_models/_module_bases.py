@@ -18,6 +18,7 @@ from mplp_models._edits import given_with
 from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
 from mplp_models._ids import new_id, new_meta
 from mplp_models._kinds import kind_named
+from mplp_models._public import is_generated
 from mplp_models._rules import RuledModel, RuleViolation, duplicate_ids, permissive_moves
 from mplp_models._types import Timestamp, is_before, none_before
 
@@ -213,11 +214,7 @@ class ConfirmBehaviour(_Moving, frozen=True):
         """
         # A subclass of a model counts as its model; an unrelated class of the same name does not.
         name = next(
-            (
-                base.__name__
-                for base in type(target).__mro__
-                if base.__name__ in _CONFIRMABLE and base.__module__.startswith("mplp_models._generated.")
-            ),
+            (base.__name__ for base in type(target).__mro__ if base.__name__ in _CONFIRMABLE and is_generated(base)),
             None,
         )
         if name is None:

@@ -24,6 +24,7 @@ from typing_extensions import Self
 from mplp_models import _errors, _fastpath
 from mplp_models._base import SCHEMA_ONLY, MplpModel
 from mplp_models._fast_shapes import own_functions, rules_after_reading
+from mplp_models._public import publish
 
 __all__ = ["LifecycleModel", "RuleViolation", "RuledModel", "checked_move", "duplicate_ids", "permissive_moves"]
 
@@ -207,3 +208,6 @@ def _sound(model: RuledModel, context: object) -> bool:
 
 
 rules_after_reading(RuledModel.__pydantic_decorators__.model_validators["_apply_rules"].func, _sound)
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.<name>

@@ -32,7 +32,7 @@ def _defined_in() -> dict[str, str]:
     prefix = _public.GENERATED
     found = {
         name: owner[location.removeprefix(prefix)]
-        for name, location in _public.LOCATIONS.items()
+        for name, location in {**_public.LOCATIONS, **_public.LITERALS}.items()
         if location.startswith(prefix) and name not in SCHEMA_FILES
     }
     # The governance block is written out in every module schema but Plan's (codegen makes it one

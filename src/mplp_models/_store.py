@@ -49,6 +49,7 @@ from typing_extensions import Self
 
 from mplp_models._base import MplpModel
 from mplp_models._kinds import KINDS, Kind
+from mplp_models._public import publish
 
 if TYPE_CHECKING:
     from mplp_models._parse import Payload
@@ -610,3 +611,6 @@ def _document(model: type[Any], body: bytes, version: Version) -> Any:
             f"{version.kind} {version.id} version {version.number}: its stored bytes are no valid {model.__name__}"
             f" ({error.error_count()} errors; first: {error.errors()[0]['msg']})"
         ) from None
+
+
+publish(__name__)  # StoreConflict, shown as mplp_models.StoreConflict

@@ -48,6 +48,7 @@ from typing_extensions import TypeAliasType
 from mplp_models import _errors, _fastpath
 from mplp_models._canonical import plainly_json
 from mplp_models._errors import Quoted, first_entries, too_many
+from mplp_models._public import publish
 from mplp_models._text import encodable, short_repr
 
 __all__ = [
@@ -1037,3 +1038,6 @@ act only on values that no JSON parser gives, sets, views, tuples, enum members,
 other objects, and hand anything ``load_json`` gives back as the same object), none changes a
 string (the colon count of ``read_as_strictly`` counts their colons), and ``model_members`` makes
 the serializer's checks too. A new one is added here only with that shown."""
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.<name>

@@ -230,21 +230,6 @@ def markdown(results: dict[str, Any]) -> str:
         ["payload", *PEERS],
         [[row["name"], *(times(row["from_json_speedup"][p]) for p in PEERS)] for row in results["reads"]],
     )
-    plan = next(row for row in results["reads"] if row["payload"] == "plan-200")
-    out += ["", "The spread of the 200-step plan, over the rounds:", ""]
-    out += _table(
-        ["contender", "median", "interquartile range", "min – max", "rounds × calls"],
-        [
-            [
-                name,
-                seconds(c["median"]),
-                _spread(c),
-                f"{seconds(c['min'])} – {seconds(c['max'])}",
-                f"{c['rounds']} × {c['loops']}",
-            ]
-            for name, c in plan["cases"].items()
-        ],
-    )
     out += [
         "",
         "### Writing: canonical JSON bytes",
@@ -401,8 +386,8 @@ def _naive(naive: dict[str, Any]) -> list[str]:
         "",
         f"The floor of any pydantic SDK: the models {naive['generator']} makes of `schemas/` with its defaults "
         "(generated at bench time, lax and inexact). Time of this SDK over the naive models' on the same payload "
-        "(the median of the per-round ratios), against each kind's goal (`tests/benchmarks/naive_goals.py`, "
-        f"from issue #26; `from_json` with the rules against `model_validate_json`, `to_json` against "
+        "(the median of the per-round ratios), against each kind's goal (`tests/benchmarks/naive_goals.py`; "
+        f"`from_json` with the rules against `model_validate_json`, `to_json` against "
         f"`model_dump_json(exclude_unset=True)`): {naive_goals.described()}. Each ratio says by how much it is "
         "under or over its goal.",
         "",

@@ -10,6 +10,8 @@ the check fails. The file name does not start with ``test_``: pytest does not
 collect it.
 """
 
+# mypy: enable-error-code="deprecated"
+
 from __future__ import annotations
 
 import uuid
@@ -21,8 +23,8 @@ from pydantic import JsonValue
 from typing_extensions import assert_never, assert_type
 
 import mplp_models as mm
-from mplp_models import testing
-from mplp_models._generated.mplp.v1_0.mplp_plan_schema import PlanStepStatusValue  # not yet re-exported by mplp_models
+from mplp_models import chat, testing
+from mplp_models.literals import PlanStepStatusValue
 
 
 def plan_fields(plan: mm.Plan) -> None:
@@ -271,15 +273,15 @@ def flagged(plan: mm.Plan) -> None:
 
 def interop(dialog: mm.Dialog, event: mm.Event) -> None:
     messages = dialog.to_openai_messages()
-    assert_type(messages, list[mm.OpenAIChatMessage])
+    assert_type(messages, list[chat.OpenAIChatMessage])
     first = messages[0]
     if first["role"] == "system":  # the role tells which of the message types it is
-        assert_type(first, mm.OpenAISystemMessage)
+        assert_type(first, chat.OpenAISystemMessage)
     assert_type(mm.Dialog.from_openai_messages(messages), mm.Dialog)
-    chat = dialog.to_anthropic_messages(agent_role="user")
-    assert_type(chat, mm.AnthropicChat)
-    assert_type(chat["messages"], list[mm.AnthropicChatMessage])
-    assert_type(mm.Dialog.from_anthropic_messages(**chat), mm.Dialog)
+    anthropic = dialog.to_anthropic_messages(agent_role="user")
+    assert_type(anthropic, chat.AnthropicChat)
+    assert_type(anthropic["messages"], list[chat.AnthropicChatMessage])
+    assert_type(mm.Dialog.from_anthropic_messages(**anthropic), mm.Dialog)
     cloudevent = event.to_cloudevent()
     assert_type(cloudevent, mm.CloudEvent)
     assert_type(cloudevent["id"], str)
@@ -306,3 +308,14 @@ def trace_finish(trace: mm.Trace) -> None:
     trace.finish(mm.TraceStatus.completed)
     trace.finish("cancelled")
     trace.finish(mm.TraceStatus.running)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # not an end
+
+
+def moved_names(dialog: mm.Dialog, status: mm.PlanStepStatusValue) -> None:
+    # The root's earlier names still type-check; the message classes are marked deprecated (the ignores
+    # fail the run, as unused, if the mark goes), the aliases are the same types as their new homes'.
+    legacy: mm.OpenAIUserMessage = {"role": "user", "content": "Plan the release"}  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+    current: chat.OpenAIUserMessage = legacy
+    messages: list[mm.OpenAIChatMessage] = dialog.to_openai_messages()
+    messages.append(current)
+    also: PlanStepStatusValue = status
+    assert_type(also, Literal["pending", "in_progress", "completed", "blocked", "skipped", "failed"])

@@ -280,3 +280,8 @@ ConfirmTargetTypeValue: TypeAlias = Literal["context", "plan", "trace", "extensi
 # Built now rather than at first use: a class may name one defined after it.
 Confirm.model_rebuild()
 ConfirmDecision.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

@@ -270,3 +270,8 @@ ContextTag = TypeAliasType("ContextTag", Annotated[StrictStr, Field(min_length=1
 # Built now rather than at first use: a class may name one defined after it.
 Context.model_rebuild()
 ContextRoot.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

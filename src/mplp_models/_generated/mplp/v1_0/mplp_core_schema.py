@@ -249,3 +249,8 @@ ModuleIdValue: TypeAlias = Literal["context", "plan", "confirm", "trace", "role"
 # Built now rather than at first use: a class may name one defined after it.
 Core.model_rebuild()
 ModuleDescriptor.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

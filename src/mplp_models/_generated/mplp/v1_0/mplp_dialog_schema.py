@@ -227,3 +227,8 @@ DialogStatusValue: TypeAlias = Literal["active", "paused", "completed", "cancell
 # Built now rather than at first use: a class may name one defined after it.
 Dialog.model_rebuild()
 DialogMessage.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

@@ -273,3 +273,8 @@ NetworkTopologyTypeValue: TypeAlias = Literal["single_node", "hub_spoke", "mesh"
 # Built now rather than at first use: a class may name one defined after it.
 Network.model_rebuild()
 NetworkNode.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

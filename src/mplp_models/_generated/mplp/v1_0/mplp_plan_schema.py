@@ -249,3 +249,8 @@ PlanStepStatusValue: TypeAlias = Literal["pending", "in_progress", "completed", 
 # Built now rather than at first use: a class may name one defined after it.
 Plan.model_rebuild()
 PlanStep.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

@@ -278,3 +278,8 @@ TraceStatusValue: TypeAlias = Literal["pending", "running", "completed", "failed
 # Built now rather than at first use: a class may name one defined after it.
 Trace.model_rebuild()
 TraceSegment.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

@@ -158,3 +158,8 @@ RefModuleValue: TypeAlias = Literal["context", "plan", "confirm", "trace", "role
 # Built now rather than at first use: a class may name one defined after it.
 Governance.model_rebuild()
 Ref.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

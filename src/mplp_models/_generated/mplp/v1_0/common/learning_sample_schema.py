@@ -418,3 +418,8 @@ LearningSample.model_rebuild()
 LearningSampleTimestamps.model_rebuild()
 TokenUsage.model_rebuild()
 UserFeedback.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

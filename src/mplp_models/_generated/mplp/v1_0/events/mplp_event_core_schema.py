@@ -120,3 +120,8 @@ EventFamilyValue: TypeAlias = Literal["import_process", "intent", "delta_intent"
 
 # Built now rather than at first use: a class may name one defined after it.
 EventCore.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

@@ -147,3 +147,8 @@ GraphUpdateKindValue: TypeAlias = Literal["node_add", "node_update", "node_delet
 
 # Built now rather than at first use: a class may name one defined after it.
 GraphUpdateEvent.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

@@ -150,3 +150,8 @@ PipelineStageStatusValue: TypeAlias = Literal["pending", "running", "completed",
 
 # Built now rather than at first use: a class may name one defined after it.
 PipelineStageEvent.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

@@ -115,3 +115,8 @@ SAEventTypeValue: TypeAlias = Literal["SAInitialized", "SAContextLoaded", "SAPla
 
 # Built now rather than at first use: a class may name one defined after it.
 SAEvent.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

@@ -233,3 +233,8 @@ CITriggerKindValue: TypeAlias = Literal["push", "pull_request", "schedule", "man
 # Built now rather than at first use: a class may name one defined after it.
 CIEvent.model_rebuild()
 CIStage.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

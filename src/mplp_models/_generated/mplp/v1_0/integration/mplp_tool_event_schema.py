@@ -153,3 +153,8 @@ ToolStatusValue: TypeAlias = Literal["pending", "running", "succeeded", "failed"
 
 # Built now rather than at first use: a class may name one defined after it.
 ToolEvent.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

@@ -195,3 +195,8 @@ class SampleMeta(OpenObjectBehaviour, frozen=True):
 # Built now rather than at first use: a class may name one defined after it.
 LearningSampleCore.model_rebuild()
 SampleMeta.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

@@ -425,3 +425,8 @@ DeltaImpactMeta.model_rebuild()
 DeltaImpactOutput.model_rebuild()
 DeltaImpactSample.model_rebuild()
 DeltaImpactState.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)

@@ -395,3 +395,8 @@ IntentResolutionMeta.model_rebuild()
 IntentResolutionOutput.model_rebuild()
 IntentResolutionSample.model_rebuild()
 IntentResolutionState.model_rebuild()
+
+# Shown as mplp_models.<name> from here on, the annotations evaluated first (see publish).
+from mplp_models._public import publish  # noqa: E402
+
+publish(__name__)
