@@ -499,6 +499,18 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         x = edits["move_1000_vs_from_json"]
         goal = bench_edits.MOVE_GOAL_READ
         target("transition_step, one step of a 1,000-step plan / Plan.from_json of it", x, f"<= {goal:g}", x <= goal)
+    mixed = results["lines_per_second"]
+    x = mixed["in_process"]["overall"]["parse_vs_orjson"]
+    target("parse per line / orjson.loads, a mixed stream of every kind", x, "<= 8", x <= 8)
+    x = mixed["in_process"]["kinds"][bench_lines.MIXED_OFFSETS].get("from_json_vs_naive")
+    target(
+        "InboxMessage with mixed offsets: from_json / naive model_validate_json",
+        x,
+        "<= 2",
+        None if x is None else x <= 2,
+    )
+    x = mixed["command"]["jobs2_speedup"]
+    target("validate --ndjson, 40,000 lines of every kind: --jobs 2 speed-up over --jobs 1", x, ">= 1.7", x >= 1.7)
     target(
         "validate --ndjson: --jobs 2 speed-up over --jobs 1",
         speedup,
