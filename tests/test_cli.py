@@ -197,7 +197,8 @@ def test_two_jobs_check_in_both_processes_and_keep_the_order(ndjson: Path, monke
 
     settings = validate._Settings(None, True, False, False, 1 << 20)  # pyright: ignore[reportPrivateUsage]
     data = ndjson.read_bytes()
-    tasks = [([validate._Block("x", 1 + n * 1000, data)], len(data)) for n in range(24)]  # pyright: ignore[reportPrivateUsage]
+    block = validate._Block  # pyright: ignore[reportPrivateUsage]
+    tasks: list[tuple[list[Any], int]] = [([block("x", 1 + n * 1000, data)], len(data)) for n in range(24)]
     here = 0
     check = validate._check_task  # pyright: ignore[reportPrivateUsage]
 

@@ -25,7 +25,7 @@ import mplp_models as mm
 from mplp_models._kinds import KINDS
 
 # The rule's order where two kinds accept one document, written out from docs/events.md.
-SPECIFIC_FIRST = [
+SPECIFIC_FIRST: list[type[mm.MplpModel]] = [
     mm.GraphUpdateEvent,
     mm.PipelineStageEvent,
     mm.RuntimeExecutionEvent,
@@ -34,7 +34,7 @@ SPECIFIC_FIRST = [
     mm.IntentResolutionSample,
     mm.LearningSampleCore,
 ]
-ORDER = [*SPECIFIC_FIRST, *(kind.model for kind in KINDS if kind.model not in SPECIFIC_FIRST)]
+ORDER: list[type[mm.MplpModel]] = [*SPECIFIC_FIRST, *(kind.model for kind in KINDS if kind.model not in SPECIFIC_FIRST)]
 EVENT_KINDS = SPECIFIC_FIRST[:4]
 SAMPLE_KINDS = SPECIFIC_FIRST[4:]
 

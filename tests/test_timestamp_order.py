@@ -304,7 +304,8 @@ def moved(instant: datetime, fraction: str, rng: random.Random) -> tuple[datetim
 
 
 def mixed_pairs(count: int, seed: int) -> list[tuple[mm.Timestamp, mm.Timestamp]]:
-    rng, pairs = random.Random(seed), []
+    rng = random.Random(seed)
+    pairs: list[tuple[mm.Timestamp, mm.Timestamp]] = []
     while len(pairs) < count:
         instant, fraction = draw_instant(rng), draw_fraction_digits(rng)
         other, other_fraction = moved(instant, fraction, rng)
