@@ -159,7 +159,7 @@ _NAMING_KEY = {kind: _ID_FIELD[kind] if _ID_FIELD[kind] in own else min(own) for
 # --- the schemas' verdict ---------------------------------------------------------------------------
 # The kinds in the order that decides where two schemas accept one document: a family before its core,
 # the events before the learning samples (a document with both discriminators and the keys of both).
-# No other two kinds can accept one document (tests/test_parse.py: closed kinds share no document).
+# No other two kinds can accept one document (tests/test_parse_kinds.py: closed kinds share no document).
 _SPECIFIC_FIRST = (
     *(kind for _, core, families in _FAMILIES for kind in (*families.values(), core)),
     *(kind for kind in KINDS if kind not in _OPEN),
@@ -171,7 +171,7 @@ _FIELDS_OF = {kind: frozenset(kind.model_fields) for kind in KINDS}
 def parse(
     data: bytes | str | Mapping[str, Any], *, semantic: bool = True, allow_duplicate_keys: bool = False
 ) -> Payload:
-    """Validate a payload as the kind that its discriminators, or else its keys, name.
+    """The payload validated as the kind that its discriminators, or else its keys, name.
 
     ``data`` is JSON text (bytes or str) or an already parsed object. The rule
     (docs/events.md, "Which kind parse reads"), in order: ``event_family``
