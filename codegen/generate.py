@@ -396,10 +396,8 @@ def map_leaf_type(node: dict[str, Any]) -> None:
         if node.pop("const") != 1 or node.get("type") not in (None, "integer", "number"):
             raise SystemExit(f"no exact type for this const: add one to {TYPES}")
         custom = "ConstOne"
-    elif node.get("format") == "date-time":
-        custom = "Timestamp"
     elif node.get("format") in ASSERTED_FORMATS:
-        custom = ASSERTED_FORMATS[node.pop("format")]
+        custom = ASSERTED_FORMATS[node["format"]]
     elif node.get("type") == "string" and node.get("pattern") == UUID4_PATTERN:
         node.pop("pattern")
         custom = "MplpIdText"
@@ -466,8 +464,8 @@ def ecma_digits(pattern: str) -> str:
 # rewrite what they accept (uppercase ids, a host's case, a trailing slash), so a payload would not come back as
 # it was sent.
 SENDERS_TEXT_FORMATS = ("uuid", "uri")
-# The formats the reference validator asserts (besides date-time), onto the types that assert them as it does.
-ASSERTED_FORMATS = {"email": "mplp_models._formats.EmailText"}
+# The formats the reference validator asserts, onto the types that assert them as it does (a bare name: in TYPES).
+ASSERTED_FORMATS = {"date-time": "Timestamp", "email": "mplp_models._formats.EmailText"}
 UUID4_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
 BOUNDS = {"minimum": "Min", "maximum": "Max"}
 
