@@ -129,7 +129,7 @@ EXTRA_VALUES: list[Any] = ["x", {"a": 1}]
 
 
 def held_out_style() -> Iterator[tuple[str, dict[str, Any]]]:
-    """Family documents with extra keys: every other kind's top-level keys, a family value changed, both discriminators."""
+    """Family documents with extra keys (every other kind's top-level keys), a family value changed, both cores."""
     every = top_level_keys()
     step = examples(quick=3, deep=1)
     for name, base in family_bases():

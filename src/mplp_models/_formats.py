@@ -31,7 +31,7 @@ from pydantic_core import core_schema
 __all__ = ["EMAIL_PATTERN", "EmailText"]
 
 EMAIL_PATTERN = "@"
-"""What jsonschema's ``email`` check asks of a string: an ``@`` anywhere in it (a JSON Schema pattern matches anywhere)."""
+"""What jsonschema's ``email`` check asks of a string: an ``@`` anywhere in it (a pattern matches anywhere)."""
 
 
 class _EmailSchema:

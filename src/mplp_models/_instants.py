@@ -80,7 +80,7 @@ _MINUTES = {f"{hour:02d}:{minute:02d}": hour * 60 + minute for hour in range(24)
 
 
 def _utc_minutes(text: str) -> int:
-    """Minutes from the midnight that starts the text's own date to its minute, in UTC: below 0 or past a day at times."""
+    """Minutes from the start of the text's own date to its minute, in UTC (below 0 or past a day at times)."""
     local = _MINUTES[text[11:16]]
     if text[-1] in "Zz":
         return local
@@ -89,7 +89,7 @@ def _utc_minutes(text: str) -> int:
 
 
 def _days(text: str) -> int:
-    """The text's date as a count of days (the proleptic Gregorian calendar; year 0000 too): its differences are exact."""
+    """The text's date as a count of days (proleptic Gregorian, year 0000 too): its differences are exact."""
     # The civil-to-days count of H. Hinnant's date algorithms, with March as the first month of the year.
     year, month, day = int(text[0:4]), int(text[5:7]), int(text[8:10])
     year -= month <= 2
@@ -106,7 +106,7 @@ def _fraction(text: str) -> str:
 
 
 def _before_by_fields(first: str, second: str) -> bool:
-    """``is_before`` of two texts without a leap second, by their fields moved to UTC: no ``datetime``, no ``instant()``.
+    """``is_before`` of two texts without a leap second, by their fields moved to UTC: no ``datetime``, no ``instant``.
 
     Why it is the order of the instants: without a leap second, a text names the instant
     ``days * 86400 + minutes * 60 + seconds + fraction`` (UTC, seconds since any fixed day),

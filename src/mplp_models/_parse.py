@@ -303,7 +303,7 @@ def _cannot_tell(value: Mapping[str, Any], winners: list[type[MplpModel]]) -> Va
 
 
 def _admits(kind: type[MplpModel], keys: frozenset[str]) -> bool:
-    """Whether a document with these top-level keys may be of ``kind``: its required keys, and no other if it is closed."""
+    """Whether a document with these top-level keys may be of ``kind``: its required keys, no other if it is closed."""
     return _REQUIRED_OF[kind] <= keys and (kind in _OPEN or keys <= _FIELDS_OF[kind])
 
 

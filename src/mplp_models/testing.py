@@ -1754,7 +1754,7 @@ def file_update_events() -> SearchStrategy[FileUpdateEvent]:
 
 
 def git_events() -> SearchStrategy[GitEvent]:
-    """``GitEvent``: any operation, any text around an ``@`` for the e-mail (the format's one check), maybe parent commits."""
+    """``GitEvent``: any operation, any text around an ``@`` for the e-mail (the format's check), maybe parents."""
     return _strategy(_git_event)
 
 
