@@ -170,13 +170,30 @@ def none_before(stamps: Sequence[Timestamp], moment: Timestamp) -> bool:
     """
     if not (_fastpath.ENABLED and stamps) or ":60" in moment:
         return not any(map(is_before, stamps, repeat(moment)))
-    if in_text_order([moment, *stamps]):
+    if moment[-1] == "Z" and in_text_order([moment, *stamps]):
         return moment <= min(stamps)
-    minutes = _utc_minutes(moment)  # once: the fields of each stamp against it
-    return not any(
-        stamp.instant() < moment.instant() if ":60" in stamp else _earlier(stamp, _utc_minutes(stamp), moment, minutes)
-        for stamp in stamps
-    )
+    return _none_before_by_fields(stamps, moment)
+
+
+def _none_before_by_fields(stamps: Sequence[Timestamp], moment: Timestamp) -> bool:
+    """``none_before`` where ``moment`` has no leap second, each stamp compared by its fields (``_earlier``).
+
+    ``moment``'s are read once; a stamp of its date whose UTC minute differs is decided by the
+    minutes alone, as ``_earlier`` decides it (the dates being one text).
+    """
+    day, minutes = moment[:10], _utc_minutes(moment)
+    for stamp in stamps:
+        if ":60" in stamp:
+            if stamp.instant() < moment.instant():
+                return False
+            continue
+        other = _utc_minutes(stamp)
+        if other != minutes and stamp[:10] == day:
+            if other < minutes:
+                return False
+        elif _earlier(stamp, other, moment, minutes):
+            return False
+    return True
 
 
 def in_text_order(stamps: Sequence[str]) -> bool:
