@@ -192,7 +192,8 @@ def parse(
     that says so. ``semantic`` and ``allow_duplicate_keys`` are as for ``from_json``.
     """
     if _fastpath.ENABLED and isinstance(data, (bytes, str)):
-        data = json_bytes(data, "parse")  # once: the strict reading takes the same bytes
+        if type(data) is not bytes:
+            data = json_bytes(data, "parse")  # once: the strict reading takes the same bytes
         fast = _parse_fast(data, None if semantic else SCHEMA_ONLY)
         if fast is not None:
             return fast
@@ -215,7 +216,7 @@ def _kind_of(value: Any) -> type[MplpModel]:
     A ``ValidationError`` when ``value`` is not an object, has no key that names a kind, or as large a
     share of two kinds' keys and no kind's schema accepts it (a tie that a schema settles is settled so).
     """
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):  # a dict first: no ABC check for JSON's objects
         raise invalid("parse", "payload_type", "A payload should be a JSON object", (), value)
     keys = cast("Mapping[str, Any]", value)  # a JSON object's keys are strings
     family = _family_named(keys)
