@@ -28,9 +28,10 @@ files under ``schemas/`` stay verbatim):
   descriptions (whose pointers may address ``/allOf/1/...``) and before the open objects
   are prepared: the family's own fields, enums and required keys survive, and a
   ``const`` inside the core's ``enum`` is that ``const``.
-* ``format: uuid``, ``email`` and ``uri`` are dropped from the prepared copy: the models keep
-  the sender's text, with no format check (``uuid`` is no draft-07 format; draft-07 does not
-  make validators assert the other two). A string ``const`` becomes ``Literal["x"]``.
+* ``format: uuid`` and ``uri`` are dropped from the prepared copy: the models keep the sender's
+  text, with no format check (``uuid`` is no draft-07 format; the reference validator asserts
+  ``uri`` only with an optional package). ``format: email``, which it asserts, is
+  ``mplp_models._formats.EmailText``. A string ``const`` becomes ``Literal["x"]``.
 * Properties that the schema leaves undescribed get the description of
   ``codegen/descriptions.json`` (for the IDE hover); any property still without
   one fails the run.
@@ -395,8 +396,8 @@ def map_leaf_type(node: dict[str, Any]) -> None:
         if node.pop("const") != 1 or node.get("type") not in (None, "integer", "number"):
             raise SystemExit(f"no exact type for this const: add one to {TYPES}")
         custom = "ConstOne"
-    elif node.get("format") == "date-time":
-        custom = "Timestamp"
+    elif node.get("format") in ASSERTED_FORMATS:
+        custom = ASSERTED_FORMATS[node["format"]]
     elif node.get("type") == "string" and node.get("pattern") == UUID4_PATTERN:
         node.pop("pattern")
         custom = "MplpIdText"
@@ -416,10 +417,15 @@ def map_leaf_type(node: dict[str, Any]) -> None:
         rest = [kind for kind in kinds if kind != "null"]
         inner = {key: node.pop(key) for key in list(node) if key not in ("description", "title")}
         inner["type"] = rest[0] if len(rest) == 1 else rest
-        inner["customTypePath"] = f"{TYPES}.{custom}"
+        inner["customTypePath"] = _type_path(custom)
         node["anyOf"] = [inner, {"type": "null"}]
     else:
-        node["customTypePath"] = f"{TYPES}.{custom}"
+        node["customTypePath"] = _type_path(custom)
+
+
+def _type_path(custom: str) -> str:
+    """The dotted path of an exact type: a bare name is one of ``mplp_models._types``."""
+    return custom if "." in custom else f"{TYPES}.{custom}"
 
 
 def _plain_string(node: dict[str, Any]) -> bool:
@@ -453,10 +459,13 @@ def ecma_digits(pattern: str) -> str:
 
 
 # Kept as the sender's text with the draft-07 meaning: `uuid` is no draft-07 format (validators ignore it, and
-# upstream's own examples use ids like evt-flow01-...); `email` and `uri` are annotations that draft-07 does not
-# make validators assert. Pydantic's UUID, EmailStr and AnyUrl would check them, and rewrite what they accept
-# (uppercase ids, a host's case, a trailing slash), so a payload would not come back as it was sent.
-SENDERS_TEXT_FORMATS = ("uuid", "email", "uri")
+# upstream's own examples use ids like evt-flow01-...); the reference validator asserts `uri` only with an
+# optional package it does not require (mplp_models._formats). Pydantic's UUID and AnyUrl would check them, and
+# rewrite what they accept (uppercase ids, a host's case, a trailing slash), so a payload would not come back as
+# it was sent.
+SENDERS_TEXT_FORMATS = ("uuid", "uri")
+# The formats the reference validator asserts, onto the types that assert them as it does (a bare name: in TYPES).
+ASSERTED_FORMATS = {"date-time": "Timestamp", "email": "mplp_models._formats.EmailText"}
 UUID4_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
 BOUNDS = {"minimum": "Min", "maximum": "Max"}
 
@@ -597,7 +606,8 @@ def closing_bracket(source: str, opening: int) -> int:
 
 
 # What a constructor takes for a leaf type, where it is not the type itself (see ``constructors``).
-TEXT_INPUTS = {"Timestamp": "str", "JsonText": "str", "StrictStr": "str", "StrictBool": "bool", "MplpIdText": "str"}
+TEXT_INPUTS = {"Timestamp": "str", "JsonText": "str", "EmailText": "str", "StrictStr": "str", "StrictBool": "bool",
+               "MplpIdText": "str"}  # fmt: skip
 NUMBER_INPUTS = {"JsonInt": "int", "JsonNumber": "float"}
 
 

@@ -117,7 +117,10 @@ def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterat
         yield SchemaError(f"{instance!r} does not match {pattern!r}")
 
 
+# The format checks: jsonschema's own draft-07 checker, with the optional format packages that the dev
+# environment has (none for `uri`: tests/test_formats.py holds it to that), and `date-time` made exact.
 _FORMATS = FormatChecker(formats=())
+_FORMATS.checkers.update(Draft7Validator.FORMAT_CHECKER.checkers)
 _FORMATS.checks("date-time")(is_rfc3339_date_time)
 _Reference = extend(Draft7Validator, {"pattern": _pattern})
 # The Cortex code mode's schemas are draft 2020-12 (they say so in `$schema`).

@@ -11,6 +11,7 @@ import pty
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import rfc8785
@@ -188,6 +189,31 @@ def test_ndjson_with_two_jobs_gives_the_same_output_in_order(ndjson: Path, tmp_p
     assert (two.returncode, two.stdout) == (one.returncode, one.stdout)
     assert len(lines(one.stderr)) > 8
     assert lines(two.stderr)[:-1] == lines(one.stderr)[:-1]  # all but the timing of the summary
+
+
+def test_two_jobs_check_in_both_processes_and_keep_the_order(ndjson: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # --jobs 2 is this process and one helper: with the helper's two blocks in flight, this one checks the next.
+    from mplp_models._cli import validate
+
+    settings = validate._Settings(None, True, False, False, 1 << 20)  # pyright: ignore[reportPrivateUsage]
+    data = ndjson.read_bytes()
+    block = validate._Block  # pyright: ignore[reportPrivateUsage]
+    tasks: list[tuple[list[Any], int]] = [([block("x", 1 + n * 1000, data)], len(data)) for n in range(24)]
+    here = 0
+    check = validate._check_task  # pyright: ignore[reportPrivateUsage]
+
+    def counted(task: Any, settings: Any) -> Any:
+        nonlocal here
+        here += 1  # in this process only: the helper, forked, counts in its own memory
+        return check(task, settings)
+
+    monkeypatch.setattr(validate, "_check_task", counted)
+    serial = list(validate._reports(iter(tasks), settings, None, 1))  # pyright: ignore[reportPrivateUsage]
+    here = 0
+    with validate._pool(2, settings) as pool:  # pyright: ignore[reportPrivateUsage]
+        both = list(validate._reports(iter(tasks), settings, pool, 2))  # pyright: ignore[reportPrivateUsage]
+    assert both == serial
+    assert 0 < here < len(tasks), here
 
 
 def test_many_files_with_two_jobs_keep_their_order(tmp_path: Path, bad_status: Path) -> None:

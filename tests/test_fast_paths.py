@@ -39,7 +39,19 @@ from test_differential import mutation_disagreements
 from test_performance_paths import EVENT_VARIANTS
 
 import mplp_models as mm
-from mplp_models import _base, _dialog, _fast_shapes, _inbox, _plan, _reader, _trace, _types, _writer, testing
+from mplp_models import (
+    _base,
+    _dialog,
+    _fast_shapes,
+    _inbox,
+    _plan,
+    _reader,
+    _timestamp_order,
+    _trace,
+    _types,
+    _writer,
+    testing,
+)
 from mplp_models._context import EXTRA_FUNCTIONS, ContextRootBehaviour
 from mplp_models._fast_shapes import fast_path_problems, is_plain
 from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextRoot
@@ -182,7 +194,7 @@ def test_the_whole_model_rule_checks_run_only_when_on(enabled: bool, monkeypatch
 
     monkeypatch.setattr(_trace, "_plainly_sound", counted("trace", _trace._plainly_sound))
     monkeypatch.setattr(_inbox._InboxRules, "_plainly_sound", counted("inbox", _inbox._InboxRules._plainly_sound))
-    monkeypatch.setattr(_types, "in_text_order", counted("in text order", _types.in_text_order))
+    monkeypatch.setattr(_timestamp_order, "in_text_order", counted("in text order", _timestamp_order.in_text_order))
     with fast_paths(enabled):
         kinds: dict[str, type[mm.Trace | mm.InboxMessage | mm.Confirm]] = {
             "trace.json": mm.Trace,

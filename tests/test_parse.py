@@ -98,18 +98,38 @@ def test_the_event_family_picks_the_model(family: str, model: type[mm.MplpModel]
     assert type(mm.parse(document)) is model
 
 
-def test_a_family_without_its_fields_is_refused_naming_the_discriminator_value() -> None:
-    # event-core alone accepts it: the keys present must not decide.
+def test_a_family_without_its_fields_is_the_core_it_is_valid_as() -> None:
+    # event-core alone accepts it: valid as exactly one kind, it is read as that kind (docs/events.md).
     document = {**CORE_EVENT, "event_family": "graph_update", "graph_id": "g-1"}
-    assert mm.EventCore.from_json(json.dumps(document))
+    assert type(mm.parse(document)) is mm.EventCore
+    assert mm.parse(document) == mm.EventCore.from_json(json.dumps(document))
+
+
+def test_a_family_refused_by_every_kind_is_refused_naming_the_discriminator_value() -> None:
+    document = {**CORE_EVENT, "event_family": "graph_update", "graph_id": "g-1", "timestamp": "yesterday"}
     with pytest.raises(ValidationError) as caught:
         mm.parse(document)
     assert caught.value.title == "GraphUpdateEvent"
-    assert [error["loc"] for error in caught.value.errors()] == [("update_kind",), ("node_delta",), ("edge_delta",)]
-    assert all(error["type"] == "missing" for error in caught.value.errors())
+    assert [error["loc"] for error in caught.value.errors()] == [
+        ("timestamp",),
+        ("update_kind",),
+        ("node_delta",),
+        ("edge_delta",),
+    ]
     assert "event_family 'graph_update' is a GraphUpdateEvent, which requires node_delta" in str(caught.value)
     with pytest.raises(ValidationError, match="sample_family 'delta_impact' is a DeltaImpactSample"):
-        mm.parse({**CORE_SAMPLE, "sample_family": "delta_impact", "input": {"delta_id": "d"}})
+        mm.parse({**CORE_SAMPLE, "sample_family": "delta_impact", "input": {"delta_id": "d"}, "created_at": "x"})
+
+
+def test_a_rule_broken_by_a_family_is_the_familys_refusal() -> None:
+    # The family's schema accepts it, so it is the family (the more specific); its rule then refuses it,
+    # although the core would take it: the core is not read instead.
+    document = {**load(PAYLOADS / "pipeline-stage-event.json"), "stage_id": ""}
+    assert mm.PipelineStageEvent.from_json(json.dumps(document), semantic=False)
+    with pytest.raises(ValidationError) as caught:
+        mm.parse(document)
+    assert caught.value.title == "PipelineStageEvent"
+    assert type(mm.parse(document, semantic=False)) is mm.PipelineStageEvent
 
 
 def test_the_sample_family_picks_the_model() -> None:
@@ -117,12 +137,12 @@ def test_the_sample_family_picks_the_model() -> None:
     assert type(mm.parse(load(PAYLOADS / "intent-resolution-sample.json"))) is mm.IntentResolutionSample
     for other in ("pipeline_outcome", "confirm_decision", "graph_evolution", "multi_agent_coordination", "x"):
         assert type(mm.parse({**CORE_SAMPLE, "sample_family": other})) is mm.LearningSampleCore
-    # A family's own enum survives: the delta sample is held to it, where the core would take any output.
+    # A family's own enum survives in its model; the core takes any output, and is what parse reads then.
     document = load(PAYLOADS / "delta-impact-sample.json")
     document["output"]["impact_scope"] = "bogus"
     with pytest.raises(ValidationError, match="impact_scope"):
-        mm.parse(document)
-    assert mm.LearningSampleCore.from_json(json.dumps(document))
+        mm.DeltaImpactSample.from_json(json.dumps(document))
+    assert type(mm.parse(document)) is mm.LearningSampleCore
 
 
 @pytest.mark.parametrize(
@@ -145,3 +165,37 @@ def test_the_other_events_are_told_apart_by_their_keys(document: dict[str, objec
         assert error.title == model.__name__
     else:
         assert type(parsed) is model
+
+
+@pytest.mark.parametrize(
+    ("keys", "title"),
+    [
+        # A module holds the ids of those it refers to: its own is looked for first (docs/events.md).
+        (("meta", "trace_id", "plan_id", "context_id"), "Trace"),
+        (("meta", "plan_id", "context_id"), "Plan"),
+        (("meta", "dialog_id", "context_id"), "Dialog"),
+        (("meta", "context_id"), "Context"),
+        (("meta", "role_id"), "Role"),
+        # schema_version at the top: an inbox message, the code mode's with what only it has.
+        (("schema_version", "message_id"), "InboxMessage"),
+        (("schema_version", "message_id", "relations"), "CodeInboxMessage"),
+        (("schema_version", "artifact_refs"), "CodeInboxMessage"),
+    ],
+)
+def test_the_discriminators_name_the_kind_of_an_incomplete_document(keys: tuple[str, ...], title: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        mm.parse({key: 1 if key == "schema_version" else "x" for key in keys})
+    assert caught.value.title == title
+
+
+def test_the_memo_of_shapes_stays_bounded_and_never_keeps_a_tie() -> None:
+    from mplp_models import _parse
+
+    for n in range(3000):  # ever new shapes, each refused: the memo forgets, it does not grow
+        with pytest.raises(ValidationError):
+            mm.parse({"sa_id": "a", f"k{n}": n})
+    assert 0 < len(_parse._SHAPES) <= 1024  # pyright: ignore[reportPrivateUsage]
+    tie = {"plan_id": "x", "objective": "o", "steps": [], "dialog_id": "y", "messages": []}
+    with pytest.raises(ValidationError, match="as large a share"):
+        mm.parse(tie)
+    assert tuple(tie) not in _parse._SHAPES  # pyright: ignore[reportPrivateUsage]

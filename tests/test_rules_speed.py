@@ -229,3 +229,14 @@ def test_a_tree_listed_in_mixed_order_is_plainly_sound_and_a_cycle_in_it_is_not(
 def test_the_example_trace_is_plainly_sound() -> None:
     model = mm.Trace.model_validate(fixture(mm.Trace))
     assert _trace._plainly_sound(model)  # pyright: ignore[reportPrivateUsage]
+
+
+def test_an_inbox_message_with_mixed_offsets_is_plainly_sound_and_one_before_created_is_not() -> None:
+    # created_at at +02:00 (15:00Z), the others in Z or at -05:00: the fast check compares them by their fields.
+    base = fixture(mm.InboxMessage) | {"created_at": "2026-03-02T17:00:00.000+02:00"}
+    for read_at, sound in [("2026-03-02T10:10:00.000-05:00", True), ("2026-03-02T09:59:59.999-05:00", False)]:
+        model = mm.InboxMessage.model_validate(base | {"read_at": read_at}, context=mm.SCHEMA_ONLY)
+        with fast_paths(True):
+            assert model._plainly_sound() is sound  # pyright: ignore[reportPrivateUsage]
+        fast, plain = both_ways(model)
+        assert fast == plain == ([] if sound else [RuleViolation(("read_at",), "before_created", fast[0].message)])

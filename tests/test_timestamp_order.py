@@ -1,7 +1,8 @@
 """``is_before`` and ``earliest_and_latest`` order timestamps as ``instant()`` does, fast paths on or off.
 
-The fast paths compare the texts (``_types.in_text_order``); the reference is
-``instant()`` with the fast paths off, which reads each text's parts. The
+The fast paths compare the texts (``_timestamp_order.in_text_order``) or, where the offsets
+differ, their fields moved to UTC; the reference is ``instant()`` with the fast paths off,
+which reads each text's parts, and, for mixed offsets, ``datetime`` itself. The
 generated timestamps cover every field's edges, leap seconds, fractions of 0
 to 9 digits with trailing zeros, every offset form and both separators, and
 come in near pairs (one field moved), where text order and time order could
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import calendar
 import random
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
 
 import pytest
 from fast_path_switch import fast_paths
@@ -19,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mplp_models as mm
-from mplp_models._types import earliest_and_latest, in_text_order, is_before, none_before
+from mplp_models._timestamp_order import earliest_and_latest, in_text_order, is_before, none_before
 
 Parts = tuple[int, int, int, int, int, int, str, str, str]  # year .. second, fraction, offset, separator
 
@@ -223,5 +226,148 @@ def test_is_before_near_pairs(parts: Parts, seed: int) -> None:
 )
 @pytest.mark.parametrize("enabled", [True, False], ids=["fast", "strict"])
 def test_is_before_table(first: str, second: str, before: bool, enabled: bool) -> None:
+    with fast_paths(enabled):
+        assert is_before(mm.Timestamp(first), mm.Timestamp(second)) is before
+
+
+# --- mixed offsets, held to datetime ----------------------------------------------------------------
+# The fast paths compare texts whose offsets differ by their fields moved to UTC (_timestamp_order._before_by_fields),
+# with no datetime. Here the reference is datetime itself: each text read by datetime.fromisoformat without its
+# fraction (an aware datetime: comparing two such compares their instants), the fraction as a Decimal. Texts
+# with no leap second (datetime has none), every offset from -23:59 to +23:59, fractions of 0 to 12 digits,
+# and pairs around day, month and year ends, in two offsets, often the same instant written twice.
+
+EDGE_DAYS = [(1999, 12, 31), (2000, 1, 1), (2000, 2, 28), (2000, 2, 29), (2000, 3, 1), (1900, 2, 28), (1900, 3, 1)]
+EDGE_DAYS += [(2100, 2, 28), (2024, 2, 29), (2026, 1, 31), (2026, 4, 30), (2026, 6, 30), (2026, 12, 31), (9998, 12, 31)]
+
+
+def reference(stamp: str) -> tuple[datetime, Decimal]:
+    fraction = stamp[20 : -1 if stamp[-1] in "Zz" else -6] if stamp[19] == "." else ""
+    whole = stamp[:19].replace("t", "T") + ("+00:00" if stamp[-1] in "Zz" else stamp[-6:])
+    return datetime.fromisoformat(whole), Decimal(f"0.{fraction or 0}")
+
+
+def offset_text(minutes: int, rng: random.Random) -> str:
+    if minutes == 0 and rng.random() < 0.5:
+        return rng.choice(["Z", "z", "+00:00", "-00:00"])
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def written(instant: datetime, fraction: str, rng: random.Random) -> mm.Timestamp | None:
+    """``instant`` (UTC, whole seconds) and its fraction's digits, written at a random offset; None out of range."""
+    minutes = rng.choice([0, 0, 60, -300, 330, 345, -570, 840, -720, 1439, -1439, rng.randint(-1439, 1439)])
+    try:
+        local = instant + timedelta(minutes=minutes)
+    except OverflowError:
+        return None
+    if not 1 <= local.year <= 9999:
+        return None
+    digits = fraction + "0" * rng.choice([0, 0, 1, 3]) if fraction or rng.random() < 0.3 else ""
+    separator = rng.choice("TTTt")
+    return mm.Timestamp(
+        f"{local.year:04d}-{local.month:02d}-{local.day:02d}{separator}{local.hour:02d}:{local.minute:02d}:"
+        f"{local.second:02d}{f'.{digits}' if digits else ''}{offset_text(minutes, rng)}"
+    )
+
+
+def draw_instant(rng: random.Random) -> datetime:
+    if rng.random() < 0.6:
+        year, month, day = rng.choice(EDGE_DAYS)
+        hour = rng.choice([0, 1, 22, 23, rng.randint(0, 23)])
+    else:
+        year, month, day, hour = rng.randint(1, 9998), rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23)
+    return datetime(year, month, day, hour, rng.randint(0, 59), rng.randint(0, 59), tzinfo=timezone.utc)
+
+
+def draw_fraction_digits(rng: random.Random) -> str:
+    return "".join(rng.choice("0123456789") for _ in range(rng.choice([0, 1, 3, 6, 7, 9, 12, rng.randint(0, 12)])))
+
+
+def moved(instant: datetime, fraction: str, rng: random.Random) -> tuple[datetime, str]:
+    """Another instant near ``instant``: the same, a fraction's digit, a second, a minute, hours or days away."""
+    step = rng.choice(["same", "same", "fraction", "second", "minute", "hours", "day", "days"])
+    if step == "fraction":
+        return instant, fraction[:-1] + rng.choice("0123456789") if fraction else rng.choice(["1", "01", "5"])
+    delta = {
+        "same": timedelta(0),
+        "second": timedelta(seconds=rng.choice([-1, 1])),
+        "minute": timedelta(minutes=rng.choice([-1, 1])),
+        "hours": timedelta(minutes=rng.randint(-2880, 2880)),
+        "day": timedelta(days=rng.choice([-1, 1])),
+        "days": timedelta(days=rng.randint(-400, 400)),
+    }[step]
+    try:
+        return instant + delta, fraction
+    except OverflowError:
+        return instant, fraction
+
+
+def mixed_pairs(count: int, seed: int) -> list[tuple[mm.Timestamp, mm.Timestamp]]:
+    rng = random.Random(seed)
+    pairs: list[tuple[mm.Timestamp, mm.Timestamp]] = []
+    while len(pairs) < count:
+        instant, fraction = draw_instant(rng), draw_fraction_digits(rng)
+        other, other_fraction = moved(instant, fraction, rng)
+        first, second = written(instant, fraction, rng), written(other, other_fraction, rng)
+        if first is not None and second is not None:
+            pairs.append((first, second))
+    return pairs
+
+
+def reference_before(first: str, second: str) -> bool:
+    return reference(first) < reference(second)
+
+
+def test_is_before_agrees_with_datetime_on_mixed_offsets() -> None:
+    disagreements, by_fields = [], 0
+    for first, second in mixed_pairs(30_000, 3339):
+        expected = reference_before(first, second), reference_before(second, first)
+        for enabled in (True, False):
+            with fast_paths(enabled):
+                found = is_before(first, second), is_before(second, first)
+            if found != expected:
+                disagreements.append((first, second, enabled, expected, found))
+        by_fields += first[-1] != second[-1] or first[-6:] != second[-6:]
+    assert disagreements == []
+    assert by_fields > 15_000  # the comparison by fields was put to the test
+
+
+def test_earliest_and_latest_and_none_before_agree_with_datetime_on_mixed_offsets() -> None:
+    rng = random.Random(8601)
+    disagreements = []
+    for _ in range(2_000):
+        pairs = mixed_pairs(rng.randint(1, 5), rng.randrange(2**32))
+        stamps = [stamp for pair in pairs for stamp in pair]
+        keys = [reference(stamp) for stamp in stamps]
+        first_earliest = stamps[keys.index(min(keys))]
+        first_latest = stamps[keys.index(max(keys))]
+        moment = stamps[0]
+        expected = all(key >= keys[0] for key in keys[1:])
+        for enabled in (True, False):
+            with fast_paths(enabled):
+                found = earliest_and_latest(stamps), none_before(stamps[1:], moment)
+            if found != ((first_earliest, first_latest), expected):
+                disagreements.append((stamps, enabled, found))
+    assert disagreements == []
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "before"),
+    [
+        # written out from RFC 3339 section 5.6: the same instant at two offsets, and moves across a day's end
+        ("2026-03-02T17:00:00+02:00", "2026-03-02T15:00:00Z", False),
+        ("2026-03-02T15:00:00Z", "2026-03-02T17:00:00+02:00", False),
+        ("2026-03-02T17:00:00+02:00", "2026-03-02T15:00:00.001Z", True),
+        ("2026-03-02T01:00:00+02:00", "2026-03-01T23:30:00Z", True),  # 23:00Z of the day before
+        ("2026-03-01T19:30:00-05:00", "2026-03-02T00:00:00Z", False),  # 00:30Z of the next day
+        ("2000-02-29T23:59:59-23:59", "2000-03-02T00:00:00+00:00", True),  # 03-01T23:58:59Z
+        ("2026-12-31T23:00:00-02:00", "2027-01-01T00:30:00Z", False),  # 2027-01-01T01:00Z
+        ("2026-03-02T10:00:00.10+01:00", "2026-03-02T09:00:00.1z", False),  # equal, fractions of other lengths
+        ("2026-03-02t10:00:00.09+01:00", "2026-03-02T09:00:00.1Z", True),
+    ],
+)
+@pytest.mark.parametrize("enabled", [True, False], ids=["fast", "strict"])
+def test_mixed_offsets_table(first: str, second: str, before: bool, enabled: bool) -> None:
     with fast_paths(enabled):
         assert is_before(mm.Timestamp(first), mm.Timestamp(second)) is before

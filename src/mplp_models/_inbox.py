@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from typing_extensions import Self
 
 from mplp_models._rules import RuledModel, RuleViolation
-from mplp_models._types import Timestamp, is_before
+from mplp_models._types import Timestamp, is_before, none_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (
@@ -67,10 +67,12 @@ class _InboxRules(RuledModel, frozen=True):
         set (``str`` of a ``StatusEnum`` member is its value), and each later stamp passes
         ``is_before``'s own fast test against ``created_at`` (one length, both ending in ``Z``,
         a ``T``, no ``:60``), under which ``is_before(value, created)`` is ``value < created``
-        (its proof is in _types), false exactly when ``created <= value``. The test of form is
+        (its proof is in _timestamp_order), false exactly when ``created <= value``. The test of form is
         ``is_before``'s, written out: ``none_before`` or a call per stamp takes half again as
-        long as this whole check. tests/test_rules_speed.py holds it to the plain rules (fast
-        paths off) on generated messages, and fails if a part of the test of form is dropped.
+        long as this whole check. Stamps of other forms (offsets that differ) are asked of
+        ``none_before``, which compares them by their fields. tests/test_rules_speed.py holds
+        it to the plain rules (fast paths off) on generated messages, and fails if a part of
+        the test of form is dropped.
         """
         later = _LATER_STAMPS(self)
         position = _STAMP_POSITION.get(str(self.status))
@@ -79,7 +81,7 @@ class _InboxRules(RuledModel, frozen=True):
         created = self.created_at
         width = len(created)
         if created[-1] != "Z" or created[10] != "T" or ":60" in created:
-            return False
+            return _none_given_before(later, created)
         for value in later:
             if value is not None and not (
                 len(value) == width
@@ -88,7 +90,7 @@ class _InboxRules(RuledModel, frozen=True):
                 and ":60" not in value
                 and created <= value
             ):
-                return False
+                return _none_given_before(later, created)
         return True
 
     def _stamp_violations(self) -> Iterator[RuleViolation]:
@@ -101,6 +103,11 @@ class _InboxRules(RuledModel, frozen=True):
             value: Timestamp | None = getattr(self, name)
             if value is not None and is_before(value, self.created_at):
                 yield RuleViolation((name,), "before_created", f"{name} {value} is before created_at {self.created_at}")
+
+
+def _none_given_before(stamps: tuple[Timestamp | None, ...], moment: Timestamp) -> bool:
+    """Whether no stamp given (not None) is before ``moment``, by ``none_before`` (stamps of any form)."""
+    return none_before([stamp for stamp in stamps if stamp is not None], moment)
 
 
 _TRANSITION_DOC = """The message moved to another status and stamped.

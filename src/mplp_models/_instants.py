@@ -4,7 +4,7 @@ OpenTelemetry places a span at a whole number of nanoseconds since 1970-01-01T00
 writes an instant as RFC 3339 text with any UTC offset and any number of fraction digits. A
 float of seconds holds about 16 significant digits, too few for nanoseconds today (2026 is
 1.8e18 ns), so the conversion reads the text's fields as integers and counts days by the
-proleptic Gregorian calendar (``_days_from_civil``, after H. Hinnant's ``days_from_civil``).
+proleptic Gregorian calendar (``days_from_civil``, after H. Hinnant's ``days_from_civil``).
 
 As in ``Timestamp.instant``, a leap second (``:60``) counts as the first second of the next
 minute (Unix time has no leap seconds). Fraction digits past the ninth are dropped: the
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NANOS_PER_SECOND", "nanoseconds", "rfc3339"]
+__all__ = ["NANOS_PER_SECOND", "days_from_civil", "nanoseconds", "rfc3339"]
 
 NANOS_PER_SECOND = 1_000_000_000
 _NANOS_PER_DAY = 86_400 * NANOS_PER_SECOND
@@ -25,7 +25,7 @@ _PARTS = re.compile(
 )
 
 
-def _days_from_civil(year: int, month: int, day: int) -> int:
+def days_from_civil(year: int, month: int, day: int) -> int:
     """Days from 1970-01-01 to the given date of the proleptic Gregorian calendar (negative before)."""
     year -= month <= 2  # a year that starts in March puts the leap day last
     era = year // 400
@@ -36,7 +36,7 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
 
 
 def _civil_from_days(days: int) -> tuple[int, int, int]:
-    """The (year, month, day) that is ``days`` after 1970-01-01: the inverse of ``_days_from_civil``."""
+    """The (year, month, day) that is ``days`` after 1970-01-01: the inverse of ``days_from_civil``."""
     days += 719_468
     era = days // _DAYS_PER_ERA
     day_of_era = days - era * _DAYS_PER_ERA
@@ -60,7 +60,7 @@ def nanoseconds(text: str) -> int:
     year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
     fraction, sign, offset_hours, offset_minutes = match.group(7, 8, 9, 10)
     offset = 0 if sign is None else (int(offset_hours) * 60 + int(offset_minutes)) * (-1 if sign == "-" else 1)
-    seconds = (_days_from_civil(year, month, day) * 24 + hour) * 3600 + (minute - offset) * 60 + second
+    seconds = (days_from_civil(year, month, day) * 24 + hour) * 3600 + (minute - offset) * 60 + second
     nanos = int((fraction or "")[:9].ljust(9, "0"))
     return seconds * NANOS_PER_SECOND + nanos
 

@@ -87,10 +87,11 @@ DISCRIMINATORS: dict[str, tuple[str, dict[str, str]]] = {
 }  # fmt: skip
 """The cores whose families are told apart by a discriminator field rather than by their keys.
 
-Core kind -> (the field, {its value -> the family kind whose schema has it as ``const``}). A payload
-with the field is of the family its value names, or else of the core (the other nine event
-families and any other sample family have no schema of their own): event-core alone would accept
-``event_family: "graph_update"`` with no graph fields, so the keys present cannot decide.
+Core kind -> (the field, {its value -> the family kind whose schema has it as ``const``}). ``parse``
+names the family its value names, or else the core (the other nine event families and any other
+sample family have no schema of their own), whatever other keys the open objects carry; a document
+that the family's schema refuses and the core's accepts (``event_family: "graph_update"`` with no
+graph field) is the core's (``_parse``, docs/events.md).
 """
 
 SCHEMA_ONLY_FILES: dict[str, str] = {

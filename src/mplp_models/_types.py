@@ -21,7 +21,6 @@ import re
 from collections.abc import ItemsView, Iterable, KeysView, Mapping, Sequence, ValuesView
 from collections.abc import Set as AbstractSet
 from datetime import date, datetime, timedelta, timezone
-from itertools import repeat
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import (
@@ -50,6 +49,7 @@ from mplp_models._canonical import plainly_json
 from mplp_models._errors import Quoted, first_entries, too_many
 from mplp_models._public import publish
 from mplp_models._text import encodable, short_repr
+from mplp_models._timestamp_order import earliest_and_latest, in_text_order, is_before, none_before
 
 __all__ = [
     "CORE_FUNCTIONS",
@@ -73,6 +73,9 @@ __all__ = [
     "Timestamp",
     "UniqueItems",
     "earliest_and_latest",
+    "in_text_order",
+    "is_before",
+    "none_before",
     "open_object_problem",
     "refuse_changed_open_object",
     "writable_errors",
@@ -701,89 +704,6 @@ def _no_enum_member(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         raise PydanticCustomError("enum", "another enum's member")  # replaced by the union's error
     return cast(object, value)
-
-
-def is_before(first: Timestamp, second: Timestamp) -> bool:
-    """Whether ``first`` names an earlier instant than ``second``.
-
-    Two texts in ``Z`` of the same length, with a ``T`` and no leap second,
-    order as their instants do (``in_text_order``): the common case is one
-    string comparison. Any other pair is compared by ``instant()``, and so is
-    every pair when the fast paths are off (``_fastpath``).
-    """
-    if (
-        _fastpath.ENABLED
-        and len(first) == len(second)
-        and first[-1] == second[-1] == "Z"
-        and first[10] == second[10] == "T"
-        and ":60" not in first
-        and ":60" not in second
-    ):
-        return first < second
-    return first.instant() < second.instant()
-
-
-# Why text order is time order for the texts the fast paths above and below pick
-# out (`in_text_order`): each matched DATE_TIME_PATTERN, whose layout is fixed
-# up to the fraction, `YYYY-MM-DDTHH:MM:SS`, 19 characters, then `.digits`
-# or nothing, then the offset. Ending in `Z`, the only other offset `Z` or
-# `z` (one character), texts of one length have fractions of one length, so
-# every field, each most significant first and written in fixed-width ASCII
-# digits, sits at the same place in both; with the same separator at index 10
-# the first differing character is in the first differing field, and decides
-# as that field's number does: (date, time, fraction) in UTC, which is the
-# instant, except for a leap second, which `instant()` counts as the next
-# minute's first second. A matched text holds `:60` only there (minutes are
-# [0-5][0-9], an offset's too, and no other field follows a colon), so a text
-# without `:60` has none. Equal instants of such texts are equal texts, the
-# fraction being compared by `instant()` without trailing zeros and having
-# here the same length. Checked against `instant()` on generated timestamps in
-# tests/test_timestamp_order.py.
-
-
-def earliest_and_latest(stamps: Sequence[Timestamp]) -> tuple[Timestamp, Timestamp]:
-    """The earliest and the latest of ``stamps`` (not empty) by the instants they name.
-
-    Texts that all end in ``Z``, with the same length, a ``T`` separator and
-    no leap second, order as their instants do (``in_text_order``), and
-    ``min``/``max`` find them at C speed; a dialog's messages usually look
-    like that. Any other mix is ordered by ``instant()``, and so is every list
-    when the fast paths are off (``_fastpath``).
-    """
-    if _fastpath.ENABLED and in_text_order(stamps):
-        return min(stamps), max(stamps)
-    return min(stamps, key=Timestamp.instant), max(stamps, key=Timestamp.instant)
-
-
-def none_before(stamps: Sequence[Timestamp], moment: Timestamp) -> bool:
-    """Whether no stamp of ``stamps`` names an instant before ``moment``: ``not any(is_before(s, moment) ...)``.
-
-    When ``moment`` and the stamps are all ``in_text_order``, they order as their
-    instants do, and the answer is one ``min`` at C speed; any other mix, and
-    every list when the fast paths are off (``_fastpath``), asks ``is_before`` of each.
-    """
-    if _fastpath.ENABLED and stamps and in_text_order([moment, *stamps]):
-        return moment <= min(stamps)
-    return not any(map(is_before, stamps, repeat(moment)))
-
-
-def in_text_order(stamps: Sequence[Timestamp]) -> bool:
-    """Whether ``stamps`` (not empty) all end in ``Z``, have one length, a ``T`` and no leap second: in C string scans.
-
-    A matched text holds at most one ``Z``, at its end. When the ``n`` texts
-    have ``n * width`` characters in all and the ``n`` characters at
-    ``width - 1, 2 * width - 1, ...`` are each a ``Z``, those are ``n`` ends of
-    texts, so every text's end, and the running totals of the lengths are
-    ``k * width``: every text is ``width`` long and ends in ``Z``.
-    """
-    joined = "".join(stamps)
-    width, count = len(stamps[0]), len(stamps)
-    return (
-        len(joined) == width * count
-        and joined[width - 1 :: width].count("Z") == count
-        and "t" not in joined
-        and ":60" not in joined
-    )
 
 
 _as_timestamp = functools.partial(str.__new__, Timestamp)

@@ -507,6 +507,18 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             x = loop[f"{name}_1000_vs_100"]
             what = f"the {name} loop over a chain driven to completion: 1,000 steps / 100 steps"
             target(what, x, f"<= {bench_loop.GOAL:g}", x <= bench_loop.GOAL)
+    mixed = results["lines_per_second"]
+    x = mixed["in_process"]["overall"]["parse_vs_orjson"]
+    target("parse per line / orjson.loads, a mixed stream of every kind", x, "<= 8", x <= 8)
+    x = mixed["in_process"]["kinds"][bench_lines.MIXED_OFFSETS].get("from_json_vs_naive")
+    target(
+        "InboxMessage with mixed offsets: from_json / naive model_validate_json",
+        x,
+        "<= 2",
+        None if x is None else x <= 2,
+    )
+    x = mixed["command"]["jobs2_speedup"]
+    target("validate --ndjson, 40,000 lines of every kind: --jobs 2 speed-up over --jobs 1", x, ">= 1.7", x >= 1.7)
     target(
         "validate --ndjson: --jobs 2 speed-up over --jobs 1",
         speedup,

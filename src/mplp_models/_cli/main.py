@@ -102,7 +102,7 @@ def _add_validate(add: _AddParser) -> None:
         help="each PATH holds one document per line, read as a stream; ends with a summary",
     )
     command.add_argument(
-        "--jobs", type=_jobs, default=1, metavar="N", help="worker processes (default 1; 0: one per CPU)"
+        "--jobs", type=_jobs, default=1, metavar="N", help="processes, this one included (default 1; 0: one per CPU)"
     )
     command.add_argument(
         "--max-line-bytes",

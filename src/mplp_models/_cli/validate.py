@@ -1,14 +1,18 @@
 """``mplp-models validate``: documents in, one verdict per document out, in input order.
 
 Input is read in blocks of whole lines (NDJSON) or whole files, so a file of any
-size is read in bounded memory. With ``--jobs N`` the blocks go to N worker
-processes, which also format the verdicts: the main process only reads, hands
-out and writes, because on a machine with N cores every cycle it spends is taken
-from the workers. At most two blocks per worker are in flight at any time.
+size is read in bounded memory. With ``--jobs N``, N processes check them: this
+one and N - 1 helpers. The blocks go to the helpers as bytes, two in flight per
+helper, and come back as their reports, the verdicts already formatted (two
+strings and the counts); whenever every helper has two, this process checks the
+next block itself. So N processes keep N cores busy, with no process that only
+reads and writes taking a share of them, and the output is the reports in input
+order, each written as soon as those before it are (``_reports``).
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import signal
 import sys
@@ -180,15 +184,30 @@ def _reports(
         for task, size in tasks:
             yield _check_task(task, settings), size
         return
-    in_flight: deque[tuple[AsyncResult[_Report], int]] = deque()
+    deep = 2 * (jobs - 1)  # blocks in flight to the helpers, at most
+    pending: deque[tuple[AsyncResult[_Report] | _Report, int]] = deque()
     for task, size in tasks:
-        in_flight.append((pool.apply_async(_work, (task,)), size))
-        # Wait only when enough work is queued; pass on what is done, so a slow stream still flows.
-        while in_flight and (len(in_flight) >= 2 * jobs or in_flight[0][0].ready()):
-            result, done = in_flight.popleft()
-            yield result.get(), done
-    for result, done in in_flight:
-        yield result.get(), done
+        if sum(not isinstance(item, _Report) and not item.ready() for item, _ in pending) < deep:
+            pending.append((pool.apply_async(_work, (task,)), size))
+        else:  # every helper has its two: this process checks the block while they work
+            pending.append((_check_task(task, settings), size))
+        # Pass on what is done, in order; wait only when many reports are held (memory stays bounded).
+        while pending and (_done(pending[0][0]) or len(pending) > _HELD * jobs):
+            item, done = pending.popleft()
+            yield _report(item), done
+    for item, done in pending:
+        yield _report(item), done
+
+
+_HELD = 4  # reports held per job, at most, behind one that is not done
+
+
+def _done(item: AsyncResult[_Report] | _Report) -> bool:
+    return isinstance(item, _Report) or item.ready()
+
+
+def _report(item: AsyncResult[_Report] | _Report) -> _Report:
+    return item if isinstance(item, _Report) else item.get()
 
 
 def _tasks(items: Iterable[_Block | _Unreadable]) -> Iterator[tuple[_Task, int]]:
@@ -231,12 +250,18 @@ def _label(path: str) -> str:
 
 
 def _pool(jobs: int, settings: _Settings) -> AbstractContextManager[Pool | None]:
+    """The ``jobs - 1`` helper processes (none for one job): this process is the other one."""
     if jobs <= 1:
         return nullcontext()
     import multiprocessing
 
-    # Made before any progress-bar thread starts, so forking is safe.
-    return multiprocessing.get_context().Pool(jobs, initializer=_start_worker, initargs=(settings,))
+    # Made before any progress-bar thread starts, so forking is safe. Frozen, the objects made so far (the
+    # models, their validators) are left alone by the helpers' garbage collector, so their pages stay shared.
+    gc.freeze()
+    try:
+        return multiprocessing.get_context().Pool(jobs - 1, initializer=_start_worker, initargs=(settings,))
+    finally:
+        gc.unfreeze()
 
 
 _worker_settings: _Settings | None = None

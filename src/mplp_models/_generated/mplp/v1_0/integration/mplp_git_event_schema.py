@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._family_rules import GitEventBehaviour
+from mplp_models._formats import EmailText
 from mplp_models._types import (
     JsonInputValue,
     JsonIntMin0,
@@ -61,7 +62,7 @@ class GitEvent(GitEventBehaviour, frozen=True):
     Commit author name
     """
     author_email: Annotated[
-        JsonText | None, NotNull, Field(description="Commit author email")
+        EmailText | None, NotNull, Field(description="Commit author email")
     ] = None
     """
     Commit author email
