@@ -38,7 +38,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, repeat
 from operator import attrgetter, is_
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 import orjson
 from pydantic import BaseModel
@@ -57,7 +57,7 @@ from mplp_models._canonical import (
     written_object,
 )
 from mplp_models._fast_shapes import Shape, as_dict_fields, own_functions, shape_of, shape_of_class
-from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
+from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, OPEN_OBJECT_CHECK, NotNull
 
 __all__ = [
     "every_field_writer",
@@ -338,12 +338,27 @@ def open_fields(kind: type) -> tuple[str, ...]:
     names = _OPEN_FIELDS.get(kind)
     if names is None:
         fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
-        names = _OPEN_FIELDS[kind] = tuple(name for name, field in fields.items() if _holds_open(field.annotation))
+        names = _OPEN_FIELDS[kind] = tuple(name for name, field in fields.items() if _holds_open(field))
     return names
 
 
-def _holds_open(annotation: Any) -> bool:
-    return annotation == JsonObject or any(_holds_open(argument) for argument in typing.get_args(annotation))
+def _holds_open(field: Any) -> bool:
+    """Whether a field holds an open object or an array of them.
+
+    A required field's annotation is no longer ``JsonObject`` (pydantic takes the outermost
+    ``Annotated`` apart into ``metadata``): its open object's check is then among the field's markers.
+    """
+    return _is_open(field.metadata) or _mentions_open(field.annotation)
+
+
+def _is_open(markers: Iterable[Any]) -> bool:
+    return any(getattr(marker, "func", None) is OPEN_OBJECT_CHECK for marker in markers)
+
+
+def _mentions_open(annotation: Any) -> bool:
+    if typing.get_origin(annotation) is Annotated and _is_open(annotation.__metadata__):
+        return True
+    return any(_mentions_open(argument) for argument in typing.get_args(annotation))
 
 
 _NOT_NULL: dict[type, frozenset[str]] = {}
