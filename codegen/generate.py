@@ -112,7 +112,8 @@ GENERATOR_FLAGS = [
     "--keep-model-order",
     "--additional-imports",
     f"typing.TYPE_CHECKING,typing.Annotated,typing.ClassVar,typing.Literal,typing.TypeAlias,pydantic.Field,"
-    f"{TYPES}.JsonInputValue,{TYPES}.JsonObjectInput,{TYPES}.NotNull,{TYPES}.Ordered,{TYPES}.StatusEnum,{TYPES}.UniqueItems,"
+    f"{TYPES}.JsonInputValue,{TYPES}.JsonObjectInput,{TYPES}.NotNull,{TYPES}.Ordered,{TYPES}.StatusEnum,"
+    f"{TYPES}.UniqueItems,"
     f"{FACTS}",
     "--custom-template-dir",
     str(CODEGEN / "templates"),
@@ -433,7 +434,7 @@ def _plain_string(node: dict[str, Any]) -> bool:
 
 
 def ecma_digits(pattern: str) -> str:
-    """``pattern`` with ``\\d`` spelled ``[0-9]``: ECMA-262's ``\\d`` is ASCII, pydantic-core's matches every script's digits.
+    """``pattern`` with ``\\d`` spelled ``[0-9]``: ECMA-262's ``\\d`` is ASCII, pydantic-core's any script's digits.
 
     A ``\\d`` inside a character class (none in these schemas) fails the run rather than being guessed at.
     """

@@ -2,7 +2,7 @@
 
 A generated class's reading takes every open object's checks out of its
 validator and, once the model is read, finds the open objects it holds
-(``_reader._open_finder``, by the classes' facts) and screens them in one orjson writing
+(``_reader._finder``, by the classes' facts) and screens them in one orjson writing
 (``_json_values.plainly_json``). So: the finder must find every open object of a
 model (checked here against a walk that knows nothing of the classes: in a
 model read from JSON, every dict is an open object); and every value an open
@@ -161,7 +161,7 @@ def test_the_finder_finds_every_open_object(name: str) -> None:
     if _fast_shapes.facts_of(type(model)).extra:
         return  # an open class's reading keeps every open object's check (tests/test_fast_reading.py)
     found: list[Any] = []
-    _reader._open_finder(type(model))(model, found)  # pyright: ignore[reportPrivateUsage]
+    _reader._finder(_reader._paths_of(type(model), frozenset()))(model, found)  # pyright: ignore[reportPrivateUsage]
     # Empty objects need no screen: the finder may leave them out, and nothing else.
     expected = [value for value in open_objects(model) if value]
     assert sorted(map(id, filter(None, found))) == sorted(map(id, expected))

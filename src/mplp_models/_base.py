@@ -343,7 +343,8 @@ class MplpModel(BaseModel, frozen=True):
         """
         # pydantic's copy sets the values unchecked (its warning is kept): the result is read back
         # like construction from its given fields, as model_copy(update=...) does.
-        made = super().copy(include=include, exclude=exclude, update=update, deep=deep)  # pyright: ignore[reportDeprecated]
+        copied = super().copy  # pyright: ignore[reportDeprecated]
+        made = copied(include=include, exclude=exclude, update=update, deep=deep)
         if include is None and exclude is None and not update:
             return made
         return type(self)(**made._given_values())

@@ -3,7 +3,8 @@
 pydantic-core collects every problem of an input before anyone can cap the
 listing (pydantic/pydantic#8242): two megabytes of ``{"steps":[0,0,...]}`` are a
 million entries, about 460 MB to raise. So the models' own doors validate with a
-copy of each class's core schema in which every array stops at its first bad item (pydantic-core's ``fail_fast``), built once per class:
+copy of each class's core schema in which every array stops at its first bad item (pydantic-core's
+``fail_fast``), built once per class:
 
 - a valid input gives the same model through either validator: ``fail_fast``
   changes only what happens after a bad item (tests/test_bounded_errors.py
@@ -185,7 +186,8 @@ def validate_python(cls: type[Any], value: Any, schema_only: Mapping[str, Any], 
     The fail-fast validator first; on failure, a value small enough
     (``FULL_ERRORS_MAX_VALUES``) is validated again by the class's own, whose
     error lists every problem; a bigger one keeps the fail-fast error, ending with
-    an entry saying the checks stopped when they left items of an array unchecked. ``schema_only`` is the context that skips the rules beyond
+    an entry saying the checks stopped when they left items of an array unchecked. ``schema_only`` is the
+    context that skips the rules beyond
     the schemas (``_base.SCHEMA_ONLY``): it tells the schema's problems from the rules'.
     """
     if options.get("by_alias") is False and options.get("by_name") is not True:  # as pydantic's model_validate

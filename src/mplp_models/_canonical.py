@@ -47,7 +47,7 @@ __all__ = [
 _T = TypeVar("_T")
 
 # orjson's stubs do not declare Fragment (pre-encoded JSON that dumps embeds as is).
-_Fragment = cast(Callable[[bytes], Any], orjson.Fragment)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+_Fragment = cast(Callable[[bytes], Any], orjson.Fragment)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 Location = tuple[object, ...]  # keys and indices from the top of the value down

@@ -138,7 +138,7 @@ def _characters(raw: bytes, start: int, end: int) -> int:
 
 
 def _syntax_error(raw: bytes, error: orjson.JSONDecodeError, title: str) -> ValidationError:
-    """orjson's refusal, worded and placed in ``raw``: orjson places a UTF-8 error at the start, and counts characters."""
+    """orjson's refusal, worded and placed in ``raw``: orjson puts a UTF-8 error at the start, and counts characters."""
     if error.msg.startswith("str is not valid UTF-8"):
         try:
             raw.decode("utf-8")
@@ -221,7 +221,7 @@ _OPENERS, _CLOSERS = frozenset(b"{["), frozenset(b"}]")
 
 
 def _plain(raw: bytes) -> bytes:
-    """``raw`` with every ``\\\\`` and ``\\"`` escape blanked to ``__``: the same length, and a ``"`` only where a string starts or ends.
+    """``raw`` with every ``\\\\`` and ``\\"`` escape blanked to ``__``: a ``"`` only where a string begins or ends.
 
     In JSON text a backslash occurs only inside a string, where it starts a
     two-character escape (``\\uXXXX`` has no quote or backslash after its

@@ -198,19 +198,29 @@ def plainly_json(value: Any, levels: int = MAX_OPEN_OBJECT_DEPTH, *, parsed: boo
 
 
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')  # a string as orjson writes it: an escape is \ and a character
-_EMPTY_CONTAINER = re.compile(rb"\{\}|\[\]")
 _NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"{}[]")
+_NOT_BRACKETS_OR_QUOTES = bytes(byte for byte in range(256) if byte not in b'{}[]"')
+_AS_SQUARE = bytes.maketrans(b"{}", b"[]")  # the depth is the same whatever the kind of the containers
 
 
 def _nested_at_most(written: bytes, levels: int) -> bool:
-    """Whether orjson's text ``written`` nests at most ``levels`` deep: its innermost containers dropped, level by level."""
-    outside = _STRING.sub(b"", written) if b"\\" in written else b"".join(written.split(b'"')[::2])
-    brackets = outside.translate(None, _NOT_BRACKETS)
+    """Whether orjson's text ``written`` nests at most ``levels`` deep: innermost containers dropped, level by level.
+
+    The brackets outside strings, each kind as ``[ ]``; ``bytes.replace`` drops every ``[]`` of the text it is
+    given and none that the dropping makes, so one pass is one level.
+    """
+    if b"\\" in written:
+        outside = _STRING.sub(b"", written).translate(_AS_SQUARE, _NOT_BRACKETS)
+    else:  # no escape, so no quote inside a string: strings are what lies between two quotes
+        # Brackets and quotes only; a string with no bracket is then "", dropped. Left to right, the quotes pair
+        # up until the first string that holds a bracket, whose opening quote stays: no quote left, no such string.
+        kept = written.translate(_AS_SQUARE, _NOT_BRACKETS_OR_QUOTES).replace(b'""', b"")
+        outside = kept if b'"' not in kept else b"".join(kept.split(b'"')[::2])
     for _ in range(levels):
-        if not brackets:
+        if not outside:
             return True
-        brackets = _EMPTY_CONTAINER.sub(b"", brackets)
-    return not brackets
+        outside = outside.replace(b"[]", b"")
+    return not outside
 
 
 # --- the screen of many small values: level by level, each level at C speed -------------------------
@@ -270,7 +280,7 @@ def _of_kind(items: list[Any], kind: object) -> Iterator[Any]:
 
 
 def es6_number(value: float) -> bytes:
-    """ECMAScript's Number-to-String of a finite double (the text RFC 8785 writes for it); a ``ValueError`` for others."""
+    """ECMAScript's Number-to-String of a finite double (RFC 8785's text for it); a ``ValueError`` for any other."""
     if not math.isfinite(value):
         raise ValueError(f"{non_finite_name(value)} is not a JSON number")
     if value == 0:
@@ -313,7 +323,7 @@ _FLOAT_TEXT_MOST = 4096  # emptied when it reaches this size
 
 
 def same_float_text(value: float) -> bool:
-    """Whether orjson writes ``value`` as RFC 8785 does (``es6_number``), found by comparing the two texts, once per value.
+    """Whether orjson writes ``value`` as RFC 8785 does (``es6_number``), by comparing the two texts, once per value.
 
     orjson's text of a double depends on the double alone. Equal floats are the
     same double but for 0.0 and -0.0, neither of which orjson writes as "0"

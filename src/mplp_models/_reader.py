@@ -64,12 +64,13 @@ __all__ = [
 ]
 
 _BACKSLASH = ord("\\")
+_READING = _fastpath.READING
 
 
 def read(kind: type, data: Any, context: Any, allow_duplicate_keys: bool, options: Mapping[str, Any] | None) -> Any:
-    """The model of class ``kind`` that JSON text ``data`` holds: ``read_fast``'s where it gives one, else ``read_strictly``'s."""
+    """The model of class ``kind`` that ``data`` holds: ``read_fast``'s if it gives one, else the strict one."""
     raw: bytes = data if type(data) is bytes else json_bytes(data, kind.__name__)
-    if _fastpath.ENABLED and _fastpath.READING not in _fastpath.OFF:  # _fastpath.on, without the call
+    if _fastpath.ENABLED and _READING not in _fastpath.OFF:  # _fastpath.on, without the call
         fast = read_fast(kind, raw, context, options)
         if fast is not None:
             return fast
@@ -85,7 +86,7 @@ def read_strictly(
 
 
 def read_as_strictly(raw: bytes, model: Any) -> bool:
-    """Whether ``model``, which pydantic read from ``raw`` in its JSON mode, is what ``read_strictly`` gives (the schema's part).
+    """Whether ``model``, read by pydantic from ``raw`` in JSON mode, is what ``read_strictly`` gives (the schema).
 
     What ``read_fast`` asks of every model it reads (by ``counts_agree``), and
     of the open objects the reading held, its rules and its unique arrays
@@ -131,23 +132,24 @@ def counts_agree(raw: bytes, colons: int, written: bytes, unset: int) -> bool:
     return colons + escaped + unset == written.count(b":")
 
 
-def plainly_open(raw: bytes, written: bytes, unset: int) -> bool:
-    """True only when no open object of the model read from ``raw`` (written as ``written``) holds a NaN, an
-    infinity or nesting beyond ``MAX_OPEN_OBJECT_DEPTH``; asked once ``counts_agree`` holds (False: no verdict).
+def plainly_open(raw: bytes, colons: int, written: bytes, unset: int) -> bool:
+    """True only when no open object of the model read from ``raw`` (holding ``colons``), written as ``written``,
+    holds a NaN, an infinity or nesting beyond ``MAX_OPEN_OBJECT_DEPTH``; asked once ``counts_agree`` holds.
 
-    orjson writes a NaN or an infinity as ``null``. The writing holds one ``null`` per ``null`` of the text
-    outside strings, one per field not given, one per NaN or infinity, and at least as many in strings as the
-    text (orjson escapes only quotes, backslashes and control characters, and writes a newline as ``\\n``, so a
-    ``null`` of a string's text, the ``n`` of ``\\n`` included, is written again; an escape like ``\\u006e``
-    only adds): so it holds no more than the text's and the unset fields' together exactly when no number was
-    NaN or infinite. Depth: an open object sits inside the document, one level down at least, so it nests no
-    deeper than ``MAX_OPEN_OBJECT_DEPTH`` when the document holds at most one bracket more (those in strings
-    only add), or is too short to nest deeper (an opener and a closer a level).
+    False is no verdict. Depth: an open object sits one level down in the document at least; a text nests no
+    deeper than its colons and its ``[`` together, plus one (on the way down to its deepest value, each object
+    but the last holds the next under a key of its own, and each array is a ``[`` of its own), nor deeper than
+    half its bytes (an opener and a closer a level). NaN: orjson writes a NaN or an infinity as ``null``. The
+    writing holds one ``null`` per ``null`` of the text outside strings, one per field not given, one per NaN
+    or infinity, and at least as many in strings as the text (orjson escapes only quotes, backslashes and
+    control characters, and writes a newline as ``\\n``, so a ``null`` of a string's text, the ``n`` of
+    ``\\n`` included, is written again; an escape like ``\\u006e`` only adds): so it holds no more than the
+    text's and the unset fields' together exactly when no number was NaN or infinite.
     """
+    if len(raw) > _SHORT_TEXT and colons + raw.count(b"[") >= MAX_OPEN_OBJECT_DEPTH:
+        return False  # counting more of a large text would cost more than the screen of its open objects
     nulls = written.count(b"null")
-    if nulls > unset and nulls > raw.count(b"null") + unset:
-        return False
-    return len(raw) <= _SHORT_TEXT or written.count(b"{") + written.count(b"[") <= _SCREENED_LEVELS
+    return nulls <= unset or nulls <= raw.count(b"null") + unset
 
 
 _SHORT_TEXT = 2 * (MAX_OPEN_OBJECT_DEPTH + 1)
@@ -207,9 +209,10 @@ def _read_of(kind: type) -> _Read:
             written, unset = write(model)
         except (ValidationError, TypeError):  # a refusal; orjson's JSONEncodeError (see counts_agree)
             return None  # the model freed before the strict reading, which may need as much memory again
-        if not counts_agree(raw, raw.count(b":"), written, unset):
+        colons = raw.count(b":")
+        if not counts_agree(raw, colons, written, unset):
             return None
-        if screen is not None and not plainly_open(raw, written, unset) and not screen(model):
+        if screen is not None and not screen(model, raw, colons, written, unset):
             return None
         return model if after is None or after(model, context) else None
 
@@ -247,7 +250,7 @@ class Reading:
         edit = _JsonOnly(kind)
         try:
             schema = fail_fast_copy(kind.__pydantic_core_schema__, edit.edit)  # type: ignore[attr-defined]
-            self.screen = _screen(_open_finder(kind)) if edit.open else None
+            self.screen = _screen(kind) if edit.open else None
             self.validator = validator_of_copy(schema, edit.config, edit.models)
             self.after = _asked_after(facts_of(kind).unique, edit.sound)
         except ValueError:  # a class that holds itself: its fail-fast validator, rules and all, as fast as its own
@@ -304,6 +307,9 @@ class _JsonOnly:
         kind = node["type"]
         if kind == "json-or-python":
             return _with_ref(cast(core_schema.JsonOrPythonSchema, node)["json_schema"], node)
+        if kind == "chain":
+            number = _bounded_number(cast(core_schema.ChainSchema, node))
+            return node if number is None else _with_ref(number, node)
         if kind == "str" and node.get("min_length") == 0:
             # JsonText's bound refuses a lone surrogate (pydantic-core then reads the text as UTF-8, about 8 ns
             # a string): JSON text brings none that pydantic's parser takes, and the proof's writing refuses any.
@@ -348,6 +354,48 @@ class _JsonOnly:
         return self.outer_made
 
 
+_INT = {"type": "int", "strict": True}
+_FINITE = {"type": "float", "allow_inf_nan": False, "strict": True}
+_UNION_KEYS = frozenset({"type", "choices", "custom_error_type", "custom_error_message", "custom_error_context"})
+
+
+def _bounded_number(chain: core_schema.ChainSchema) -> dict[str, Any] | None:
+    """A bounded ``JsonNumber``'s JSON steps (``_types._NumericSchema``) as one union, or None for any other chain.
+
+    The type's union (a strict ``int``, a finite strict ``float``) then one union per bound (``int`` and
+    ``float``, each with the bound) accept an int exactly when it is within the bounds (an int that fails the
+    int's bound fails the float's too: the bounds are integers a double holds, and rounding keeps the order
+    with them) and a float exactly when it is finite and within them, each kept as given: so does one union
+    of a bounded strict ``int`` and a bounded finite strict ``float``, with a step and a union fewer. Only the
+    errors differ, and this validator's errors are dropped (the strict reading words them).
+    """
+    steps: list[Any] = list(chain["steps"])
+    if len(steps) < 2 or not _plain_choices(steps[0], {}):
+        return None
+    bounds: dict[str, Any] = {}
+    for step in steps[1:]:
+        limit: Any = step.get("custom_error_context") if step.get("type") == "custom-error" else None
+        if not isinstance(limit, dict) or len(cast(dict[str, Any], limit)) != 1:
+            return None
+        ((name, value),) = cast(dict[str, Any], limit).items()
+        if name not in ("ge", "le") or name in bounds or type(value) is not int or abs(value) > 2**53:
+            return None
+        if not _plain_choices(step.get("schema"), {name: value}):
+            return None
+        bounds[name] = value
+    return {"type": "union", "choices": [{**_INT, **bounds}, {**_FINITE, **bounds}]}
+
+
+def _plain_choices(union: Any, bound: dict[str, Any]) -> bool:
+    """Whether ``union`` is a union of exactly a strict ``int`` and a strict ``float`` with ``bound``."""
+    if not isinstance(union, dict):
+        return False
+    schema = cast(dict[str, Any], union)
+    number = _FINITE if not bound else {"type": "float", "strict": True, **bound}
+    choices = [{**_INT, **bound}, number]
+    return schema.get("type") == "union" and schema.get("choices") == choices and set(schema) <= _UNION_KEYS
+
+
 def _unique_left_out(field: dict[str, Any]) -> dict[str, Any]:
     """A field of the outermost model whose JSON branch checks its array's items unique, that check left out.
 
@@ -373,7 +421,9 @@ def _with_ref(inner: Any, outer: Mapping[str, Any]) -> dict[str, Any]:
     return {**inner, "ref": outer["ref"]}
 
 
-def _asked_after(unique: tuple[str, ...], sound: Callable[[Any, Any], bool] | None) -> Callable[[Any, Any], bool] | None:
+def _asked_after(
+    unique: tuple[str, ...], sound: Callable[[Any, Any], bool] | None
+) -> Callable[[Any, Any], bool] | None:
     """What the fast reading asks of a model it read, with its context: its ``unique`` arrays' items, then ``sound``."""
     if not unique:
         return sound
@@ -391,15 +441,35 @@ def _asked_after(unique: tuple[str, ...], sound: Callable[[Any, Any], bool] | No
     return after
 
 
-def _screen(find: _Find) -> Callable[[Any], bool]:
-    """True only when no open object that ``find`` finds in a model holds what ``first_problem`` refuses."""
+_Screen = Callable[[Any, bytes, int, bytes, int], bool]
+"""True only when no open object of a model read (from the text, written back, so many fields unset) holds what
+``first_problem`` refuses (False: no verdict): the model, the text and its colons, the writing, the unset fields."""
 
-    def screen(model: Any) -> bool:
+
+def _screen(kind: type) -> _Screen:
+    """How the fast reading screens the open objects of a model of ``kind`` it read.
+
+    Where every open object is a field of the class's own (an event, a trace base, a learning sample), the
+    text is small and mostly those objects: its counts (``plainly_open``) cost less than finding the objects
+    and writing them again. Where they sit in models inside (the module kinds' events and trace, a dialog's
+    messages), the text is mostly other things, and most documents hold none: they are found (by the
+    classes' facts) and written again together (``_json_values.plainly_json``).
+    """
+    paths = _paths_of(kind, frozenset())
+    find = _finder(paths)
+
+    def found_plainly_json(model: Any, raw: bytes, colons: int, written: bytes, unset: int) -> bool:
         found: list[Any] = []
         find(model, found)
         return not found or plainly_json(found, _SCREENED_LEVELS, parsed=True)
 
-    return screen
+    if any(len(path) > 1 or any(many for _, many in path) for path in paths):
+        return found_plainly_json
+
+    def by_text(model: Any, raw: bytes, colons: int, written: bytes, unset: int) -> bool:
+        return plainly_open(raw, colons, written, unset) or found_plainly_json(model, raw, colons, written, unset)
+
+    return by_text
 
 
 # --- the open objects of a model read, found and screened after the reading ----------------------
@@ -411,16 +481,6 @@ _SCREENED_LEVELS = MAX_OPEN_OBJECT_DEPTH + 1  # the list of the open objects fou
 
 _Path = tuple[tuple[str, bool], ...]
 """The way to some open objects from a model: field names, each with whether it holds an array."""
-
-
-def _open_finder(kind: type) -> _Find:
-    """How to find every open object in a model of ``kind`` read from JSON text, by the classes' facts.
-
-    An open object (or None), an array of them, a model, an array of models: an
-    unset field holds None. ``tests/test_fast_kinds.py`` checks that every open
-    object of the examples is found.
-    """
-    return _finder(_paths_of(kind, frozenset()))
 
 
 def _paths_of(kind: type, within: frozenset[type]) -> tuple[_Path, ...]:

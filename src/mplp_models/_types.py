@@ -276,7 +276,7 @@ def _writable_error(error: ValidationError, given_value: Any) -> ValidationError
 
 
 def _short(value: Any) -> Any:
-    """A string longer than ``MAX_INPUT_CHARS`` as its start (a ``Quoted``, which knows the whole size); else ``value``."""
+    """A string longer than ``MAX_INPUT_CHARS`` as its start (a ``Quoted``, of known size), else ``value``."""
     if isinstance(value, str) and len(value) > _errors.MAX_INPUT_CHARS:
         return Quoted.of(value, _errors.MAX_INPUT_CHARS)
     return value
@@ -292,7 +292,7 @@ def _input_at(value: Any, entry: ErrorDetails) -> Any:
     found: Any = value
     for part in loc:
         if isinstance(found, dict) and part in found:
-            found = cast("dict[Any, Any]", found)[part]  # type: ignore[redundant-cast]  # pyright sees dict[Unknown, Unknown]
+            found = cast("dict[Any, Any]", found)[part]  # type: ignore[redundant-cast]  # pyright: dict[Unknown, ...]
         elif isinstance(found, (list, tuple)) and isinstance(part, int):
             items = cast("Sequence[Any]", found)
             if not -len(items) <= part < len(items):
@@ -321,7 +321,8 @@ def _detail(entry: ErrorDetails, loc: tuple[int | str, ...], value: Any, message
             if context:
                 detail["ctx"] = context
             return detail
-    return {"type": PydanticCustomError(kind, message), "loc": loc, "input": value}  # pyright: ignore[reportArgumentType]  # built at run time
+    error = PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]  # built at run time
+    return {"type": error, "loc": loc, "input": value}
 
 
 _QUOTE_DEPTH = 2 * MAX_OPEN_OBJECT_DEPTH
@@ -381,7 +382,9 @@ def _not_a_json_number(value: object) -> bool:
 
 
 if TYPE_CHECKING:  # mypy reads a recursive alias in this form, as pydantic's JsonValue does
-    JsonInputValue: TypeAlias = "list[JsonInputValue] | tuple[JsonInputValue, ...] | dict[str, JsonInputValue] | str | bool | int | float | None"
+    JsonInputValue: TypeAlias = (
+        list["JsonInputValue"] | tuple["JsonInputValue", ...] | dict[str, "JsonInputValue"] | str | bool | int | float
+    ) | None
 else:
     JsonInputValue = TypeAliasType(
         "JsonInputValue",
@@ -423,7 +426,7 @@ JsonObject = Annotated[
 """An open JSON object: every key and nested value is kept as given (nesting up to ``MAX_OPEN_OBJECT_DEPTH``)."""
 
 OPEN_OBJECT_CHECK = _check_open_object
-"""``JsonObject``'s check, the outer of its two before-validators; the fast reading takes it and the inner out in JSON mode."""
+"""``JsonObject``'s check, the outer of its two before-validators; the fast reading takes both out in JSON mode."""
 
 OPEN_OBJECT_REFUSAL = _refuse_non_finite
 """``JsonObject``'s inner before-validator, which refuses what ``OPEN_OBJECT_CHECK`` marked."""

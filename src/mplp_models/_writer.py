@@ -74,17 +74,18 @@ __all__ = [
 ]
 
 _FAST = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
+_WRITING = _fastpath.WRITING
 _DICT = attrgetter("__dict__")
 _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
 _POP: Callable[[dict[str, Any], str], Any] = dict[str, Any].pop
 _GET: Callable[[dict[str, Any], str], Any] = dict[str, Any].get
 _GIVEN = attrgetter("__pydantic_fields_set__")
-_Fragment = cast(Callable[[bytes], Any], orjson.Fragment)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+_Fragment = cast(Callable[[bytes], Any], orjson.Fragment)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def write_json(model: BaseModel) -> bytes:
     """The RFC 8785 bytes of ``model``'s given fields: the fast function where it writes, else ``strictly_written``."""
-    if _fastpath.on(_fastpath.WRITING):
+    if _fastpath.ENABLED and _WRITING not in _fastpath.OFF:  # _fastpath.on, without the call
         try:
             return orjson.dumps(model, default=model_members, option=_FAST)
         except orjson.JSONEncodeError:
@@ -176,7 +177,9 @@ def _prepared_open(value: Any) -> Any:
 
     What ``first_problem`` refuses makes orjson stop, and the strict function names it.
     """
-    items: tuple[Any, ...] = cast(tuple[Any, ...], value) if isinstance(value, tuple) else (value,)  # type: ignore[redundant-cast]
+    items: tuple[Any, ...] = (value,)
+    if isinstance(value, tuple):
+        items = cast(tuple[Any, ...], value)  # type: ignore[redundant-cast]
     for item in items:
         if isinstance(item, dict) and first_problem(item) is not None:
             raise CanonicalJSONError("an open object holds what is no JSON value")
@@ -236,11 +239,12 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
         return items
     first: object = items[0]
     kind = type(first)
-    given: set[str] | None = getattr(first, "__pydantic_fields_set__", None)
-    if given is None or not is_plain(kind) or facts_of(kind).extra:
+    prepared = _BULK.get(kind, _UNKNOWN)
+    if prepared is _UNKNOWN:
+        prepared = _bulk_of(kind)
+    if prepared is None or not all(map(is_, map(type, items), repeat(kind))):
         return items
-    if not all(map(is_, map(type, items), repeat(kind))):
-        return items
+    given: set[str] = cast(Any, first).__pydantic_fields_set__
     dicts: list[dict[str, Any]] = list(map(_DICT, items))
     if not all(map(given.__eq__, map(_GIVEN, items))):  # measured no slower than any C-level screen of fewer looks
         # Fields given in some items and not in others (a trace's segments, one with a parent):
@@ -252,11 +256,21 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
             dicts = list(map(_COPY, dicts))
             for name in unset:  # dropped from every copy by a C-level map, consumed in place
                 deque(map(_POP, dicts, repeat(name)), maxlen=0)
-    prepared = facts_of(kind).prepared
-    if prepared and not exactly_json(_flattened(_prepared_values(dicts, prepared))):
+    if prepared and not _prepared_as_is(_prepared_values(dicts, prepared)):
         return items
     # Nested lists of models (none in these schemas' list items today) are written item by item.
     return dicts
+
+
+_BULK: dict[type, tuple[str, ...] | None] = {}
+"""The prepared fields of a plain class with no extra keys whose lists are taken in bulk, else None: by class."""
+_UNKNOWN: Any = object()
+
+
+def _bulk_of(kind: type) -> tuple[str, ...] | None:
+    facts = facts_of(kind)
+    prepared = _BULK[kind] = facts.prepared if is_plain(kind) and not facts.extra else None
+    return prepared
 
 
 def _prepared_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> list[Any]:
@@ -266,6 +280,12 @@ def _prepared_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> lis
     return list(chain.from_iterable(map(_GET, dicts, repeat(name)) for name in names))
 
 
+def _prepared_as_is(values: list[Any]) -> bool:
+    """Whether orjson writes the prepared fields' ``values`` as they are (``exactly_json``, which takes no tuple:
+    a model's own array of open objects is then looked at item by item)."""
+    return exactly_json(values) or (tuple in set(map(type, values)) and exactly_json(_flattened(values)))
+
+
 def _flattened(values: list[Any]) -> list[Any]:
     """``values`` with a model's own array of open objects (a tuple) as its items: each is an open object on its own."""
     if tuple not in set(map(type, values)):
@@ -273,7 +293,7 @@ def _flattened(values: list[Any]) -> list[Any]:
     flat: list[Any] = []
     for value in values:
         if type(value) is tuple:
-            flat.extend(cast(tuple[Any, ...], value))  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
+            flat.extend(cast(tuple[Any, ...], value))  # type: ignore[redundant-cast]  # pyright: tuple[Unknown, ...]
         else:
             flat.append(value)
     return flat
@@ -290,7 +310,7 @@ _WALKED_MOST = 16  # the most members of an object (or items of an array) walked
 
 
 def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any] | None:
-    """The values to replace among the fields ``names`` of a model's ``members`` to write them (None: none); else ``Unproven``.
+    """The values to put in place of the fields ``names`` of ``members`` to write them (None: none), or ``Unproven``.
 
     Each field a number, an open object, or a model's own array of them;
     ``members`` and what it holds are never changed. For the few values of one
@@ -319,10 +339,13 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str,
         # Most fields first (unset, whole numbers, proven floats): no call at all.
         if kind in _AS_IS or (kind is float and FLOAT_TEXT.get(value)):
             continue
-        if kind is tuple:  # the model's own array (frozen): its items are open objects
+        # C-level passes beat the walk on a large object or array.
+        if kind is dict:
+            written = value if len(value) > _WALKED_MOST and exactly_json([value]) else _written_object(value, 1)
+        elif kind is list:
+            written = value if len(value) > _WALKED_MOST and exactly_json([value]) else _written_array(value, 1)
+        elif kind is tuple:  # the model's own array (frozen): its items are open objects
             written = _written_items(value)
-        elif kind in _CONTAINERS and len(value) > _WALKED_MOST and exactly_json([value]):
-            continue  # C-level passes beat the walk on a large object or array
         else:
             written = _written(value, 1)
         if written is not value:
@@ -332,7 +355,6 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str,
 
 
 _AS_IS = frozenset({type(None), int, str, bool})
-_CONTAINERS = frozenset({dict, list})
 """The classes of the values a model's prepared field holds that orjson writes as RFC 8785 does (field values)."""
 
 
@@ -348,7 +370,7 @@ def written_object(value: dict[Any, Any]) -> dict[Any, Any]:
 
 
 def _written_items(value: tuple[Any, ...]) -> Any:
-    """A model's own array (a tuple, written as an array), each item at level 1: itself, or a list of its items prepared."""
+    """A model's own array (a tuple), each item at level 1: itself, or a list of its items prepared."""
     changed: list[Any] | None = None  # a list of value's items, made at the first change
     for index, item in enumerate(value):
         written = _written(item, 1)
@@ -466,7 +488,8 @@ def refuse_changed_open_objects(model: BaseModel) -> None:
     for name in open_fields(type(model)):
         value = values.get(name)
         if isinstance(value, tuple):  # the model's own array (frozen): its items are open objects
-            places += [((name, index), item) for index, item in enumerate(cast(tuple[Any, ...], value))]  # type: ignore[redundant-cast]
+            items = cast(tuple[Any, ...], value)  # type: ignore[redundant-cast]  # pyright: tuple[Unknown, ...]
+            places += [((name, index), item) for index, item in enumerate(items)]
         elif isinstance(value, dict):
             places.append(((name,), cast(dict[str, Any], value)))
     if model.__pydantic_extra__:
@@ -485,7 +508,7 @@ def _located_from(model: BaseModel, refusal: CanonicalJSONError) -> CanonicalJSO
         if value is inner:
             return relocated(refusal, (name,), model)
         if isinstance(value, tuple):
-            for index, item in enumerate(cast(tuple[Any, ...], value)):  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
+            for index, item in enumerate(cast(tuple[Any, ...], value)):  # type: ignore[redundant-cast]
                 if item is inner:
                     return relocated(refusal, (name, index), model)
     return refusal  # held otherwise (a class of the user's own): located from the model that refused
@@ -617,7 +640,8 @@ def _every_member(item: Any) -> tuple[dict[str, Any], int]:
     for name in arrays:
         items = values[name]
         # A short array's items are left to orjson's call back: the copies below cost more than a few calls.
-        if items and len(items) >= _BULK_LEAST and not facts_of(type(items[0])).extra:  # pyright: ignore[reportUnknownArgumentType]
+        inner: type = type(items[0]) if items else type(None)  # pyright: ignore[reportUnknownVariableType]
+        if items and len(items) >= _BULK_LEAST and not facts_of(inner).extra:
             members = dict(values) if members is values else members
             members[name] = dicts = list(map(_DICT, items))
             unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
