@@ -487,3 +487,22 @@ def test_a_sound_payload_of_a_model_with_rules_is_kept_by_the_fast_reading(name:
     with fast_paths(True):
         calls = python_calls(lambda: kind.from_json(text))
     assert "read_fast" in calls and "load_json" not in calls
+
+
+def test_the_schema_rewrite_knows_the_installed_pydantic_cores_steps() -> None:
+    # The reading's edit (_reader._JsonOnly) reads these keys of these steps, typed by pydantic-core's own
+    # TypedDicts; the lowest and the newest pydantic-core the project takes run this (make test-matrix).
+    import pydantic_core
+    from pydantic_core import core_schema
+
+    keys = {
+        core_schema.JsonOrPythonSchema: {"json_schema", "python_schema", "ref"},
+        core_schema.BeforeValidatorFunctionSchema: {"function", "schema", "ref"},
+        core_schema.AfterValidatorFunctionSchema: {"function", "schema", "ref"},
+        core_schema.ModelSchema: {"cls", "schema", "config", "ref"},
+        core_schema.ChainSchema: {"steps", "ref"},
+        core_schema.ListSchema: {"fail_fast"},
+    }
+    for typed, needed in keys.items():
+        assert needed <= typed.__annotations__.keys(), (typed.__name__, pydantic_core.__version__)
+    # That the edit finds what it takes out: test_a_valid_payload_takes_no_open_object_or_rules_callback.
