@@ -449,7 +449,7 @@ _Screen = Callable[[Any, bytes, int, bytes, int], bool]
 def _screen(kind: type) -> _Screen:
     """How the fast reading screens the open objects of a model of ``kind`` it read.
 
-    Where every open object is a field of the class's own (an event, a trace base, a learning sample), the
+    Where every open object is a field of the class's own, or an item of one (an event, a learning sample), the
     text is small and mostly those objects: its counts (``plainly_open``) cost less than finding the objects
     and writing them again. Where they sit in models inside (the module kinds' events and trace, a dialog's
     messages), the text is mostly other things, and most documents hold none: they are found (by the
@@ -463,7 +463,7 @@ def _screen(kind: type) -> _Screen:
         find(model, found)
         return not found or plainly_json(found, _SCREENED_LEVELS, parsed=True)
 
-    if any(len(path) > 1 or any(many for _, many in path) for path in paths):
+    if any(len(path) > 1 for path in paths):
         return found_plainly_json
 
     def by_text(model: Any, raw: bytes, colons: int, written: bytes, unset: int) -> bool:

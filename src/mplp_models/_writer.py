@@ -335,15 +335,14 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str,
     changes: dict[str, Any] | None = None
     for name in names:
         value: Any = members.get(name)
+        if value is None:  # not given (most optional fields): no look at all
+            continue
         kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
-        # Most fields first (unset, whole numbers, proven floats): no call at all.
+        # Then whole numbers and proven floats: no call.
         if kind in _AS_IS or (kind is float and FLOAT_TEXT.get(value)):
             continue
-        # C-level passes beat the walk on a large object or array.
-        if kind is dict:
+        if kind is dict:  # an open object: C-level passes beat the walk on a large one
             written = value if len(value) > _WALKED_MOST and exactly_json([value]) else _written_object(value, 1)
-        elif kind is list:
-            written = value if len(value) > _WALKED_MOST and exactly_json([value]) else _written_array(value, 1)
         elif kind is tuple:  # the model's own array (frozen): its items are open objects
             written = _written_items(value)
         else:
@@ -354,7 +353,7 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str,
     return changes
 
 
-_AS_IS = frozenset({type(None), int, str, bool})
+_AS_IS = frozenset({int, str, bool})
 """The classes of the values a model's prepared field holds that orjson writes as RFC 8785 does (field values)."""
 
 
