@@ -160,9 +160,9 @@ def test_each_name_turns_its_own_fast_path_off(off: str, monkeypatch: pytest.Mon
     check, write = Calls(_reader.counts_agree), Calls(_writer.model_members)
     monkeypatch.setattr(_reader, "counts_agree", check)
     monkeypatch.setattr(_writer, "model_members", write)
-    monkeypatch.setattr(_fastpath, "OFF", frozenset({off}))
     raw = (PAYLOADS / "plan.json").read_bytes()
-    with fast_paths(True):
+    with fast_paths(True), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_fastpath, "OFF", frozenset({off}))
         plan = mm.Plan.from_json(raw)
         assert plan.to_json() == mm.canonical_json(json.loads(raw))
     assert (check.count > 0, write.count > 0) == (off != "reading", off != "writing")
