@@ -237,10 +237,9 @@ class Reading:
     (``_fast_shapes.rules_after_reading``) and without the ``UniqueItems``
     checks of its own fields; every array fails fast (``_bounded``): a text it
     refuses goes to the strict reading, and its errors are dropped.
-    ``after(model, context)`` asks what was left out, once the model is read
-    (None: nothing): the unique arrays, the open objects the model holds,
-    found by the paths of the classes' facts and screened together
-    (``_json_values.plainly_json`` of values from the parser), then the rules.
+    ``screen`` asks, once the model is read, that its open objects hold what ``first_problem`` allows
+    (``_screen``); ``after(model, context)`` what else was left out (None: nothing): the unique arrays,
+    then the rules.
     """
 
     __slots__ = ("after", "kind", "screen", "validator")
