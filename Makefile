@@ -27,10 +27,11 @@ TEST_JOBS ?= auto
 PYTEST = $(PY) -m pytest -n $(TEST_JOBS) --dist worksteal
 
 ## lint: ruff's lint rules and its formatting (pyproject.toml's [tool.ruff]); `ruff format .` and
-## `ruff check --fix .` fix most of what it finds
+## `ruff check --fix .` fix most of what it finds; no hand-written function above complexity 15 (radon)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(PY) tests/complexity_budget.py
 
 ## test: every kind of check at quick depth: lint, type checks, the docs build, the tests (generated-code
 ## drift among them: tests/test_codegen.py) with few hypothesis examples and without the slow ones.

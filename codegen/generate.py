@@ -80,6 +80,7 @@ SCHEMAS = ROOT / "schemas"
 TARGET = ROOT / "src" / "mplp_models" / "_generated"
 CODEGEN = ROOT / "codegen"
 TYPES = "mplp_models._types"
+FACTS = "mplp_models._fast_shapes.Facts"
 
 GENERATOR_FLAGS = [
     "--input-file-type",
@@ -112,7 +113,9 @@ GENERATOR_FLAGS = [
     "--keep-model-order",
     "--additional-imports",
     f"typing.TYPE_CHECKING,typing.Annotated,typing.ClassVar,typing.Literal,typing.TypeAlias,pydantic.Field,"
-    f"{TYPES}.JsonInputValue,{TYPES}.JsonObjectInput,{TYPES}.NotNull,{TYPES}.Ordered,{TYPES}.StatusEnum,{TYPES}.UniqueItems",
+    f"{TYPES}.JsonInputValue,{TYPES}.JsonObjectInput,{TYPES}.NotNull,{TYPES}.Ordered,{TYPES}.StatusEnum,"
+    f"{TYPES}.UniqueItems,"
+    f"{FACTS}",
     "--custom-template-dir",
     str(CODEGEN / "templates"),
     "--model-name-map",
@@ -164,9 +167,10 @@ def generate(prepared: Path, out: Path) -> None:
         for path in sorted(out.rglob("*.py"))
     }
     inputs = input_names(sources.values())
+    kinds = field_kinds(sources.values())
     for path, text in sources.items():
         typed = arrays_as_tuples(value_aliases(text))
-        path.write_text(published(built_now(constructors(typed, inputs))), encoding="utf-8")
+        path.write_text(published(built_now(with_facts(constructors(typed, inputs), kinds))), encoding="utf-8")
     check_names(out)
 
 
@@ -436,7 +440,7 @@ def _plain_string(node: dict[str, Any]) -> bool:
 
 
 def ecma_digits(pattern: str) -> str:
-    """``pattern`` with ``\\d`` spelled ``[0-9]``: ECMA-262's ``\\d`` is ASCII, pydantic-core's matches every script's digits.
+    """``pattern`` with ``\\d`` spelled ``[0-9]``: ECMA-262's ``\\d`` is ASCII, pydantic-core's any script's digits.
 
     A ``\\d`` inside a character class (none in these schemas) fails the run rather than being guessed at.
     """
@@ -701,6 +705,107 @@ def constructors(source: str, inputs: dict[str, str]) -> str:
         end = node.end_lineno
         assert end is not None
         lines.insert(end, init)
+    return "".join(lines)
+
+
+# --- each class's facts, for the fast paths (mplp_models._fast_shapes.Facts) ------------------------
+
+# The bare names of the types that hold what the writer prepares: a float (a JSON number) or an open object.
+PREPARED = ("JsonNumber", "JsonObject")
+
+
+def field_kinds(sources: Iterable[str]) -> dict[str, set[str]]:
+    """Every generated model class and type alias, by bare name: the bare names that it stands for.
+
+    A model class stands for ``{"<model>"}``; an alias for the names in its
+    value, aliases followed (``CommonBaseMeta`` stands for a model, ``MplpId``
+    for ``MplpIdText``).
+    """
+    kinds: dict[str, set[str]] = {}
+    for source in sources:
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.ClassDef) and any(keyword.arg == "frozen" for keyword in node.keywords):
+                kinds[node.name] = {"<model>"}
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.value.args[1:]:
+                kinds[node.targets[0].id] = bare_names(node.value.args[1])  # type: ignore[attr-defined]
+    for _ in range(len(kinds)):  # aliases of aliases: as many rounds as it takes
+        for name, names in kinds.items():
+            kinds[name] = names.union(*(kinds.get(inner, set()) for inner in names)) - set(kinds)
+    return kinds
+
+
+def bare_names(node: ast.expr) -> set[str]:
+    """The bare names an annotation mentions (``trace_base_schema.TraceBase`` is ``TraceBase``)."""
+    return {
+        item.id if isinstance(item, ast.Name) else item.attr
+        for item in ast.walk(node)
+        if isinstance(item, (ast.Name, ast.Attribute))
+    }
+
+
+def in_arrays(node: ast.expr) -> set[str]:
+    """The bare names an annotation mentions inside a ``tuple[X, ...]`` (an array's items)."""
+    return {
+        name
+        for item in ast.walk(node)
+        if isinstance(item, ast.Subscript) and ast.unparse(item.value) == "tuple"
+        for name in bare_names(item.slice)
+    }
+
+
+def class_facts(node: ast.ClassDef, kinds: dict[str, set[str]]) -> dict[str, Any]:
+    """What the fast paths need to know of a class's fields, from their annotations (``_fast_shapes.Facts``)."""
+    facts: dict[str, list[str]] = {
+        key: []
+        for key in ("prepared", "open", "open_arrays", "models", "model_arrays", "unique", "not_null", "optional")
+    }
+    for statement in node.body:
+        if not isinstance(statement, ast.AnnAssign) or not isinstance(statement.target, ast.Name):
+            continue
+        name = statement.target.id
+        if name in ("model_config", "__mplp_facts__"):
+            continue
+        names = bare_names(statement.annotation)
+        stands_for = names.union(*(kinds.get(inner, set()) for inner in names))
+        if any(part.startswith(PREPARED) for part in stands_for):
+            facts["prepared"].append(name)
+        if "JsonObject" in in_arrays(statement.annotation):
+            facts["open_arrays"].append(name)
+        elif "JsonObject" in stands_for:
+            facts["open"].append(name)
+        models = {inner for inner in names if "<model>" in kinds.get(inner, set())}
+        if models & in_arrays(statement.annotation):
+            facts["model_arrays"].append(name)
+        elif models:
+            facts["models"].append(name)
+        for marker, key in (("UniqueItems", "unique"), ("NotNull", "not_null")):
+            if marker in names:
+                facts[key].append(name)
+        if statement.value is not None:
+            facts["optional"].append(name)
+    return {
+        **{key: tuple(names) for key, names in facts.items() if names},
+        **({"extra": True} if open_config(node) else {}),
+    }
+
+
+def with_facts(source: str, kinds: dict[str, set[str]]) -> str:
+    """In each model class, its facts (``__mplp_facts__``): which fields the writer prepares, which hold open
+    objects or models, which are unique, may not be null or may be left out, and whether it keeps other keys.
+
+    The fast paths ask them (``_fast_shapes.facts_of``) instead of reading the annotations at run time;
+    tests/test_fast_kinds.py holds them to the annotations pydantic built.
+    """
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    for node in reversed(tree.body):
+        if not (isinstance(node, ast.ClassDef) and any(keyword.arg == "frozen" for keyword in node.keywords)):
+            continue
+        arguments = "".join(f"        {key}={value!r},\n" for key, value in class_facts(node, kinds).items())
+        text = "\n    __mplp_facts__: ClassVar[Facts] = Facts(\n" + arguments + "    )\n"
+        end = node.end_lineno
+        assert end is not None
+        lines.insert(end, text)
     return "".join(lines)
 
 

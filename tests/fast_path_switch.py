@@ -18,9 +18,10 @@ from mplp_models import _fastpath
 
 @contextlib.contextmanager
 def fast_paths(enabled: bool) -> Iterator[None]:
-    """The fast paths on (``True``) or off within the block, whatever the environment says."""
+    """The fast paths on (``True``) or off within the block, every one of them, whatever the environment says."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_fastpath, "ENABLED", enabled)
+        patch.setattr(_fastpath, "OFF", frozenset() if enabled else frozenset(_fastpath.NAMES))
         yield
 
 

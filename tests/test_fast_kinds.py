@@ -2,24 +2,25 @@
 
 A generated class's reading takes every open object's checks out of its
 validator and, once the model is read, finds the open objects it holds
-(``_fast_shapes._open_finder``) and screens them in one orjson writing
-(``_found_screened``). So: the finder must find every open object of a
+(``_reader._finder``, by the classes' facts) and screens them in one orjson writing
+(``_json_values.plainly_json``). So: the finder must find every open object of a
 model (checked here against a walk that knows nothing of the classes: in a
 model read from JSON, every dict is an open object); and every value an open
 object's check refuses must send the text to the strict reading, wherever the
-object sits and however large the writing is (short, counted, written in the
-chain). Each case is read with the fast paths on and off, and both readings
-must agree.
+object sits and however large the writing is (short, or with many brackets).
+Each case is read with the fast paths on and off, and both readings must agree.
+The facts the codegen wrote beside each class are held to the annotations
+pydantic built.
 """
 
 from __future__ import annotations
 
 import json
+import typing
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
-import orjson
 import pytest
 from conftest import PAYLOADS
 from fast_path_switch import fast_paths
@@ -28,6 +29,7 @@ from test_codegen import generated_classes
 
 import mplp_models as mm
 from mplp_models import _fast_shapes, _reader
+from mplp_models._json_values import plainly_json
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
 
 EXAMPLES = {path.name: path.read_bytes() for path in sorted(PAYLOADS.glob("*.json"))}
@@ -45,18 +47,67 @@ def open_objects(value: Any) -> Iterator[Any]:
         yield value
 
 
-def test_every_generated_class_with_open_objects_in_models_inside_is_screened_after_the_reading() -> None:
-    # A class left to the choice by the text still reads right (tests/test_fast_reading.py), but slower.
+def test_every_generated_class_with_open_objects_is_screened_after_the_reading() -> None:
     holding = 0
     for kind in generated_classes():
-        reading = _fast_shapes.fast_reading(kind)
-        if reading is None or not _fast_shapes.shape_of_class(kind).plain:
-            continue
-        paths = _fast_shapes._PATHS.get(kind, ())  # pyright: ignore[reportPrivateUsage]
-        # Open objects in models inside: screened after the reading; all its own: the choice by the text.
-        assert reading.by_text is (bool(paths) and all(len(path) == 1 for path in paths)), kind
-        holding += bool(paths) and not reading.by_text
+        reading = _reader.fast_reading(kind)
+        assert reading is not None, kind  # every generated class is plain
+        paths = _reader._paths_of(kind, frozenset())  # pyright: ignore[reportPrivateUsage]
+        if paths and not _fast_shapes.facts_of(kind).extra:
+            assert reading.screen is not None, kind
+            holding += 1
     assert holding >= 10  # so the loop above looked at classes that hold some
+
+
+def fields_by_annotation(kind: type[BaseModel]) -> dict[str, set[str]]:
+    """What the fields of a built class hold, read off the annotations pydantic built (the facts' reference)."""
+
+    def mentions(annotation: Any, test: Any) -> bool:
+        annotation = getattr(annotation, "__value__", annotation)
+        return bool(test(annotation)) or any(mentions(argument, test) for argument in typing.get_args(annotation))
+
+    def is_model(annotation: Any) -> bool:
+        return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+    def in_array(annotation: Any, test: Any) -> bool:
+        annotation = getattr(annotation, "__value__", annotation)
+        if typing.get_origin(annotation) is tuple:
+            return mentions(typing.get_args(annotation)[0], test)
+        return any(in_array(argument, test) for argument in typing.get_args(annotation))
+
+    def is_open(annotation: Any) -> bool:
+        return typing.get_origin(annotation) is dict
+
+    found: dict[str, set[str]] = {key: set() for key in ("prepared", "open", "open_arrays", "models", "model_arrays")}
+    found |= {"unique": set(), "not_null": set(), "optional": set()}
+    for name, field in kind.model_fields.items():
+        annotation = field.annotation
+        required_open = field.is_required() and is_open(annotation)  # pydantic took JsonObject's Annotated apart
+        if required_open or mentions(annotation, lambda item: item is float or is_open(item)):
+            found["prepared"].add(name)
+        if in_array(annotation, is_open):
+            found["open_arrays"].add(name)
+        elif required_open or mentions(annotation, is_open):
+            found["open"].add(name)
+        if in_array(annotation, is_model):
+            found["model_arrays"].add(name)
+        elif mentions(annotation, is_model):
+            found["models"].add(name)
+        markers = list(field.metadata) + [
+            item for part in typing.get_args(annotation) for item in getattr(part, "__metadata__", ())
+        ]
+        found["unique"] |= {name} if any(repr(marker) == "UniqueItems" for marker in markers) else set()
+        found["not_null"] |= {name} if any(repr(marker) == "NotNull" for marker in markers) else set()
+        found["optional"] |= set() if field.is_required() else {name}
+    return found
+
+
+@pytest.mark.parametrize("kind", generated_classes(), ids=lambda kind: kind.__qualname__)
+def test_the_codegens_facts_are_the_built_classs(kind: type[BaseModel]) -> None:
+    facts = _fast_shapes.facts_of(kind)
+    written = {key: set(value) for key, value in facts._asdict().items() if key != "extra"}
+    assert written == fields_by_annotation(kind)
+    assert facts.extra is (kind.model_config.get("extra") == "allow")
 
 
 def the_documents() -> dict[str, bytes]:
@@ -107,11 +158,10 @@ FILLED["dialog.json"] = dialog_with_events()
 @pytest.mark.parametrize("name", list(the_documents()))
 def test_the_finder_finds_every_open_object(name: str) -> None:
     model = mm.parse(the_documents()[name])
-    if _fast_shapes.shape_of_class(type(model)).extra:
+    if _fast_shapes.facts_of(type(model)).extra:
         return  # an open class's reading keeps every open object's check (tests/test_fast_reading.py)
     found: list[Any] = []
-    if _fast_shapes._PATHS.get(type(model)):  # pyright: ignore[reportPrivateUsage]
-        _fast_shapes._open_finder(type(model))(model, found)  # pyright: ignore[reportPrivateUsage]
+    _reader._finder(_reader._paths_of(type(model), frozenset()))(model, found)  # pyright: ignore[reportPrivateUsage]
     # Empty objects need no screen: the finder may leave them out, and nothing else.
     expected = [value for value in open_objects(model) if value]
     assert sorted(map(id, filter(None, found))) == sorted(map(id, expected))
@@ -142,8 +192,8 @@ POISONS = {
     "lone surrogate": b'"\\ud800"',
 }
 
-# The sizes of the screen's writing: short (no look at the depth), counted, and written in the chain
-# (long, or short with many brackets in a string).
+# The sizes of the screen's writing: short (no look at the depth), and long or with many brackets in a
+# string (the brackets outside strings taken apart level by level).
 PADDINGS = {
     "short": b"",
     "counted": b', "pad": "' + b"x" * 400 + b'"',
@@ -247,33 +297,17 @@ def test_the_screen_refuses_what_the_checks_refused(kind: str) -> None:
         model.from_json(text)  # and the document itself reads
 
 
-@pytest.mark.parametrize("chained", [True, False], ids=["chain", "no chain (an orjson writing deeper)"])
 @pytest.mark.parametrize("levels", [MAX_OPEN_OBJECT_DEPTH - 1, MAX_OPEN_OBJECT_DEPTH])
 @pytest.mark.parametrize("beside", [0, 1, 300])
-def test_the_chain_stops_exactly_one_level_too_deep(
-    levels: int, beside: int, chained: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    if not chained:
-        monkeypatch.setattr(_fast_shapes, "_the_chain", lambda: None)
+def test_the_screen_stops_exactly_one_level_too_deep(levels: int, beside: int) -> None:
     # An object holding `levels` arrays nests levels + 1 deep; beside it, other objects (in the same writing).
     found: list[Any] = [{"x": "y" * 10} for _ in range(beside)]
     deep: Any = []
     for _ in range(levels - 1):
         deep = [deep]
     found.append({"a": deep})
-    assert _fast_shapes._found_screened(found) is (levels < MAX_OPEN_OBJECT_DEPTH)  # pyright: ignore[reportPrivateUsage]
-
-
-def test_the_chain_is_as_deep_as_orjson_writes_less_the_open_objects() -> None:
-    depth = _fast_shapes._chain_depth()  # pyright: ignore[reportPrivateUsage]
-    assert depth is not None
-    levels = depth + 1 + MAX_OPEN_OBJECT_DEPTH
-    nest: Any = None
-    for _ in range(levels):
-        nest = [nest]
-    orjson.dumps(nest)
-    with pytest.raises(orjson.JSONEncodeError):
-        orjson.dumps([nest])
+    screened = plainly_json(found, _reader._SCREENED_LEVELS, parsed=True)  # pyright: ignore[reportPrivateUsage]
+    assert screened is (levels < MAX_OPEN_OBJECT_DEPTH)
 
 
 # --- JsonText's bound, left out of the reading's validator -----------------------------------------
@@ -312,7 +346,7 @@ def test_the_finder_follows_arrays_anywhere_on_a_way() -> None:
         (("v", False),),
     )
     found: list[Any] = []
-    _fast_shapes._finder(ways)(model, found)  # pyright: ignore[reportPrivateUsage]
+    _reader._finder(ways)(model, found)  # pyright: ignore[reportPrivateUsage]
     # The model's own fields first, then each way in turn; an array of open objects is taken whole.
     assert list(map(id, found)) == list(map(id, [own, first, second, third, model.z[1]]))
 

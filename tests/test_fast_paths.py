@@ -40,9 +40,9 @@ from test_performance_paths import EVENT_VARIANTS
 
 import mplp_models as mm
 from mplp_models import (
-    _base,
     _dialog,
     _fast_shapes,
+    _fastpath,
     _inbox,
     _plan,
     _reader,
@@ -140,6 +140,35 @@ def test_the_switch_is_read_from_the_environment_at_import() -> None:
     assert seen == {None: "True", "": "True", "0": "True", "1": "False", "yes": "False"}
 
 
+def test_the_switch_names_the_fast_paths_to_turn_off() -> None:
+    script = "from mplp_models import _fastpath; print(_fastpath.ENABLED, sorted(_fastpath.OFF))"
+    seen = {}
+    for value in ("reading", "reading, writing", "reading,nonsense", "all"):
+        env = {**os.environ, "MPLP_MODELS_NO_FAST_PATHS": value}
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+        seen[value] = done.stdout.strip()
+    every = str(sorted(_fastpath.NAMES))
+    assert seen == {
+        "reading": "True ['reading']",
+        "reading, writing": "True ['reading', 'writing']",
+        "reading,nonsense": f"False {every}",  # not a list of names: every one off, as "1" does
+        "all": f"False {every}",
+    }
+
+
+@pytest.mark.parametrize("off", sorted(_fastpath.NAMES))
+def test_each_name_turns_its_own_fast_path_off(off: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    check, write = Calls(_reader.counts_agree), Calls(_writer.model_members)
+    monkeypatch.setattr(_reader, "counts_agree", check)
+    monkeypatch.setattr(_writer, "model_members", write)
+    raw = (PAYLOADS / "plan.json").read_bytes()
+    with fast_paths(True), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_fastpath, "OFF", frozenset({off}))
+        plan = mm.Plan.from_json(raw)
+        assert plan.to_json() == mm.canonical_json(json.loads(raw))
+    assert (check.count > 0, write.count > 0) == (off != "reading", off != "writing")
+
+
 # --- the switch: each fast path asks it --------------------------------------
 
 
@@ -157,9 +186,9 @@ class Calls:
 
 @pytest.mark.parametrize("enabled", [True, False])
 def test_from_json_and_to_json_take_the_fast_paths_only_when_on(enabled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    check, write = Calls(_reader._counts_agree), Calls(_writer.model_members)  # the proof's counts
-    monkeypatch.setattr(_reader, "_counts_agree", check)
-    monkeypatch.setattr(_base, "model_members", write)
+    check, write = Calls(_reader.counts_agree), Calls(_writer.model_members)  # the proof's counts
+    monkeypatch.setattr(_reader, "counts_agree", check)
+    monkeypatch.setattr(_writer, "model_members", write)
     raw = (PAYLOADS / "plan.json").read_bytes()
     with fast_paths(enabled):
         plan = mm.Plan.from_json(raw)
@@ -348,7 +377,7 @@ def test_a_class_found_not_plain_is_written_by_its_own_serializers(name: str) ->
     # still refuse it the fast path: the user's serializer decides what is written.
     kind = VARIANTS[name]
     model = kind.model_validate_json((PAYLOADS / "event.json").read_bytes())
-    _fast_shapes.shape_of(model)
+    _fast_shapes.is_plain(type(model))
     assert model.to_json() == mm.canonical_json(json.loads(model.model_dump_json()))
 
 
@@ -413,7 +442,7 @@ def test_a_root_with_keys_of_its_own_takes_the_fast_paths(name: str) -> None:
     raw = ROOT_TEXTS[name]
     fast = mm.Context.__pydantic_validator__.validate_json(raw)
     assert fast.root.model_extra and _reader.read_as_strictly(raw, fast)
-    written = orjson.dumps(fast, default=_writer.model_members, option=_base._FAST_PATH)
+    written = orjson.dumps(fast, default=_writer.model_members, option=_writer._FAST)
     with fast_paths(False):
         assert written == fast.to_json()
 
@@ -537,7 +566,7 @@ def learning_sample(*, others: str) -> mm.LearningSample:
     """The learning sample, with its open objects as read, or only two, empty: ``metadata`` and ``graph_before``."""
     document = json.loads(LEARNING)
     if others == "one empty":
-        loose = _fast_shapes.shape_of(mm.LearningSample.from_json(LEARNING)).loose
+        loose = _fast_shapes.facts_of(mm.LearningSample).prepared
         required = {name for name, field in mm.LearningSample.model_fields.items() if field.is_required()}
         for name in set(loose) - required - {"metadata"}:
             document.pop(name, None)

@@ -26,7 +26,7 @@ from fast_path_switch import fast_paths
 from pydantic import ValidationError
 
 import mplp_models as mm
-from mplp_models import _fast_shapes
+from mplp_models import _reader
 from mplp_models._public import is_generated
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
 from mplp_models._writer import write_every_field
@@ -114,10 +114,8 @@ def test_open_objects_read_as_the_strict_reading_reads_them(name: str, deep: boo
 def test_what_the_open_objects_checks_refused_is_refused_on_either_validator(name: str, deep: bool | str) -> None:
     # The table above compares with the strict reading; here, the refusal itself, on the validator meant.
     text = event(OPEN_VALUES[name], deep=deep)
-    reader = _fast_shapes.fast_reading(mm.Event)
-    assert reader is not None
-    validator, _ = reader.validator(text, text.count(b":"))
-    assert (validator is reader.shallow) is not bool(deep)
+    reader = _reader.fast_reading(mm.Event)
+    assert reader is not None and reader.screen is not None  # the open objects screened after the reading
     with fast_paths(True), pytest.raises(ValidationError):
         mm.Event.from_json(text)
 
@@ -178,8 +176,8 @@ def test_a_context_is_screened_after_the_reading() -> None:
     # Its open objects sit in models inside (its events): from_json reads every text with the shallow
     # validator and screens them after the reading (tests/test_fast_kinds.py), asking no choice of
     # validator by the text; the readings below are held to the strict one all the same.
-    reader = _fast_shapes.fast_reading(mm.Context)
-    assert reader is not None and not reader.by_text
+    reader = _reader.fast_reading(mm.Context)
+    assert reader is not None and reader.screen is not None
 
 
 @pytest.mark.parametrize(
@@ -288,9 +286,9 @@ def test_an_inbox_is_read_with_no_unique_items_callback(inbox_name: str) -> None
     model, text, _ = INBOXES[inbox_name]
     with fast_paths(True):
         assert "load_json" not in python_calls(lambda: model.from_json(text))  # kept by the fast reading
-    reading = _fast_shapes.fast_reading(model)
+    reading = _reader.fast_reading(model)
     assert reading is not None
-    validator, _ = reading.validator(text, text.count(b":"))
+    validator = reading.validator
     called_back = python_calls(lambda: validator.validate_json(text))
     assert "_check_unique" in python_calls(lambda: model.__pydantic_validator__.validate_json(text))
     # The code mode's relations (a model inside) keep their checks in the validator.
@@ -336,7 +334,7 @@ def test_the_classes_say_they_are_complete_again_after_a_reading_is_built() -> N
     generated = [kind for kind in named if isinstance(kind, type) and issubclass(kind, mm.MplpModel)]
     assert len(generated) > 20
     for kind in generated:
-        _fast_shapes.fast_reading(kind)
+        _reader.fast_reading(kind)
     assert all(kind.__pydantic_complete__ for kind in generated)
 
 
@@ -490,3 +488,22 @@ def test_a_sound_payload_of_a_model_with_rules_is_kept_by_the_fast_reading(name:
     with fast_paths(True):
         calls = python_calls(lambda: kind.from_json(text))
     assert "read_fast" in calls and "load_json" not in calls
+
+
+def test_the_schema_rewrite_knows_the_installed_pydantic_cores_steps() -> None:
+    # The reading's edit (_reader._JsonOnly) reads these keys of these steps, typed by pydantic-core's own
+    # TypedDicts; the lowest and the newest pydantic-core the project takes run this (make test-matrix).
+    import pydantic_core
+    from pydantic_core import core_schema
+
+    keys = {
+        core_schema.JsonOrPythonSchema: {"json_schema", "python_schema", "ref"},
+        core_schema.BeforeValidatorFunctionSchema: {"function", "schema", "ref"},
+        core_schema.AfterValidatorFunctionSchema: {"function", "schema", "ref"},
+        core_schema.ModelSchema: {"cls", "schema", "config", "ref"},
+        core_schema.ChainSchema: {"steps", "ref"},
+        core_schema.ListSchema: {"fail_fast"},
+    }
+    for typed, needed in keys.items():
+        assert needed <= typed.__annotations__.keys(), (typed.__name__, pydantic_core.__version__)
+    # That the edit finds what it takes out: test_a_valid_payload_takes_no_open_object_or_rules_callback.

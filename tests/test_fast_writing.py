@@ -1,4 +1,4 @@
-"""The writer's one-walk proof of a model's loose fields (``_canonical.written_fields``, issue #26).
+"""The writer's one-walk proof of a model's loose fields (``_writer.written_fields``, issue #26).
 
 ``written_fields`` proves and prepares the numbers and open objects of one
 model in a single walk, writing an integral float such as ``5000.0`` as the
@@ -24,14 +24,15 @@ from conftest import examples, fixture
 from fast_path_switch import fast_paths
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strict_json import refuse_non_json
 from test_open_object_writing import Word  # a str subclass: orjson stops at a key of one
 
 import mplp_models as mm
 from mplp_models import _writer
-from mplp_models._canonical import Unproven, refuse_non_json, written_fields, written_object
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
+from mplp_models._writer import Unproven, written_fields, written_object
 
-# to_json's options on its fast path (_base._FAST_PATH).
+# to_json's options on its fast path (_writer._FAST).
 FAST = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 
 
@@ -52,7 +53,7 @@ def fast(value: Any, enabled: bool = True) -> bytes | type[Unproven] | None:
     members = {"x": value}
     try:
         with fast_paths(enabled):
-            changes = written_fields(members, ("x",), MAX_OPEN_OBJECT_DEPTH)
+            changes = written_fields(members, ("x",))
     except Unproven:
         return Unproven
     written = value if changes is None else changes["x"]
@@ -94,7 +95,7 @@ def test_a_float_is_written_as_ecmascript_writes_it(value: float, text: bytes) -
 @pytest.mark.parametrize("value", [5000.0, 1.0, -0.0, 9007199254740991.0, -9007199254740991.0])
 def test_an_integral_float_within_the_safe_range_becomes_an_int(value: float) -> None:
     with fast_paths(True):
-        changes = written_fields({"x": value}, ("x",), MAX_OPEN_OBJECT_DEPTH)
+        changes = written_fields({"x": value}, ("x",))
     assert changes is not None
     assert type(changes["x"]) is int
     assert changes["x"] == value
@@ -221,13 +222,13 @@ def test_a_learning_sample_with_integral_floats_is_written_without_the_exact_pat
     sample = mm.LearningSample.model_validate(payload)
     # Recorded, not raised: orjson would turn an error in its hook into the strict path's writing.
     exact: list[object] = []
-    prepare_loose = _writer._prepare_loose  # pyright: ignore[reportPrivateUsage]
+    prepare_loose = _writer._prepared_open  # pyright: ignore[reportPrivateUsage]
 
     def recorded(*args: Any) -> Any:
         exact.append(args)
         return prepare_loose(*args)
 
-    monkeypatch.setattr(_writer, "_prepare_loose", recorded)
+    monkeypatch.setattr(_writer, "_prepared_open", recorded)
     with fast_paths(True):
         written = sample.to_json()
     assert exact == []
@@ -269,7 +270,7 @@ def test_extra_keys_are_walked_as_the_strict_path_writes_them(value: dict[Any, A
     before = repr(value)
     try:
         with fast_paths(True):
-            prepared = written_object(value, MAX_OPEN_OBJECT_DEPTH)
+            prepared = written_object(value)
     except Unproven:
         return  # the exact path decides
     assert repr(value) == before  # the value itself is never changed
@@ -283,9 +284,9 @@ def test_extra_keys_are_walked_as_the_strict_path_writes_them(value: dict[Any, A
 @pytest.mark.parametrize("value", [{"\U0001f600": 1}, {"x": (1,)}, {"x": math.nan}, {Word("w"): 1}])
 def test_extra_keys_the_walk_cannot_prove_are_left_to_the_exact_path(value: dict[Any, Any]) -> None:
     with fast_paths(True), pytest.raises(Unproven):
-        written_object(value, MAX_OPEN_OBJECT_DEPTH)
+        written_object(value)
     with fast_paths(False), pytest.raises(Unproven):
-        written_object({"n": 1}, MAX_OPEN_OBJECT_DEPTH)
+        written_object({"n": 1})
 
 
 def test_a_context_roots_extra_keys_are_written_the_same_both_ways() -> None:

@@ -143,15 +143,15 @@ MUTANTS = [
     # --- the canonical number writer ---
     Mutant(
         "1e21 is written in full",
-        "_canonical.py",
+        "_json_values.py",
         "if count <= point <= 21:",
         "if count <= point <= 22:",
         CANONICAL,
     ),
-    Mutant("1e-7 is written in full", "_canonical.py", "if -6 < point <= 0:", "if -7 < point <= 0:", CANONICAL),
+    Mutant("1e-7 is written in full", "_json_values.py", "if -6 < point <= 0:", "if -7 < point <= 0:", CANONICAL),
     Mutant(
         "repr's layout is taken below 1e-4",
-        "_canonical.py",
+        "_json_values.py",
         "1e-4 <= abs(value) < 1e16",
         "1e-5 <= abs(value) < 1e16",
         CANONICAL,
@@ -159,14 +159,14 @@ MUTANTS = [
     # --- the duplicate-key proof ---
     Mutant(
         "one duplicate key goes uncounted",
-        "_reader.py",
+        "_json_input.py",
         'return _has_escaped_colon(raw) or raw.count(b":") != kept_colons',
         'return _has_escaped_colon(raw) or raw.count(b":") > kept_colons + 1',
         READER,
     ),
     Mutant(
         "the tokenizer finds no duplicate",
-        "_reader.py",
+        "_json_input.py",
         "if keys is not None and key in keys:",
         "if keys is not None and key in keys and len(keys) > 1:",
         READER,

@@ -2,8 +2,8 @@
 
 The fast path (``_writer.model_members``) lets orjson write a model's open
 objects and numbers as they are (or as ``prepare`` would make them) once
-``written_fields`` (one model), ``exactly_json`` or ``written_as_is`` (lists
-of models) proves them JSON already and in canonical form; the rest takes the
+``written_fields`` (one model) or ``exactly_json`` (lists of models) proves
+them JSON already and in canonical form; the rest takes the
 exact path. Held here to the strict path (fast paths off, the full
 walk) on generated models and on open objects changed in place into
 anything, valid or not: the same bytes, or the same refusal at the same
@@ -29,18 +29,13 @@ from conftest import examples, fixture
 from fast_path_switch import fast_paths
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strict_json import refuse_non_json
 
 import mplp_models as mm
 from mplp_models import testing
-from mplp_models._canonical import (
-    es6_number,
-    exactly_json,
-    refuse_non_json,
-    same_float_text,
-    written_as_is,
-    written_fields,
-)
+from mplp_models._json_values import es6_number, exactly_json, same_float_text
 from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
+from mplp_models._writer import written_fields
 
 
 class Colour(enum.Enum):
@@ -178,8 +173,8 @@ def test_every_host_is_written_by_the_fast_path_when_unchanged() -> None:
         for kind, reach in HOSTS.values():
             model = kind.model_validate(fixture(kind))
             opened = reach(model)
-            assert exactly_json([opened], MAX_OPEN_OBJECT_DEPTH) or written_as_is([opened], MAX_OPEN_OBJECT_DEPTH), kind
-            assert written_fields({"x": opened}, ("x",), MAX_OPEN_OBJECT_DEPTH) is None, kind  # one model's walk
+            assert exactly_json([opened], MAX_OPEN_OBJECT_DEPTH), kind
+            assert written_fields({"x": opened}, ("x",)) is None, kind  # one model's walk
 
 
 # --- the screens: true only where the strict path agrees ----------------------------------------
@@ -207,17 +202,12 @@ def orjson_writes(value: list[Any]) -> bytes | None:
 def test_what_the_screens_let_through_orjson_writes_canonically(value: list[Any], levels: int) -> None:
     with fast_paths(True):
         by_levels = exactly_json(value, levels)
-        by_text = written_as_is(value, levels)
-    if by_text:
-        assert canonical(value) == orjson_writes(value) is not None
-        assert canonical([value]) is not None or _deeper_than(value, levels)
     if by_levels:
         # exactly_json leaves an integer beyond +/-(2**53 - 1) and a lone surrogate to orjson,
         # which stops: the strict path then decides.
         written_by_orjson = orjson_writes(value)
         if written_by_orjson is not None:
             assert canonical(value) == written_by_orjson
-    if by_levels or by_text:
         assert not _deeper_than(value, levels)
 
 
@@ -239,10 +229,8 @@ def test_the_screens_take_the_common_open_objects() -> None:
     ]
     with fast_paths(True):
         assert exactly_json(common, MAX_OPEN_OBJECT_DEPTH)
-        assert written_as_is(common, MAX_OPEN_OBJECT_DEPTH)
     with fast_paths(False):
         assert not exactly_json(common, MAX_OPEN_OBJECT_DEPTH)
-        assert not written_as_is(common, MAX_OPEN_OBJECT_DEPTH)
 
 
 @pytest.mark.parametrize(
@@ -264,7 +252,6 @@ def test_the_screens_take_the_common_open_objects() -> None:
 def test_the_screens_refuse_what_orjson_would_write_otherwise(value: list[Any]) -> None:
     with fast_paths(True):
         assert not exactly_json(value, 2)
-        assert not written_as_is(value, 2)
 
 
 # --- floats: orjson's text against ECMAScript's --------------------------------------------------
@@ -289,25 +276,3 @@ def test_same_float_text_of_the_zeros_and_nan() -> None:
     assert not same_float_text(float("nan"))
     assert not same_float_text(float("inf"))
     assert same_float_text(0.25)
-
-
-@settings(max_examples=examples(quick=3000, deep=30000), deadline=None)
-@given(st.floats(allow_nan=False, allow_infinity=False))
-def test_orjson_writes_every_float_with_a_point_or_an_exponent(value: float) -> None:
-    # written_as_is relies on it: a number token with neither is an integer, written as its digits.
-    text = orjson.dumps(value)
-    assert b"." in text or b"e" in text or b"E" in text
-
-
-@settings(max_examples=examples(quick=3000, deep=30000), deadline=None)
-@given(
-    st.one_of(
-        st.floats(1e-6, 1e14),
-        st.integers(1, 10**15 - 1).flatmap(lambda digits: st.integers(0, 20).map(lambda point: digits / 10**point)),
-    ).flatmap(lambda value: st.sampled_from([value, -value]))
-)
-def test_a_number_written_as_is_by_its_shape_is_ecmascripts_text(value: float) -> None:
-    # The proof of _SAME_NUMBER (at most 15 significant digits in plain decimal form), tested.
-    with fast_paths(True):
-        if written_as_is([value], 1):
-            assert orjson.dumps(value) == es6_number(value)

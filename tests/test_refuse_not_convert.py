@@ -31,10 +31,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import PydanticSerializationError
+from strict_json import refuse_non_json
 
 import mplp_models as mm
 import mplp_models._generated as generated
-from mplp_models._canonical import refuse_non_json
 from mplp_models._writer import open_fields
 
 pytestmark = pytest.mark.usefixtures("either_path")  # every test with the fast paths on and off

@@ -8,29 +8,24 @@ from collections.abc import Iterator, Mapping, Sequence, Set
 from contextvars import ContextVar
 from typing import Any, ClassVar, cast
 
-import orjson
 from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, GetJsonSchemaHandler, ValidationError
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, PydanticSerializationError, core_schema
+from pydantic_core import CoreSchema, core_schema
 from typing_extensions import Self, deprecated
 
-from mplp_models import _bounded, _fastpath
-from mplp_models._canonical import CanonicalJSONError, dumps, relocated, written_by_their_own_method
+from mplp_models import _bounded
+from mplp_models._bounded import SCHEMA_ONLY
+from mplp_models._canonical import written_by_their_own_method
 from mplp_models._errors import json_worded
 from mplp_models._public import publish
-from mplp_models._reader import json_bytes, load_json, read_fast
+from mplp_models._reader import read
 from mplp_models._types import writable_errors
-from mplp_models._writer import given_members, model_members, not_null_fields
+from mplp_models._writer import given_members, not_null_fields, write_json
 
 __all__ = ["SCHEMA_ONLY", "MplpModel", "json_key"]
 
-SCHEMA_ONLY: Mapping[str, Any] = {"mplp_models.semantic": False}
-"""Validation context that skips the rules beyond the schemas: ``Plan.model_validate(data, context=SCHEMA_ONLY)``."""
-
 # pydantic's types of `copy`'s include and exclude (pydantic._internal._utils).
 _IncEx = Set[int] | Set[str] | Mapping[int, Any] | Mapping[str, Any]
-
-_FAST_PATH = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 
 
 def _model_schema(schema: Any) -> Any:
@@ -40,7 +35,7 @@ def _model_schema(schema: Any) -> Any:
     return schema if schema["type"] == "model" else None
 
 
-_BUILDING: ContextVar[bool] = ContextVar("mplp_models_building", default=False)
+_INSIDE_A_BUILD: ContextVar[bool] = ContextVar("mplp_models_building", default=False)
 """Whether a model's core schema is being built: a model's schema built inside another's is not screened again."""
 
 
@@ -252,38 +247,10 @@ class MplpModel(BaseModel, frozen=True):
     def _read_json(
         cls, data: Any, context: Any, allow_duplicate_keys: bool, options: Mapping[str, Any] | None, /
     ) -> Self:
-        # Positional only, and the fast reading in one call (_reader.read_fast): an event is read in
-        # a few microseconds, of which each call with keywords takes its share.
-        raw: bytes = data if type(data) is bytes else json_bytes(data, cls.__name__)
-        # Fast path: pydantic reads the text
-        # itself, with the class's validator made for JSON text
-        # (_fast_shapes.Reading: no Python call for open objects, the rules and
-        # the UniqueItems checks of its own fields asked after), and the result
-        # is kept when it is what the strict reading gives (_reader.read_fast).
-        # Otherwise, and for every refusal, the strict reading decides and words
-        # the errors. The proof (_reader.read_as_strictly) relies on:
-        # - the two parsers reading the same values from the same texts, but for
-        #   the cases read_as_strictly settles (tested against orjson's
-        #   verdicts in tests/test_performance_paths.py);
-        # - the class and every model inside it being plain (_fast_shapes.is_plain,
-        #   checked per class by fast_path_problems): the SDK's types, unset
-        #   fields holding None, every key a field, and no validator or
-        #   serializer but the SDK's, none of which depends on the mode; for
-        #   the generated classes, tests/test_codegen.py asserts it, and the
-        #   codegen refuses a schema `default` (codegen/generate.py);
-        # - the fast paths being on (_fastpath: MPLP_MODELS_NO_FAST_PATHS).
-        if _fastpath.ENABLED:
-            fast: Self | None = read_fast(cls, raw, context, options)
-            if fast is not None:
-                return fast
-        return cls._read_strictly(raw, context=context, allow_duplicate_keys=allow_duplicate_keys, **(options or {}))
-
-    @classmethod
-    def _read_strictly(cls, raw: bytes, *, context: Any, allow_duplicate_keys: bool, **options: Any) -> Self:
-        """The strict reading: orjson, the duplicate-key check, then a validation of Python objects."""
-        value = load_json(raw, cls.__name__, allow_duplicate_keys=allow_duplicate_keys)
-        strict: Self = _bounded.validate_python(cls, value, SCHEMA_ONLY, context=context, **options)
-        return strict
+        # Positional only, and the reading in one call: an event is read in a few microseconds, of which
+        # each call with keywords takes its share. _reader.read: the fast path and its strict function.
+        model: Self = read(cls, data, context, allow_duplicate_keys, options)
+        return model
 
     # --- JSON out ---
 
@@ -307,43 +274,17 @@ class MplpModel(BaseModel, frozen=True):
                 changed in place into something the reading would refuse (a value
                 that is not JSON, a key that is not a string...); ``pointer`` names it.
         """
-        # Fast path: orjson writes the model itself, asking model_members for
-        # each model's given fields (floats and open objects canonical: as they
-        # are, or made so, where _canonical.written_fields, exactly_json or
-        # written_as_is prove orjson's text RFC 8785's, else prepared). Field names are ASCII, so orjson's key
-        # order is RFC 8785's; OPT_STRICT_INTEGER stops at any integer beyond
-        # +/-(2**53 - 1), and so does a lone surrogate. Those rare documents take
-        # the full walk, which writes what has an exact form and names the path
-        # of what has not. It relies on every model, this one included, being
-        # plain (_fast_shapes.is_plain, checked per class by fast_path_problems;
-        # model_members refuses any other, so orjson stops): values that
-        # are JSON already, no aliases or computed fields, no extra keys but a
-        # context root's, and no serializers but given_members, JsonObject's
-        # and the root's, whose work model_members does. Any other class, and every class with the fast
-        # paths off (_fastpath), is written from model_dump, after given_members
-        # has refused any open object changed in place into what is not JSON:
-        # pydantic's JSON mode would write it as something else.
-        try:
-            if _fastpath.ENABLED:
-                try:
-                    return orjson.dumps(self, default=model_members, option=_FAST_PATH)
-                except orjson.JSONEncodeError:
-                    pass
-            return dumps(self.to_dict())
-        except PydanticSerializationError as error:
-            refusal = error.__cause__
-            if isinstance(refusal, CanonicalJSONError):  # given_members's, located from this model
-                raise relocated(refusal, (), None) from None
-            raise CanonicalJSONError(str(error)) from None
+        # _writer.write_json: orjson writes the model (the fast path), else model_dump and canonical_json's walk.
+        return write_json(self)
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /) -> CoreSchema:
-        outermost = not _BUILDING.get()
-        building = _BUILDING.set(True)
+        outermost = not _INSIDE_A_BUILD.get()
+        building = _INSIDE_A_BUILD.set(True)
         try:
             schema = _unscreened(handler(source), handler)
         finally:
-            _BUILDING.reset(building)
+            _INSIDE_A_BUILD.reset(building)
         model = _model_schema(schema)
         optional = any(not field.is_required() for field in cls.model_fields.values())
         # A serializer of the user's own (a subclass's @model_serializer) is kept: it decides what is written.
@@ -424,7 +365,8 @@ class MplpModel(BaseModel, frozen=True):
         """
         # pydantic's copy sets the values unchecked (its warning is kept): the result is read back
         # like construction from its given fields, as model_copy(update=...) does.
-        made = super().copy(include=include, exclude=exclude, update=update, deep=deep)  # pyright: ignore[reportDeprecated]
+        copied = super().copy  # pyright: ignore[reportDeprecated]
+        made = copied(include=include, exclude=exclude, update=update, deep=deep)
         if include is None and exclude is None and not update:
             return made
         return type(self)(**made._given_values())

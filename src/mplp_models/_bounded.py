@@ -3,7 +3,8 @@
 pydantic-core collects every problem of an input before anyone can cap the
 listing (pydantic/pydantic#8242): two megabytes of ``{"steps":[0,0,...]}`` are a
 million entries, about 460 MB to raise. So the models' own doors validate with a
-copy of each class's core schema in which every array stops at its first bad item (pydantic-core's ``fail_fast``), built once per class:
+copy of each class's core schema in which every array stops at its first bad item (pydantic-core's
+``fail_fast``), built once per class:
 
 - a valid input gives the same model through either validator: ``fail_fast``
   changes only what happens after a bad item (tests/test_bounded_errors.py
@@ -25,22 +26,27 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, cast
 
 from pydantic import PydanticUserError, ValidationError
-from pydantic_core import ErrorDetails, InitErrorDetails, SchemaValidator, core_schema
+from pydantic_core import CoreSchema, ErrorDetails, InitErrorDetails, SchemaValidator, core_schema
 
 from mplp_models import _errors
 
 __all__ = [
-    "BUILDING",
+    "BUILD_LOCK",
     "FULL_ERRORS_MAX_VALUES",
+    "SCHEMA_ONLY",
+    "Edit",
     "fail_fast_copy",
     "fail_fast_validator",
     "validate_python",
     "validator_of_copy",
 ]
+
+SCHEMA_ONLY: Mapping[str, Any] = {"mplp_models.semantic": False}
+"""Validation context that skips the rules beyond the schemas: ``Plan.model_validate(data, context=SCHEMA_ONLY)``."""
 
 FULL_ERRORS_MAX_VALUES = 32_768
 """The most JSON values (objects, arrays, strings, numbers...) an input may hold for its failure to list every problem.
@@ -68,7 +74,7 @@ _NOT_VALIDATION = frozenset({"metadata", "serialization", "ref", "cls", "config"
 _CACHE: weakref.WeakKeyDictionary[type, tuple[object, SchemaValidator]] = weakref.WeakKeyDictionary()
 # One build at a time: two builds sharing a model class would unmark it while the other builds
 # (validator_of_copy); held too by whoever reads the mark (_fast_shapes._shape).
-BUILDING = threading.RLock()
+BUILD_LOCK = threading.RLock()
 
 
 def _as_object(node: object) -> dict[Any, Any] | None:
@@ -79,26 +85,36 @@ def _as_array(node: object) -> list[Any] | tuple[Any, ...] | None:
     return cast("list[Any]", node) if isinstance(node, (list, tuple)) else None
 
 
-def fail_fast_copy(schema: object) -> Any:
-    """``schema`` copied, with ``fail_fast`` on every array (iterative: schemas nest deep)."""
-    top: dict[Any, Any] = {"schema": schema}
-    stack: list[dict[Any, Any] | list[Any]] = [top]
-    while stack:
-        node = stack.pop()
-        places = list(node.items()) if isinstance(node, dict) else list(enumerate(node))
-        for place, value in places:
-            if place in _NOT_VALIDATION:
-                continue
-            members, items = _as_object(value), _as_array(value)
-            if members is not None or isinstance(items, list):
-                copied: dict[Any, Any] | list[Any] = dict(members) if members is not None else list(items or ())
-                node[place] = copied
-                stack.append(copied)
-        if isinstance(node, dict):
-            kind = node.get("type")
-            if isinstance(kind, str) and kind in _FAIL_FAST and _is_core_schema(node):
-                node["fail_fast"] = True
-    return top["schema"]
+Edit = Callable[[dict[str, Any]], dict[str, Any]]
+"""A change of one step of a core schema: the step itself when it keeps it, else what replaces it."""
+
+
+def fail_fast_copy(schema: CoreSchema, edit: Edit | None = None) -> CoreSchema:
+    """A copy of ``schema`` with ``fail_fast`` on every array, and each step first given to ``edit``.
+
+    The one rewrite of pydantic-core's schemas in the package: the models'
+    fail-fast validators, and with ``edit`` the fast reading's validator of JSON
+    text (``_reader``). What is no validation (``_NOT_VALIDATION``: functions,
+    classes, serializers) is kept as it is; a mapping of names (a model's
+    fields) is no step, and a field may be called ``metadata``.
+    """
+
+    def copied(node: Any) -> Any:
+        if isinstance(node, list):
+            return [copied(item) for item in cast(list[Any], node)]  # type: ignore[redundant-cast]
+        if not isinstance(node, dict):
+            return node
+        step = cast(dict[str, Any], node)
+        if not isinstance(step.get("type"), str):  # a mapping of names
+            return {key: copied(value) for key, value in step.items()}
+        while edit is not None and (replaced := edit(step)) is not step:
+            step = replaced
+        made = {key: value if key in _NOT_VALIDATION else copied(value) for key, value in step.items()}
+        if made["type"] in _FAIL_FAST and _is_core_schema(made):
+            made["fail_fast"] = True
+        return made
+
+    return cast(CoreSchema, copied(schema))
 
 
 def _is_core_schema(node: Mapping[Any, Any]) -> bool:
@@ -129,14 +145,14 @@ def validator_of_copy(schema: Any, config: Any, classes: Iterable[type[Any]]) ->
     that class (its "prebuilt" validators, pydantic >= 2.10), which would ignore
     the copy's edits. It looks for the class's own
     ``__pydantic_complete__``: marked incomplete while the validator is built,
-    each class is built from the copy. The builds take turns (``BUILDING``), and
+    each class is built from the copy. The builds take turns (``BUILD_LOCK``), and
     so does this package's other reader of the mark (``_fast_shapes``, which
     rebuilds a class found incomplete); pydantic-core builds with the GIL held.
     Another thread's own ``model_rebuild`` of one of these classes at that very
     moment would still see the mark: at worst, one validator then holds that
     class's own (prebuilt) validator, whose errors are not bounded.
     """
-    with BUILDING:
+    with BUILD_LOCK:
         marked = [cls for cls in classes if cls.__dict__.get("__pydantic_complete__") is True]
         try:
             for cls in marked:
@@ -157,7 +173,8 @@ def _models(schema: object) -> dict[type[Any], Any]:
         if members is not None:
             if members.get("type") == "model" and isinstance(members.get("cls"), type):
                 found[members["cls"]] = members.get("config")
-            stack.extend(value for key, value in members.items() if key not in _NOT_VALIDATION)
+            step = isinstance(members.get("type"), str)  # else a mapping of names, whose keys are no keywords
+            stack.extend(value for key, value in members.items() if not step or key not in _NOT_VALIDATION)
         elif items is not None:
             stack.extend(items)
     return found
@@ -169,7 +186,8 @@ def validate_python(cls: type[Any], value: Any, schema_only: Mapping[str, Any], 
     The fail-fast validator first; on failure, a value small enough
     (``FULL_ERRORS_MAX_VALUES``) is validated again by the class's own, whose
     error lists every problem; a bigger one keeps the fail-fast error, ending with
-    an entry saying the checks stopped when they left items of an array unchecked. ``schema_only`` is the context that skips the rules beyond
+    an entry saying the checks stopped when they left items of an array unchecked. ``schema_only`` is the
+    context that skips the rules beyond
     the schemas (``_base.SCHEMA_ONLY``): it tells the schema's problems from the rules'.
     """
     if options.get("by_alias") is False and options.get("by_name") is not True:  # as pydantic's model_validate

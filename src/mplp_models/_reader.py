@@ -1,225 +1,112 @@
-"""Strict JSON input: what ``from_json`` and ``parse`` read.
+"""The reading fast path: ``read`` by pydantic's JSON mode, kept where ``read_as_strictly`` shows it the strict one's.
 
-orjson parses: it refuses invalid UTF-8, lone surrogate escapes, NaN and
-Infinity literals, and numbers that overflow a double. Nesting deeper than
-``MAX_JSON_DEPTH`` is refused here. orjson keeps the last of two equal keys, as most
-parsers do, so duplicates are found here too: two parsers that read one payload
-differently are a known way past a signature check.
+``read(kind, raw, ...)`` is what ``from_json``, ``model_validate_json`` and
+``parse`` give. Its strict function is ``read_strictly``: the strict JSON
+reading (``_json_input.load_json``: orjson, the duplicate-key check, exact
+integers, the depth limit), then a validation of the Python value
+(``_bounded.validate_python``). Its fast function, ``read_fast``, lets
+pydantic read the text itself with the class's own validator of JSON text
+(``Reading``: its JSON mode validates while it parses, which is faster than
+orjson followed by a validation of Python objects), and keeps that model only
+when ``read_as_strictly`` shows that the strict function would have given the
+same one and what the validator left out holds (``Reading.after``); otherwise,
+and whenever pydantic refuses the text, the strict function decides, with its
+own errors. The proof writes the model back (``_writer.write_every_field``)
+and counts.
 
-Integers beyond 64 bits, which orjson would round to a double, are read
-exactly (see ``_exact_integers``).
-
-The duplicate check costs two C-speed passes, not a Python walk: in the input,
-every ``:`` is either structural (one per key) or inside a string; orjson's
-compact re-serialization of the parsed value has one structural ``:`` per key
-it kept, and the same ``:`` inside strings, unless the input spelled a colon as
-the escape ``\\u003a``. So, with no such escape, the input has a duplicate key
-exactly when it holds more colons than the re-serialization. With the escape,
-and to name the offending key, a tokenizer walks the input (``find_duplicate_key``),
-in time and memory linear in it: once escapes are blanked (``_plain``), a string
-is one character class repeated, which the regex engine matches without keeping
-state per character, and only keys are copied out.
-
-Every refusal names where the text went wrong (``place``: line, column, byte)
-and, as its location, the value being read there (``pointer_at``).
-
-``MplpModel.from_json`` first lets pydantic read the text itself (its JSON mode
-validates while it parses, which is faster than orjson followed by a
-validation of Python objects), and keeps that model only when
-``read_as_strictly`` shows that the strict reading above would have given the
-same one; otherwise, and whenever pydantic refuses the text, the strict reading
-decides, with its own errors.
-
-With the fast paths off (``_fastpath``), ``from_json`` takes the strict reading
-only, and the strict reading itself takes no short-cut: the tokenizer looks
-for duplicate keys in every text, and the standard library reads every text
-a second time for exact integers.
+The strict reading's own names (``load_json``, ``invalid``...) are here too,
+for the modules above.
 """
 
 from __future__ import annotations
 
-import codecs
-import json
-import re
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from itertools import chain
+from operator import attrgetter, itemgetter
 from typing import Any, cast
 
-import orjson
 from pydantic import ValidationError
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic_core import core_schema
 
 from mplp_models import _fastpath
-from mplp_models._errors import Quoted
-from mplp_models._fast_shapes import fast_reading
-from mplp_models._text import short_repr
-from mplp_models._writer import every_field_writer
+from mplp_models._bounded import SCHEMA_ONLY, fail_fast_copy, fail_fast_validator, validate_python, validator_of_copy
+from mplp_models._fast_shapes import facts_of, is_plain, model_class, rules_check
+from mplp_models._json_input import (
+    MAX_DEPTH,
+    MAX_JSON_DEPTH,
+    find_duplicate_key,
+    invalid,
+    json_bytes,
+    load_json,
+    place,
+    pointer_at,
+)
+from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, plainly_json
+from mplp_models._types import OPEN_OBJECT_CHECK, OPEN_OBJECT_REFUSAL, UNIQUE_CHECK
+from mplp_models._writer import every_field_writer, write_every_field
 
 __all__ = [
     "MAX_DEPTH",
     "MAX_JSON_DEPTH",
+    "Reading",
+    "fast_reading",
+    "find_duplicate_key",
     "invalid",
     "json_bytes",
     "load_json",
     "place",
     "pointer_at",
+    "read",
     "read_as_strictly",
     "read_fast",
+    "read_strictly",
 ]
 
-MAX_JSON_DEPTH = 254
-"""Deepest nesting of arrays and objects in a JSON text that is read (what orjson can write back).
-
-Open objects inside a model nest no deeper than ``MAX_OPEN_OBJECT_DEPTH``.
-"""
-
-MAX_DEPTH = MAX_JSON_DEPTH
-"""The earlier name of ``MAX_JSON_DEPTH``, kept so that code using it still runs (deprecated)."""
-
-_ESCAPED_COLON = re.compile(rb"\\u003[aA]")
-_BACKSLASH = ord("\\")  # an int: `in` looks for one byte at once, where it tries a one-byte bytes as an int first
+_BACKSLASH = ord("\\")
+_READING = _fastpath.READING
 
 
-def json_bytes(data: Any, title: str) -> bytes:
-    """``data`` (bytes, bytearray, memoryview or str) as the one representation every reading checks: UTF-8 bytes.
-
-    A lone surrogate in a str passes into them, and the parsers then refuse it as invalid UTF-8.
-    """
-    if isinstance(data, str):
-        return data.encode("utf-8", "surrogatepass")
-    if isinstance(data, (bytes, bytearray, memoryview)):
-        return bytes(cast(bytes, data))  # also a subclass, which orjson refuses
-    raise invalid(title, "json_type", f"JSON input should be bytes or str, not {type(data).__name__}", (), data)
+def read(kind: type, data: Any, context: Any, allow_duplicate_keys: bool, options: Mapping[str, Any] | None) -> Any:
+    """The model of class ``kind`` that ``data`` holds: ``read_fast``'s if it gives one, else the strict one."""
+    raw: bytes = data if type(data) is bytes else json_bytes(data, kind.__name__)
+    if _fastpath.ENABLED and _READING not in _fastpath.OFF:  # _fastpath.on, without the call
+        fast = read_fast(kind, raw, context, options)
+        if fast is not None:
+            return fast
+    return read_strictly(kind, raw, context, allow_duplicate_keys, options)
 
 
-def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> Any:
-    """The JSON value of ``data`` (bytes, bytearray, memoryview or str); a ``ValidationError`` if it is not strict JSON.
-
-    Each refusal names where the text went wrong: line, column and byte offset in
-    its message, and the location of the value being read there.
-    """
-    raw = json_bytes(data, title)
-    try:
-        value = orjson.loads(raw)
-        # orjson reads 1024 levels but writes 254: the checks below need the
-        # writing, and no model takes anything nested that deep anyway.
-        compact = orjson.dumps(value)
-    except orjson.JSONDecodeError as error:
-        raise _syntax_error(raw, error, title) from None
-    except orjson.JSONEncodeError:
-        offset = _too_deep(raw)
-        message = f"Invalid JSON: nested deeper than {MAX_JSON_DEPTH} levels at {place(raw, offset)}"
-        raise invalid(title, "json_invalid", message, pointer_at(raw, offset), raw) from None
-    # Two short-cuts, each with its proof (in _exact_integers and the module
-    # docstring); with the fast paths off, the second reading and the walk run always.
-    fast = _fastpath.ENABLED
-    if not fast or (b"+" in compact and b"e+" in compact):  # the lone byte first: it is found at memchr speed
-        value = _exact_integers(raw, title)
-    kept_colons = compact.count(b":")
-    del compact  # as large as the input: not kept while the tokenizer runs
-    if not allow_duplicate_keys and (not fast or _may_have_duplicate_keys(raw, kept_colons)):
-        found = find_duplicate_key(raw)
-        if found is not None:
-            loc, key, offset = found
-            message = f"Duplicate key {short_repr(key)} in one object, at {place(raw, offset)}"
-            raise invalid(title, "json_duplicate_key", message, loc, raw)
-    return value
+def read_strictly(
+    kind: type, raw: bytes, context: Any, allow_duplicate_keys: bool, options: Mapping[str, Any] | None
+) -> Any:
+    """The strict reading: orjson, the duplicate-key check, then a validation of Python objects (bounded errors)."""
+    value = load_json(raw, kind.__name__, allow_duplicate_keys=allow_duplicate_keys)
+    return validate_python(kind, value, SCHEMA_ONLY, context=context, **(options or {}))
 
 
-def place(raw: bytes, offset: int) -> str:
-    """Where byte ``offset`` of ``raw`` is, for a message: ``line 2, column 7 (byte 12)``.
+def read_as_strictly(raw: bytes, model: Any) -> bool:
+    """Whether ``model``, read by pydantic from ``raw`` in JSON mode, is what ``read_strictly`` gives (the schema).
 
-    Lines end at ``\\n``; a column counts characters from 1 (what an editor shows),
-    each byte that is not UTF-8 as one; the byte offset counts from 0.
-    """
-    line = raw.count(b"\n", 0, offset) + 1
-    line_start = raw.rfind(b"\n", 0, offset) + 1
-    return f"line {line}, column {_characters(raw, line_start, offset) + 1} (byte {offset})"
-
-
-_CHUNK = 1 << 20
-
-
-def _characters(raw: bytes, start: int, end: int) -> int:
-    """How many characters ``raw[start:end]`` decodes to, in chunks: a line may be all of a 100 MB input."""
-    decoder = codecs.getincrementaldecoder("utf-8")("replace")
-    view = memoryview(raw)
-    count = 0
-    for chunk in range(start, end, _CHUNK):
-        count += len(decoder.decode(view[chunk : min(chunk + _CHUNK, end)]))
-    return count + len(decoder.decode(b"", final=True))
-
-
-def _syntax_error(raw: bytes, error: orjson.JSONDecodeError, title: str) -> ValidationError:
-    """orjson's refusal, worded and placed in ``raw``: orjson places a UTF-8 error at the start, and counts characters."""
-    if error.msg.startswith("str is not valid UTF-8"):
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as bad:
-            offset, reason = bad.start, _utf8_reason(raw, bad)
-        else:  # not reached: orjson and Python agree on UTF-8; kept so that the error stays an error
-            offset, reason = 0, error.msg
-    else:
-        offset, reason = len(error.doc[: error.pos].encode("utf-8", "surrogatepass")), error.msg
-    message = f"Invalid JSON: {reason} at {place(raw, offset)}"
-    return invalid(title, "json_invalid", message, pointer_at(raw, offset), raw)
-
-
-def _utf8_reason(raw: bytes, bad: UnicodeDecodeError) -> str:
-    first = raw[bad.start]
-    if first == 0xED:  # a lone surrogate that a str carried (json_bytes keeps it) is ED A0..BF 80..BF
-        try:
-            surrogate = raw[bad.start : bad.start + 3].decode("utf-8", "surrogatepass")
-        except UnicodeDecodeError:
-            pass
-        else:
-            return f"text is not UTF-8: a lone surrogate (U+{ord(surrogate):04X}) has no UTF-8 form"
-    return f"text is not UTF-8: byte 0x{first:02X} ({bad.reason})"
-
-
-def _too_deep(raw: bytes) -> int:
-    """The offset of the first ``[`` or ``{`` nested more than ``MAX_JSON_DEPTH`` deep in a valid text (one is)."""
-    depth = 0
-    for match in _STRUCTURE.finditer(_plain(raw)):
-        byte = raw[match.start()]
-        if byte in _OPENERS:
-            depth += 1
-            if depth > MAX_JSON_DEPTH:
-                return match.start()
-        elif byte in _CLOSERS:
-            depth -= 1
-    return 0  # not reached for a text orjson could not write back
-
-
-def _exact_integers(raw: bytes, title: str) -> Any:
-    """The value again, with integers beyond 64 bits exact.
-
-    orjson reads such an integer as the nearest double, which would round what
-    the sender wrote; it then writes that double with an exponent (``e+``), so
-    only a text whose value has one (or a string with ``e+`` in it) is read a
-    second time, by the standard library, which keeps integers exact.
+    What ``read_fast`` asks of every model it reads (by ``counts_agree``), and
+    of the open objects the reading held, its rules and its unique arrays
+    (``Reading.after``).
     """
     try:
-        return json.loads(raw)
-    except RecursionError:
-        raise invalid(title, "json_invalid", "Invalid JSON: nested too deeply to read exactly", (), raw) from None
+        written, unset = write_every_field(model)
+    except TypeError:  # orjson's JSONEncodeError, or a model that is not plain
+        return False
+    return counts_agree(raw, raw.count(b":"), written, unset)
 
 
-def _may_have_duplicate_keys(raw: bytes, kept_colons: int) -> bool:
-    return _has_escaped_colon(raw) or raw.count(b":") != kept_colons
-
-
-def _has_escaped_colon(raw: bytes) -> bool:
-    # A lone byte is found at memchr speed; the escape is looked for only if some backslash is there.
-    return _BACKSLASH in raw and _ESCAPED_COLON.search(raw) is not None
-
-
-def read_as_strictly(raw: bytes, model: Any, screened: bool = True) -> bool:
-    """Whether ``model``, which pydantic read from ``raw`` in its JSON mode, is what ``load_json`` and a validation would give.
+def counts_agree(raw: bytes, colons: int, written: bytes, unset: int) -> bool:
+    """Whether the model read from ``raw`` (holding ``colons``), written with every field as ``written``, ``unset`` of
+    them not given, is what ``read_strictly`` gives.
 
     Both parsers accept the same texts and read the same values, but for the
-    things below, each settled here, in the types or in the fast reading's validator:
+    things below, each settled here, in the types or in ``Reading``:
 
-    * duplicate keys, which pydantic's parser merges: ``model`` written back
+    * duplicate keys, which pydantic's parser merges: the model written back
       (``write_every_field``: every field, the open objects as they are) holds
       one ``:`` per key it kept, one per field not given, and every ``:`` of
       the strings; the text holds as many, counting the fields not given and
@@ -229,67 +116,58 @@ def read_as_strictly(raw: bytes, model: Any, screened: bool = True) -> bool:
     * integers beyond +/-(2**53 - 1): pydantic keeps them exact, as the strict
       reading does, but refuses none beyond a double's range; written with
       ``OPT_STRICT_INTEGER``, any such integer stops the writing (then: no);
+    * lone surrogates: orjson's writing refuses every one (then: no);
     * ``NaN``, ``Infinity`` and overflowing numbers, which pydantic's parser
-      takes into open objects: ``JsonObject`` refuses them in JSON mode, or,
-      where the fast reading took its check out, ``Reading.after``'s screen
-      of the open objects found (``screened`` true) or else the count of
-      ``null``s (below);
-    * nesting beyond ``MAX_JSON_DEPTH``, which no model takes (orjson's writing
-      stops at it), and, inside an open object, beyond ``MAX_OPEN_OBJECT_DEPTH``:
-      ``JsonObject`` or ``_fast_shapes.Reading`` refuses it.
-
-    The ``null`` count, once the colons have shown that no key was dropped:
-    orjson writes a NaN or an infinity as ``null``. The writing holds one
-    ``null`` per ``null`` of the text outside strings, one per field not given,
-    one per NaN or infinity, and at least as many in strings as the text
-    (orjson escapes only quotes, backslashes and control characters, and
-    writes a newline as ``\\n``, so a ``null`` of a string's text, the ``n`` of
-    ``\\n`` included, is written again; an escape like ``\\u006e`` only adds).
-    So it holds no more than the text's and the unset fields' together
-    exactly when no number was NaN or infinite. Of lone surrogates, orjson's
-    writing refuses every one (then: no).
+      takes into open objects, and nesting inside an open object beyond
+      ``MAX_OPEN_OBJECT_DEPTH``: ``plainly_open``, else ``Reading.screen``, screens the open objects the
+      model holds; nesting beyond ``MAX_JSON_DEPTH`` no model takes.
 
     The counts hold for plain models only (``_fast_shapes.fast_path_problems``: an
     unset field holds ``None``, every key is a field, no validator of the
-    user's changes a string); ``write_every_field`` refuses any other, and
-    then the answer is no.
-
+    user's changes a string); ``write_every_field`` refuses any other.
     Checked against orjson's verdicts on malformed text (invalid UTF-8, lone
     surrogates, bad numbers, trailing data, BOM, control characters) in the tests.
     """
-    try:
-        kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # any value; a TypeError below if no model
-        written, unset = every_field_writer(kind)(model)  # the writing the fast reading chooses
-    except TypeError:  # orjson's JSONEncodeError, or a model that is not plain
-        return False
-    return _counts_agree(raw, raw.count(b":"), written, unset, screened)
-
-
-def _counts_agree(raw: bytes, colons: int, written: bytes, unset: int, screened: bool) -> bool:
-    """The counts of ``read_as_strictly``: ``written`` is the model read from ``raw`` (with ``colons``) with every field, ``unset`` of them not given."""
     escaped = raw.count(b"\\u003a") + raw.count(b"\\u003A") if _BACKSLASH in raw else 0
-    # Both counts must hold (the order is no matter): the null count's argument takes the colons' for given.
-    # A writing with no more nulls than fields not given holds no NaN or infinity: the text's need no count.
-    if not screened:
-        nulls = written.count(b"null")
-        if nulls > unset and nulls > raw.count(b"null") + unset:
-            return False
     return colons + escaped + unset == written.count(b":")
 
 
-def read_fast(kind: type, raw: bytes, context: Any = None, options: Mapping[str, Any] | None = None) -> Any:
-    """The model of class ``kind`` read from ``raw`` by its fast reading, if ``read_as_strictly`` keeps it; else None.
+def plainly_open(raw: bytes, colons: int, written: bytes, unset: int) -> bool:
+    """True only when no open object of the model read from ``raw`` (holding ``colons``), written as ``written``,
+    holds a NaN, an infinity or nesting beyond ``MAX_OPEN_OBJECT_DEPTH``; asked once ``counts_agree`` holds.
 
-    None also for a class with no fast reading (``_fast_shapes.fast_reading``)
-    and for any text that reading refuses: the strict reading then decides,
-    and words the errors. ``context`` and ``options`` are passed to the
-    validator (pydantic-core takes ~0.7 us more for a ``context=None`` given).
-    The fast paths must be on (``_fastpath``): the caller asks.
+    False is no verdict. Depth: an open object sits one level down in the document at least; a text nests no
+    deeper than its colons and its ``[`` together, plus one (on the way down to its deepest value, each object
+    but the last holds the next under a key of its own, and each array is a ``[`` of its own), nor deeper than
+    half its bytes (an opener and a closer a level). NaN: orjson writes a NaN or an infinity as ``null``. The
+    writing holds one ``null`` per ``null`` of the text outside strings, one per field not given, one per NaN
+    or infinity, and at least as many in strings as the text (orjson escapes only quotes, backslashes and
+    control characters, and writes a newline as ``\\n``, so a ``null`` of a string's text, the ``n`` of
+    ``\\n`` included, is written again; an escape like ``\\u006e`` only adds): so it holds no more than the
+    text's and the unset fields' together exactly when no number was NaN or infinite.
     """
-    read = _READS.get(kind)
-    if read is None:
-        read = _READS[kind] = _read_of(kind)
-    return read(raw, context, options)
+    if len(raw) > _SHORT_TEXT and colons + raw.count(b"[") >= MAX_OPEN_OBJECT_DEPTH:
+        return False  # counting more of a large text would cost more than the screen of its open objects
+    nulls = written.count(b"null")
+    return nulls <= unset or nulls <= raw.count(b"null") + unset
+
+
+_SHORT_TEXT = 2 * (MAX_OPEN_OBJECT_DEPTH + 1)
+
+
+def read_fast(kind: type, raw: bytes, context: Any = None, options: Mapping[str, Any] | None = None) -> Any:
+    """The model of class ``kind`` read from ``raw`` by its fast reading, if the proof keeps it; else None.
+
+    None also for a class with no fast reading (``fast_reading``) and for any
+    text that reading refuses: the strict reading then decides, and words the
+    errors. ``context`` and ``options`` are passed to the validator
+    (pydantic-core takes ~0.7 us more for a ``context=None`` given). The
+    caller asks whether the fast path is on.
+    """
+    reads = _READS.get(kind)
+    if reads is None:
+        reads = _READS[kind] = _read_of(kind)
+    return reads(raw, context, options)
 
 
 _Read = Callable[[bytes, Any, "Mapping[str, Any] | None"], Any]
@@ -301,32 +179,27 @@ def _read_of(kind: type) -> _Read:
     """``read_fast`` for one class, with what depends on the class alone decided here, once.
 
     An event is read in a few microseconds: each call and each look-up that a
-    plain payload does not need takes its share (issue #26's slim ``from_json``).
-    It is ``read_as_strictly`` and ``Reading.after`` in one function. A class
-    rebuilt since (``model_rebuild(force=True)``: a new core schema) is read
-    by a new one.
+    plain payload does not need takes its share. A class rebuilt since
+    (``model_rebuild(force=True)``: a new core schema) is read by a new one.
     """
-    model_class: Any = kind
-    schema = model_class.__pydantic_core_schema__  # first: a rebuild meanwhile ends in _read_again
+    model_class_: Any = kind
+    schema = model_class_.__pydantic_core_schema__  # first: a rebuild meanwhile ends in _read_again
     reading = fast_reading(kind)
     if reading is None:
 
         def strictly(raw: bytes, context: Any, options: Mapping[str, Any] | None) -> Any:
-            if model_class.__pydantic_core_schema__ is not schema:
-                return _read_again(kind, raw, context, options)
-            return None
+            return (
+                _read_again(kind, raw, context, options)
+                if model_class_.__pydantic_core_schema__ is not schema
+                else None
+            )
 
         return strictly
-    choose = reading.validator if reading.by_text else None
-    shallow = reading.shallow
-    write = every_field_writer(kind)
-    after = reading.after
+    validator, write, after, screen = reading.validator, every_field_writer(kind), reading.after, reading.screen
 
-    def read(raw: bytes, context: Any, options: Mapping[str, Any] | None) -> Any:
-        if model_class.__pydantic_core_schema__ is not schema:
+    def fast(raw: bytes, context: Any, options: Mapping[str, Any] | None) -> Any:
+        if model_class_.__pydantic_core_schema__ is not schema:
             return _read_again(kind, raw, context, options)
-        colons = raw.count(b":")
-        validator, screened = (shallow, True) if choose is None else choose(raw, colons)
         try:
             model = (
                 validator.validate_json(raw)
@@ -334,13 +207,16 @@ def _read_of(kind: type) -> _Read:
                 else validator.validate_json(raw, context=context, **(options or {}))
             )
             written, unset = write(model)
-        except (ValidationError, TypeError):  # a refusal; orjson's JSONEncodeError (see read_as_strictly)
+        except (ValidationError, TypeError):  # a refusal; orjson's JSONEncodeError (see counts_agree)
             return None  # the model freed before the strict reading, which may need as much memory again
-        if _counts_agree(raw, colons, written, unset, screened) and (after is None or after(model, context)):
-            return model
-        return None
+        colons = raw.count(b":")
+        if not counts_agree(raw, colons, written, unset):
+            return None
+        if screen is not None and not screen(model, raw, colons, written, unset):
+            return None
+        return model if after is None or after(model, context) else None
 
-    return read
+    return fast
 
 
 def _read_again(kind: type, raw: bytes, context: Any, options: Mapping[str, Any] | None) -> Any:
@@ -349,129 +225,314 @@ def _read_again(kind: type, raw: bytes, context: Any, options: Mapping[str, Any]
     return read_fast(kind, raw, context, options)
 
 
-class _Open:
-    """An object or array that the tokenizer is inside of."""
-
-    __slots__ = ("index", "keys", "path")
-
-    def __init__(self, keys: set[str] | None, path: tuple[str | int, ...]) -> None:
-        self.keys = keys  # the keys seen so far; None for an array
-        self.path = path
-        self.index = 0  # of the current item, in an array
+# --- the class's validator of JSON text, and what it leaves to be asked after ----------------------
 
 
-# Once escapes are blanked (``_plain``), a string is a quote, no quote, a quote: one character
-# class repeated, which the regex engine matches in constant memory. The optional closing quote
-# lets a prefix cut inside a string end on it (``pointer_at``).
-_STRUCTURE = re.compile(rb'"[^"]*"?|[{}\[\]:,]')
-_QUOTE, _COLON, _COMMA = ord('"'), ord(":"), ord(",")
-_OPENERS, _CLOSERS = frozenset(b"{["), frozenset(b"}]")
+class Reading:
+    """How ``read_fast`` reads one plain class: its validator of JSON text, and what to ask of a model it read.
 
-
-def _plain(raw: bytes) -> bytes:
-    """``raw`` with every ``\\\\`` and ``\\"`` escape blanked to ``__``: the same length, and a ``"`` only where a string starts or ends.
-
-    In JSON text a backslash occurs only inside a string, where it starts a
-    two-character escape (``\\uXXXX`` has no quote or backslash after its
-    first two); so pairing backslashes from the left, as ``bytes.replace``
-    does, pairs them as the parser does, and what is left of ``\\"`` after
-    that is an escaped quote. No byte of a multi-byte UTF-8 sequence is ASCII.
-    Offsets in the result are offsets in ``raw``.
+    ``validator`` is the class's own in JSON mode, but that its open objects
+    (``JsonObject``) are taken as pydantic's parser reads them, with no
+    Python call, and that the outermost model is built without its rules
+    (``_fast_shapes.rules_after_reading``) and without the ``UniqueItems``
+    checks of its own fields; every array fails fast (``_bounded``): a text it
+    refuses goes to the strict reading, and its errors are dropped.
+    ``screen`` asks, once the model is read, that its open objects hold what ``first_problem`` allows
+    (``_screen``); ``after(model, context)`` what else was left out (None: nothing): the unique arrays,
+    then the rules.
     """
-    if _BACKSLASH not in raw:  # the common case: no copy
-        return raw
-    return raw.replace(b"\\\\", b"__").replace(b'\\"', b"__")
+
+    __slots__ = ("after", "kind", "screen", "validator")
+
+    def __init__(self, kind: type) -> None:
+        self.kind = kind
+        edit = _JsonOnly(kind)
+        try:
+            schema = fail_fast_copy(kind.__pydantic_core_schema__, edit.edit)  # type: ignore[attr-defined]
+            self.screen = _screen(kind) if edit.open else None
+            self.validator = validator_of_copy(schema, edit.config, edit.models)
+            self.after = _asked_after(facts_of(kind).unique, edit.sound)
+        except ValueError:  # a class that holds itself: its fail-fast validator, rules and all, as fast as its own
+            self.validator, self.screen, self.after = fail_fast_validator(kind), None, None
 
 
-def find_duplicate_key(raw: bytes) -> tuple[tuple[str | int, ...], str, int] | None:
-    """The location of the first duplicated key of a valid JSON text, the key, and its byte offset; or None.
+_READINGS: dict[type, tuple[object, Reading | None]] = {}
+_READINGS_LOCK = threading.Lock()
 
-    Iterative, so any depth that orjson reads is fine; time and memory linear in
-    the input: the tokens are found in ``_plain(raw)`` and only keys are copied out.
+
+def fast_reading(kind: type) -> Reading | None:
+    """The fast reading of ``kind``, built once per core schema of the class; None for a class that is not plain."""
+    schema = getattr(kind, "__pydantic_core_schema__", None)
+    found = _READINGS.get(kind)
+    if found is not None and found[0] is schema:  # a rebuilt class (model_rebuild(force=True)) has a new schema
+        return found[1]
+    with _READINGS_LOCK:
+        found = _READINGS.get(kind)
+        if found is None or found[0] is not schema:
+            found = _READINGS[kind] = (schema, Reading(kind) if is_plain(kind) else None)
+    return found[1]
+
+
+def _step_function(node: Mapping[str, Any]) -> object:
+    """The function of a function validator step (``{"function": {"function": f}}``), or None."""
+    function = node.get("function")
+    return cast(dict[str, object], function).get("function") if isinstance(function, dict) else None
+
+
+class _JsonOnly:
+    """The edit (``_bounded.fail_fast_copy``) that makes a class's core schema its validator of JSON text.
+
+    Each ``json-or-python`` step becomes its JSON branch; ``JsonObject``'s two
+    before-validators are taken out (``open``: some were), unless the class
+    keeps keys of its own (``extra="allow"``: they are checked by ``_context``'s
+    functions, which the screen after does not stand in for); the outermost
+    model's registered rules (``sound``) and the ``UniqueItems`` checks of its
+    own fields are taken out. ``models`` and ``config``: what
+    ``validator_of_copy`` needs.
     """
-    plain = _plain(raw)
-    stack: list[_Open] = []
-    key: str = ""
-    string = (0, 0)  # the span of the last string, a key when a colon follows
-    for match in _STRUCTURE.finditer(plain):
-        start = match.start()
-        byte = plain[start]
-        if byte == _QUOTE:
-            string = (start, match.end())
-        elif byte == _COLON:
-            key = orjson.loads(raw[string[0] : string[1]])
-            keys = stack[-1].keys
-            if keys is not None and key in keys:
-                return (*stack[-1].path, key), key, string[0]
-            if keys is not None:
-                keys.add(key)
-        elif byte in _OPENERS:
-            path: tuple[str | int, ...] = ()
-            if stack:
-                parent = stack[-1]
-                path = (*parent.path, key if parent.keys is not None else parent.index)
-            stack.append(_Open(set() if byte == ord("{") else None, path))
-        elif byte in _CLOSERS:
-            stack.pop()
-        elif byte == _COMMA and stack[-1].keys is None:
-            stack[-1].index += 1
-    return None
+
+    def __init__(self, kind: type) -> None:
+        self.kind = kind
+        self.keep_open = facts_of(kind).extra
+        self.unique = frozenset(facts_of(kind).unique)
+        self.models: list[type] = []
+        self.config: Any = None
+        self.sound: Callable[[Any, Any], bool] | None = None
+        self.open = False
+        self.outer_seen = False
+        self.outer_made: dict[str, Any] | None = None
+
+    def edit(self, node: dict[str, Any]) -> dict[str, Any]:
+        kind = node["type"]
+        if kind == "json-or-python":
+            return _with_ref(cast(core_schema.JsonOrPythonSchema, node)["json_schema"], node)
+        if kind == "chain":
+            number = _bounded_number(cast(core_schema.ChainSchema, node))
+            return node if number is None else _with_ref(number, node)
+        if kind == "str" and node.get("min_length") == 0:
+            # JsonText's bound refuses a lone surrogate (pydantic-core then reads the text as UTF-8, about 8 ns
+            # a string): JSON text brings none that pydantic's parser takes, and the proof's writing refuses any.
+            return {key: value for key, value in node.items() if key != "min_length"}
+        if kind == "function-before" and _step_function(node) in (OPEN_OBJECT_CHECK, OPEN_OBJECT_REFUSAL):
+            if self.keep_open:
+                return node
+            self.open = True
+            return _with_ref(cast(core_schema.BeforeValidatorFunctionSchema, node)["schema"], node)
+        if kind == "function-after":
+            return self._after_left_out(cast(core_schema.AfterValidatorFunctionSchema, node))
+        if kind == "model":
+            return self._outer_model(cast(core_schema.ModelSchema, node))
+        return node
+
+    def _after_left_out(self, node: core_schema.AfterValidatorFunctionSchema) -> dict[str, Any]:
+        """The outermost model's rules step left out (and its check kept in ``sound``); any other as it is."""
+        sound = rules_check(_step_function(node))
+        if sound is not None and cast(dict[str, Any], node["schema"]).get("cls") is self.kind:
+            self.sound = sound
+            return _with_ref(node["schema"], node)
+        return cast(dict[str, Any], node)
+
+    def _outer_model(self, node: core_schema.ModelSchema) -> dict[str, Any]:
+        """A model step: the class noted; the outermost one's own unique arrays' checks left out."""
+        if node is self.outer_made:  # the step this edit made of the outermost model, given back to it
+            return cast(dict[str, Any], node)
+        self.models.append(node["cls"])
+        if node["cls"] is not self.kind:
+            return cast(dict[str, Any], node)
+        # What is left out is asked of the outermost model only: a class that holds itself gets no copy.
+        if self.outer_seen:
+            raise ValueError(f"{self.kind.__name__} holds a model of its own class")
+        self.outer_seen, self.config = True, node.get("config")
+        fields = cast(dict[str, Any], node["schema"])
+        if fields.get("type") != "model-fields" or not self.unique:
+            return cast(dict[str, Any], node)
+        own = {
+            name: _unique_left_out(field) if name in self.unique else field for name, field in fields["fields"].items()
+        }
+        self.outer_made = {**node, "schema": {**fields, "fields": own}}
+        return self.outer_made
 
 
-def pointer_at(raw: bytes, offset: int) -> tuple[str | int, ...]:
-    """The location of the value that the text was reading at byte ``offset``, where it went wrong.
+_INT = {"type": "int", "strict": True}
+_FINITE = {"type": "float", "allow_inf_nan": False, "strict": True}
+_UNION_KEYS = frozenset({"type", "choices", "custom_error_type", "custom_error_message", "custom_error_context"})
 
-    At the end of the text, the whole document: it is the document that was cut short.
 
-    ``raw[:offset]`` is valid as far as it goes (the parser read it), but where
-    the text is not UTF-8: then the walk is a best guess, which never fails. The value
-    is the member whose key came last, or the array's item being read; else the
-    innermost object or array; else the whole document.
+def _bounded_number(chain: core_schema.ChainSchema) -> dict[str, Any] | None:
+    """A bounded ``JsonNumber``'s JSON steps (``_types._NumericSchema``) as one union, or None for any other chain.
+
+    The type's union (a strict ``int``, a finite strict ``float``) then one union per bound (``int`` and
+    ``float``, each with the bound) accept an int exactly when it is within the bounds (an int that fails the
+    int's bound fails the float's too: the bounds are integers a double holds, and rounding keeps the order
+    with them) and a float exactly when it is finite and within them, each kept as given: so does one union
+    of a bounded strict ``int`` and a bounded finite strict ``float``, with a step and a union fewer. Only the
+    errors differ, and this validator's errors are dropped (the strict reading words them).
     """
-    if offset >= len(raw):
-        return ()
-    plain = _plain(raw[:offset])
-    path: list[str | int] = []  # of the innermost open container
-    kinds: list[bool] = []  # for each open container: is it an object
-    member: str | int | None = None  # the value begun last in it, if one is
-    string = (0, 0)
-    for match in _STRUCTURE.finditer(plain):
-        start = match.start()
-        byte = plain[start]
-        if byte == _QUOTE:
-            string = (start, match.end())
-        elif byte == _COLON:
-            member = _key(raw, string)
-        elif byte in _OPENERS:
-            if kinds:
-                path.append(member if member is not None else 0)
-            kinds.append(byte == ord("{"))
-            member = None if kinds[-1] else 0
-        elif not kinds:  # a stray closer or comma: only a text that is not UTF-8 gets this far (see above)
-            continue
-        elif byte in _CLOSERS:
-            kinds.pop()
-            member = path.pop() if path else None
-        elif byte == _COMMA:
-            member = None if kinds[-1] or not isinstance(member, int) else member + 1
-    if not kinds:
-        return ()
-    return (*path, member) if member is not None else tuple(path)
-
-
-def _key(raw: bytes, span: tuple[int, int]) -> str | None:
-    try:
-        key: str = orjson.loads(raw[span[0] : span[1]])
-    except orjson.JSONDecodeError:  # after bytes that are not UTF-8, the walk may take text for a key
+    steps: list[Any] = list(chain["steps"])
+    if len(steps) < 2 or not _plain_choices(steps[0], {}):
         return None
-    return key
+    bounds: dict[str, Any] = {}
+    for step in steps[1:]:
+        limit: Any = step.get("custom_error_context") if step.get("type") == "custom-error" else None
+        if not isinstance(limit, dict) or len(cast(dict[str, Any], limit)) != 1:
+            return None
+        ((name, value),) = cast(dict[str, Any], limit).items()
+        if name not in ("ge", "le") or name in bounds or type(value) is not int or abs(value) > 2**53:
+            return None
+        if not _plain_choices(step.get("schema"), {name: value}):
+            return None
+        bounds[name] = value
+    return {"type": "union", "choices": [{**_INT, **bounds}, {**_FINITE, **bounds}]}
 
 
-def invalid(title: str, kind: str, message: str, loc: tuple[str | int, ...], data: Any) -> ValidationError:
-    """A one-entry ``ValidationError`` for input that never reached the model (quoting the start of text)."""
-    # Text that is not JSON is quoted by its start only: it may be megabytes, or not even UTF-8.
-    found = Quoted.of(data) if isinstance(data, (bytes, str)) else data
-    # The message is built at run time, which PydanticCustomError's LiteralString hint does not foresee.
-    error = PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]
-    detail: InitErrorDetails = {"type": error, "loc": loc, "input": found}
-    return ValidationError.from_exception_data(title, [detail])
+def _plain_choices(union: Any, bound: dict[str, Any]) -> bool:
+    """Whether ``union`` is a union of exactly a strict ``int`` and a strict ``float`` with ``bound``."""
+    if not isinstance(union, dict):
+        return False
+    schema = cast(dict[str, Any], union)
+    number = _FINITE if not bound else {"type": "float", "strict": True, **bound}
+    choices = [{**_INT, **bound}, number]
+    return schema.get("type") == "union" and schema.get("choices") == choices and set(schema) <= _UNION_KEYS
+
+
+def _unique_left_out(field: dict[str, Any]) -> dict[str, Any]:
+    """A field of the outermost model whose JSON branch checks its array's items unique, that check left out.
+
+    The field's schema is ``default`` (optional) or not, then ``json-or-python`` (``Ordered``), whose JSON
+    branch is the ``UniqueItems`` step; any other form is kept as it is (and the check with it).
+    """
+    outer = field["schema"]
+    defaulted = outer.get("type") == "default"
+    inner = outer["schema"] if defaulted else outer
+    checked: dict[str, Any] = inner.get("json_schema", {}) if inner.get("type") == "json-or-python" else {}
+    if checked.get("type") != "function-after" or _step_function(checked) is not UNIQUE_CHECK:
+        return field
+    inner = {**inner, "json_schema": _with_ref(checked["schema"], checked)}
+    return {**field, "schema": {**outer, "schema": inner} if defaulted else inner}
+
+
+def _with_ref(inner: Any, outer: Mapping[str, Any]) -> dict[str, Any]:
+    """``inner`` in place of ``outer``, under ``outer``'s definition name if it has one."""
+    if "ref" not in outer:
+        return cast(dict[str, Any], inner)
+    if "ref" in inner:  # two names for one step: not in these schemas
+        raise ValueError(f"{outer['ref']} and {inner['ref']} name one step")
+    return {**inner, "ref": outer["ref"]}
+
+
+def _asked_after(
+    unique: tuple[str, ...], sound: Callable[[Any, Any], bool] | None
+) -> Callable[[Any, Any], bool] | None:
+    """What the fast reading asks of a model it read, with its context: its ``unique`` arrays' items, then ``sound``."""
+    if not unique:
+        return sound
+
+    def after(model: Any, context: Any) -> bool:
+        values: dict[str, Any] = model.__dict__
+        for name in unique:
+            items = values[name]  # an unset field holds None
+            # UNIQUE_CHECK's own test with the fast paths on: a set of its items (strings or str-valued
+            # enums) has a repeat exactly when it is shorter. Skipped for fewer than two items.
+            if items is not None and len(items) > 1 and len(set(items)) != len(items):
+                return False
+        return sound is None or sound(model, context)
+
+    return after
+
+
+_Screen = Callable[[Any, bytes, int, bytes, int], bool]
+"""True only when no open object of a model read (from the text, written back, so many fields unset) holds what
+``first_problem`` refuses (False: no verdict): the model, the text and its colons, the writing, the unset fields."""
+
+
+def _screen(kind: type) -> _Screen:
+    """How the fast reading screens the open objects of a model of ``kind`` it read.
+
+    Where every open object is a field of the class's own, or an item of one (an event, a learning sample), the
+    text is small and mostly those objects: its counts (``plainly_open``) cost less than finding the objects
+    and writing them again. Where they sit in models inside (the module kinds' events and trace, a dialog's
+    messages), the text is mostly other things, and most documents hold none: they are found (by the
+    classes' facts) and written again together (``_json_values.plainly_json``).
+    """
+    paths = _paths_of(kind, frozenset())
+    find = _finder(paths)
+
+    def found_plainly_json(model: Any, raw: bytes, colons: int, written: bytes, unset: int) -> bool:
+        found: list[Any] = []
+        find(model, found)
+        return not found or plainly_json(found, _SCREENED_LEVELS, parsed=True)
+
+    if any(len(path) > 1 for path in paths):
+        return found_plainly_json
+
+    def by_text(model: Any, raw: bytes, colons: int, written: bytes, unset: int) -> bool:
+        return plainly_open(raw, colons, written, unset) or found_plainly_json(model, raw, colons, written, unset)
+
+    return by_text
+
+
+# --- the open objects of a model read, found and screened after the reading ----------------------
+
+_Find = Callable[[Any, "list[Any]"], None]
+"""Appends the open objects that a model holds (its own and its models' inside) to a list."""
+
+_SCREENED_LEVELS = MAX_OPEN_OBJECT_DEPTH + 1  # the list of the open objects found is a level of its own
+
+_Path = tuple[tuple[str, bool], ...]
+"""The way to some open objects from a model: field names, each with whether it holds an array."""
+
+
+def _paths_of(kind: type, within: frozenset[type]) -> tuple[_Path, ...]:
+    """The ways from a model of ``kind`` to each of its places that hold open objects (``within``: classes above)."""
+    if kind in within:
+        raise ValueError(f"{kind.__name__} holds a model of its own class")
+    facts = facts_of(kind)
+    fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
+    paths: list[_Path] = [((name, False),) for name in facts.open]
+    paths += [((name, True),) for name in facts.open_arrays]
+    for many, names in ((False, facts.models), (True, facts.model_arrays)):
+        for name in names:
+            inner = model_class(fields[name].annotation)
+            inside = _paths_of(inner, within | {kind}) if inner is not None else ()
+            paths += [((name, many), *path) for path in inside]
+    return tuple(paths)
+
+
+def _finder(paths: tuple[_Path, ...]) -> _Find:
+    """The finder of the ways ``paths``: each followed by C-level maps over every model on the way.
+
+    ``filter(None, ...)`` drops what is unset (None), an empty array and an
+    empty object (which holds nothing to screen); an array's items are chained.
+    The model's own open fields (one step, no array) are read off its
+    ``__dict__`` by one ``itemgetter``.
+    """
+    own = [name for (name, many), *rest in paths if not rest and not many]
+    walks = [
+        (name, many, tuple((attrgetter(step), items) for step, items in rest))
+        for (name, many), *rest in paths
+        if rest or many
+    ]
+    read_own = itemgetter(*own) if len(own) > 1 else None
+    one = own[0] if len(own) == 1 else None
+
+    def find(model: Any, found: list[Any]) -> None:
+        values: dict[str, Any] = model.__dict__
+        if read_own is not None:
+            found.extend(filter(None, read_own(values)))
+        elif one is not None and values[one]:
+            found.append(values[one])
+        for name, many, rest in walks:
+            held = values[name]
+            if held:
+                found.extend(_followed(held if many else (held,), rest))
+
+    return find
+
+
+def _followed(inside: Iterable[Any], rest: tuple[tuple[Callable[[Any], Any], bool], ...]) -> Iterable[Any]:
+    """What the steps ``rest`` lead to from the values ``inside``: each step's non-empty values, arrays chained."""
+    for getter, items in rest:
+        inside = filter(None, map(getter, inside))
+        if items:
+            inside = chain.from_iterable(inside)
+    return inside

@@ -153,7 +153,7 @@ class RuledModel(LifecycleModel, frozen=True):
 
     def _broken(self) -> Iterator[RuleViolation]:
         """``_violations``, after ``_plainly_sound`` where the fast paths are on."""
-        if _fastpath.ENABLED and self._plainly_sound():
+        if _fastpath.on(_fastpath.RULES) and self._plainly_sound():
             return iter(())
         return self._violations()
 

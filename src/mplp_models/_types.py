@@ -18,7 +18,7 @@ import math
 import numbers
 import operator
 import re
-from collections.abc import ItemsView, Iterable, KeysView, Mapping, Sequence, ValuesView
+from collections.abc import ItemsView, KeysView, Mapping, Sequence, ValuesView
 from collections.abc import Set as AbstractSet
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
@@ -45,10 +45,17 @@ from pydantic_core.core_schema import ErrorType
 from typing_extensions import TypeAliasType
 
 from mplp_models import _errors, _fastpath
-from mplp_models._canonical import plainly_json
 from mplp_models._errors import Quoted, first_entries, too_many
+from mplp_models._json_values import (
+    MAX_OPEN_OBJECT_DEPTH,
+    Problem,
+    first_problem,
+    non_finite_name,
+    plainly_json,
+    within_double,
+)
 from mplp_models._public import publish
-from mplp_models._text import encodable, short_repr
+from mplp_models._text import encodable, pointer, short_repr
 from mplp_models._timestamp_order import earliest_and_latest, in_text_order, is_before, none_before
 
 __all__ = [
@@ -76,18 +83,9 @@ __all__ = [
     "in_text_order",
     "is_before",
     "none_before",
-    "open_object_problem",
     "refuse_changed_open_object",
     "writable_errors",
 ]
-
-MAX_OPEN_OBJECT_DEPTH = 128
-"""How deep arrays and objects may nest inside an open object (the object itself is level 1).
-
-pydantic-core stops at a fixed recursion depth with a ``TypeError``; this limit
-keeps every schema's open objects well inside it and gives a ``ValidationError``.
-The nesting of a whole JSON text is ``MAX_JSON_DEPTH``'s.
-"""
 
 MAX_OPEN_DEPTH = MAX_OPEN_OBJECT_DEPTH
 """The earlier name of ``MAX_OPEN_OBJECT_DEPTH``, kept so that code using it still runs (deprecated)."""
@@ -123,139 +121,86 @@ def _open_object_from_python(value: Any) -> Any:
     A tuple is read as the JSON array it writes as (the models hand out
     tuples), and stored as a list, as ``from_json`` stores an array, so that
     equality, ``to_json`` and ``model_dump`` agree with a reading of the written
-    bytes. What JSON cannot hold is refused here, located at the value inside
-    the object (a ``ValidationError`` raised in a validator keeps its
-    locations, under the field's): pydantic's ``JsonValue`` would locate it
-    with its union's tags (``/a/dict/b``). Plain JSON (most input) is let
-    through at C speed first.
+    bytes. What JSON cannot hold (``_json_values.first_problem``) is refused
+    here, located at the value inside the object (a ``ValidationError`` raised
+    in a validator keeps its locations, under the field's): pydantic's
+    ``JsonValue`` would locate it with its union's tags (``/a/dict/b``).
     """
-    if not isinstance(value, dict) or (_fastpath.ENABLED and _plainly_json(value)):
+    if not isinstance(value, dict) or (_fastpath.on(_fastpath.VALUES) and plainly_json(value)):
         return cast(object, value)  # not a dict: the dict schema refuses it
-    try:
-        return _json_from_python(value, 1)
-    except _Refused as refused:
-        details = InitErrorDetails(type=refused.error, loc=tuple(reversed(refused.path)), input=refused.value)
-        raise ValidationError.from_exception_data("JsonObject", [details]) from None
+    problem = first_problem(value, tuples=True)
+    if problem is None:
+        return _as_lists(value)
+    quoted = NonFinite.of(cast(float, problem.value)) if problem.kind == "non_finite" else problem.value
+    where = problem.location[:-1] if problem.kind == "key" else problem.location  # a key: at its object
+    details = InitErrorDetails(type=_reading_error(problem), loc=cast(Any, where), input=quoted)
+    raise ValidationError.from_exception_data("JsonObject", [details])
 
 
-class _Refused(Exception):
-    """What ``_json_from_python`` refuses, and where: the path is gathered on the way out, innermost first."""
-
-    def __init__(self, error: PydanticCustomError, value: object) -> None:
-        self.error, self.value = error, value
-        self.path: list[str | int] = []
-
-
-def _json_from_python(node: Any, depth: int) -> Any:
-    if depth > MAX_OPEN_OBJECT_DEPTH:
-        return node  # open_object_problem refuses it, for every mode alike
-    if isinstance(node, (str, int, float)) or node is None:  # bool is an int
-        return node
-    if isinstance(node, dict):
-        members = cast(dict[Any, Any], node)  # type: ignore[redundant-cast]  # pyright sees dict[Unknown, Unknown]
-        for key in members:
-            if not isinstance(key, str):
-                message = "Keys should be strings, not {kind} ({key})"
-                error = PydanticCustomError(
-                    "invalid_key", message, {"kind": type(key).__name__, "key": short_repr(key)}
-                )
-                raise _Refused(error, members)
-        copied = {key: _child(item, key, depth) for key, item in members.items()}
+def _as_lists(value: Any) -> Any:
+    """``value`` (a JSON value, tuples being arrays) with every tuple a list: itself if it holds none."""
+    if isinstance(value, dict):
+        members = cast(dict[str, Any], value)
+        copied = {key: _as_lists(item) for key, item in members.items()}
         return members if all(copied[key] is item for key, item in members.items()) else copied
-    if isinstance(node, (list, tuple)):
-        items = cast(Sequence[Any], node)
-        copied_items = [_child(item, index, depth) for index, item in enumerate(items)]
-        unchanged = isinstance(node, list) and all(new is old for new, old in zip(copied_items, items))
-        return items if unchanged else copied_items
-    if isinstance(node, _UNORDERED):
-        raise _Refused(_unordered_error(cast(object, node)), cast(object, node))
-    message = "Input should be a JSON value (a dict, list, tuple, str, int, float, bool or None), not {kind}"
-    raise _Refused(PydanticCustomError("invalid-json-value", message, {"kind": type(node).__name__}), node)
+    if isinstance(value, (list, tuple)):
+        items = cast(Sequence[Any], value)
+        listed = [_as_lists(item) for item in items]
+        return items if isinstance(items, list) and all(map(operator.is_, listed, items)) else listed
+    return value
 
 
-def _child(item: Any, step: str | int, depth: int) -> Any:
-    try:
-        return _json_from_python(item, depth + 1)
-    except _Refused as refused:
-        refused.path.append(step)
-        raise
+_READING_ERRORS: dict[str, tuple[str, str]] = {
+    "not_json": (
+        "invalid-json-value",
+        "Input should be a JSON value (a dict, list, tuple, str, int, float, bool or None), not {kind}",
+    ),
+    "key": ("invalid_key", "Keys should be strings, not {kind} ({key})"),
+    "beyond_double": ("json_invalid", "Integer is beyond a double's range, which a JSON reader refuses"),
+    "surrogate": ("string_unicode", "Input should be a valid string: a lone surrogate has no UTF-8 form"),
+    "surrogate_key": ("string_unicode", "Input should be a valid string: a lone surrogate has no UTF-8 form"),
+    "too_deep": ("json_too_deep", f"Open object nests deeper than {MAX_OPEN_OBJECT_DEPTH} levels"),
+}
+
+
+def _reading_error(problem: Problem) -> PydanticCustomError:
+    """The error of a reading that an open object's ``problem`` makes (a NaN's is pydantic's ``finite_number``)."""
+    if problem.kind == "non_finite":
+        return PydanticCustomError("finite_number", "Input should be a finite number")
+    if problem.kind == "unordered":
+        return _unordered_error(problem.value)
+    kind, message = _READING_ERRORS[problem.kind]
+    if problem.kind not in ("not_json", "key"):
+        return PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]  # chosen at run time
+    context = {"kind": type(problem.value).__name__, "key": short_repr(problem.value)}
+    return PydanticCustomError(kind, message, context)  # pyright: ignore[reportArgumentType]
 
 
 def _check_open_object(value: Any) -> Any:
-    """Depth within MAX_OPEN_OBJECT_DEPTH, text that UTF-8 can carry, finite numbers.
+    """The open object as it is when it holds JSON values only (``first_problem``); else its error.
 
-    Numbers must be finite in every mode: pydantic's JSON parser takes
-    ``NaN``, ``Infinity`` and ``1e400`` into an open object, which strict JSON
-    does not, and in Python input the value schema refuses them only where the
-    model's own config applies (not in a ``TypeAdapter`` that builds the model's
-    schema first). Checked here, the answer does not depend on build order.
+    In every mode: pydantic's JSON parser takes ``NaN``, ``Infinity`` and
+    ``1e400`` into an open object, which strict JSON does not, and in Python
+    input the value schema refuses them only where the model's own config
+    applies (not in a ``TypeAdapter`` that builds the model's schema first).
+    A NaN or an infinity is handed on as ``NonFinite`` text, which
+    ``_refuse_non_finite`` refuses quoting the text rather than the object.
     """
-    problem = open_object_problem(value)
+    if not isinstance(value, dict) or (_fastpath.on(_fastpath.VALUES) and plainly_json(value, parsed=True)):
+        return cast(object, value)
+    problem = first_problem(value)
     if problem is None:
-        return value
-    if not isinstance(problem, tuple):
-        return NonFinite.of(problem)  # refused by _refuse_non_finite, which quotes this, not the object
-    kind, message = problem
-    raise PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]  # built at run time
-
-
-def open_object_problem(value: Any) -> tuple[str, str] | float | None:
-    """What an open object holds that JSON or the models cannot take: an error kind and message, a NaN or infinity, or None.
-
-    The reading refuses it; the writing (``to_json``, ``model_dump``) refuses it
-    too, for an open object changed in place after it was read. Level by
-    level, each object or array in one pass (it runs on every open object
-    read or written): a NaN or infinity in it first, then its first key or
-    string with no UTF-8 form, then its children, last pushed first. Most
-    objects are let through at C speed first (``_plainly_json``).
-    """
-    if _fastpath.ENABLED and _plainly_json(value):
-        return None
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_OPEN_OBJECT_DEPTH:
-            return "json_too_deep", f"Open object nests deeper than {MAX_OPEN_OBJECT_DEPTH} levels"
-        items: Iterable[Any]
-        if isinstance(node, dict):
-            members = cast(dict[Any, Any], node)  # type: ignore[redundant-cast]  # pyright sees dict[Unknown, Unknown]
-            items, bad_text = members.values(), _unencodable(members.keys())
-        elif isinstance(node, list):
-            items, bad_text = cast(list[Any], node), False  # type: ignore[redundant-cast]  # as above
-        else:
-            continue
-        children: list[tuple[Any, int]] = []
-        for item in items:
-            if type(item) is float:
-                if not math.isfinite(item):
-                    return item
-            elif type(item) is int and not _within_double(item):
-                return "json_invalid", "Integer is beyond a double's range, which a JSON reader refuses"
-            elif isinstance(item, str):
-                bad_text = bad_text or (not item.isascii() and not encodable(item))
-            elif isinstance(item, (dict, list)):
-                children.append((cast(Any, item), depth + 1))
-        if bad_text:
-            return "string_unicode", "Input should be a valid string: a lone surrogate has no UTF-8 form"
-        stack.extend(children)
-    return None
-
-
-def _plainly_json(value: Any) -> bool:
-    """True only when ``open_object_problem`` would find nothing in ``value``, proven at C speed (the proof: ``plainly_json``)."""
-    return plainly_json(value, MAX_OPEN_OBJECT_DEPTH)
-
-
-def _unencodable(keys: Iterable[Any]) -> bool:
-    """Whether a key has no UTF-8 form (a lone surrogate)."""
-    return any(isinstance(key, str) and not key.isascii() and not encodable(key) for key in keys)
+        return cast(object, value)
+    if problem.kind == "non_finite":
+        return NonFinite.of(cast(float, problem.value))
+    raise _reading_error(problem)
 
 
 def refuse_changed_open_object(value: Any) -> None:
-    """A ``ValueError`` if an open object was changed in place into what the reading refuses (see ``open_object_problem``)."""
-    problem = open_object_problem(value)
+    """A ``ValueError`` if an open object was changed in place into what the reading refuses (``first_problem``)."""
+    problem = None if _fastpath.on(_fastpath.VALUES) and plainly_json(value) else first_problem(value)
     if problem is not None:
-        message = problem[1] if isinstance(problem, tuple) else f"{NonFinite.of(problem)} is not a JSON number"
+        message = f"{problem.message()} at {pointer(problem.location)}"
         raise ValueError(f"an open object changed after validation cannot be written: {message}")
 
 
@@ -276,7 +221,8 @@ class NonFinite(str):
 
     @classmethod
     def of(cls, value: float) -> NonFinite:
-        return cls("NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity")
+        """The text of a NaN or an infinity."""
+        return cls(non_finite_name(value))
 
 
 def writable_errors(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
@@ -309,8 +255,8 @@ def _writable_error(error: ValidationError, given_value: Any) -> ValidationError
     # Fast path: an error quotes the input's own values (its keys, strings and numbers, or
     # what the model keeps of them) or the SDK's own text, which is ASCII or a repr (which
     # escapes a lone surrogate). So when orjson proves the whole input plain JSON (no NaN,
-    # infinity, lone surrogate or other object: _plainly_json), every error is writable.
-    plain = _fastpath.ENABLED and _plainly_json(given_value)
+    # infinity, lone surrogate or other object: plainly_json), every error is writable.
+    plain = _fastpath.on(_fastpath.VALUES) and plainly_json(given_value)
     quoted: dict[int, Any] = {}  # an object's errors may all quote it: each input is screened once
     screened: list[tuple[ErrorDetails, tuple[int | str, ...], Any, str]] = []
     changed = total > len(entries)
@@ -334,7 +280,7 @@ def _writable_error(error: ValidationError, given_value: Any) -> ValidationError
 
 
 def _short(value: Any) -> Any:
-    """A string longer than ``MAX_INPUT_CHARS`` as its start (a ``Quoted``, which knows the whole size); else ``value``."""
+    """A string longer than ``MAX_INPUT_CHARS`` as its start (a ``Quoted``, of known size), else ``value``."""
     if isinstance(value, str) and len(value) > _errors.MAX_INPUT_CHARS:
         return Quoted.of(value, _errors.MAX_INPUT_CHARS)
     return value
@@ -350,7 +296,7 @@ def _input_at(value: Any, entry: ErrorDetails) -> Any:
     found: Any = value
     for part in loc:
         if isinstance(found, dict) and part in found:
-            found = cast("dict[Any, Any]", found)[part]  # type: ignore[redundant-cast]  # pyright sees dict[Unknown, Unknown]
+            found = cast("dict[Any, Any]", found)[part]  # type: ignore[redundant-cast]  # pyright: dict[Unknown, ...]
         elif isinstance(found, (list, tuple)) and isinstance(part, int):
             items = cast("Sequence[Any]", found)
             if not -len(items) <= part < len(items):
@@ -379,7 +325,8 @@ def _detail(entry: ErrorDetails, loc: tuple[int | str, ...], value: Any, message
             if context:
                 detail["ctx"] = context
             return detail
-    return {"type": PydanticCustomError(kind, message), "loc": loc, "input": value}  # pyright: ignore[reportArgumentType]  # built at run time
+    error = PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]  # built at run time
+    return {"type": error, "loc": loc, "input": value}
 
 
 _QUOTE_DEPTH = 2 * MAX_OPEN_OBJECT_DEPTH
@@ -389,26 +336,31 @@ _TOO_DEEP = "(nested too deep to quote)"
 
 
 def _writable(value: Any, depth: int) -> Any:
-    """``value`` itself when JSON can write it, else a copy with NaN and infinities as ``NonFinite`` and lone surrogates escaped (``\\ud800``)."""
+    """``value`` itself when JSON can write it, else a copy with NaN and infinities as ``NonFinite`` and lone
+    surrogates escaped (``\\ud800``)."""
     if isinstance(value, float):
         return value if math.isfinite(value) else NonFinite.of(value)
     if isinstance(value, str):
         return value if value.isascii() or encodable(value) else value.encode("utf-8", "backslashreplace").decode()
-    if not isinstance(value, (dict, list, tuple)) or (depth == 0 and _plainly_json(value)):
+    if not isinstance(value, (dict, list, tuple)) or (depth == 0 and plainly_json(value)):
         return cast(object, value)
     if depth > _QUOTE_DEPTH:
         return _TOO_DEEP
     if isinstance(value, dict):
-        members = cast(dict[Any, Any], value)  # type: ignore[redundant-cast]  # pyright sees dict[Unknown, Unknown]
-        pairs = [(_writable(key, depth + 1), _writable(item, depth + 1)) for key, item in members.items()]
-        if all(new_key is key and new is item for (new_key, new), (key, item) in zip(pairs, members.items())):
-            return members
-        return dict(pairs)
+        return _writable_members(cast(dict[Any, Any], value), depth)  # type: ignore[redundant-cast]
     items = cast(Sequence[Any], value)
     copied_items = [_writable(item, depth + 1) for item in items]
     if all(map(operator.is_, copied_items, items)):
         return items
     return tuple(copied_items) if isinstance(items, tuple) else copied_items
+
+
+def _writable_members(members: dict[Any, Any], depth: int) -> dict[Any, Any]:
+    """An object as ``_writable`` makes it: itself, or a copy with its keys and values made writable."""
+    pairs = [(_writable(key, depth + 1), _writable(item, depth + 1)) for key, item in members.items()]
+    if all(new_key is key and new is item for (new_key, new), (key, item) in zip(pairs, members.items())):
+        return members
+    return dict(pairs)
 
 
 def _refuse_non_finite(value: Any) -> Any:
@@ -424,21 +376,13 @@ def _screen_number(value: Any) -> Any:
     # A Decimal or Fraction would be rounded to a float (JSON text never reads as one), and an
     # integer beyond a double's range is written as digits that no JSON reader here reads back.
     # Anything else (a str, a bool, None) goes on to the type's own check and its own error.
-    if (isinstance(value, int) and not _within_double(value)) or _not_a_json_number(value):
+    if (isinstance(value, int) and not within_double(value)) or _not_a_json_number(value):
         raise PydanticCustomError("json_number", "Input should be a finite JSON number")
     return value
 
 
 def _not_a_json_number(value: object) -> bool:
     return isinstance(value, numbers.Number) and not isinstance(value, (int, float))
-
-
-def _within_double(value: int) -> bool:
-    try:
-        float(value)
-    except OverflowError:
-        return False
-    return True
 
 
 if TYPE_CHECKING:  # mypy reads a recursive alias in this form, as pydantic's JsonValue does
@@ -488,7 +432,7 @@ JsonObject = Annotated[
 """An open JSON object: every key and nested value is kept as given (nesting up to ``MAX_OPEN_OBJECT_DEPTH``)."""
 
 OPEN_OBJECT_CHECK = _check_open_object
-"""``JsonObject``'s check, the outer of its two before-validators; the fast reading takes it and the inner out in JSON mode."""
+"""``JsonObject``'s check, the outer of its two before-validators; the fast reading takes both out in JSON mode."""
 
 OPEN_OBJECT_REFUSAL = _refuse_non_finite
 """``JsonObject``'s inner before-validator, which refuses what ``OPEN_OBJECT_CHECK`` marked."""
@@ -560,7 +504,7 @@ class Timestamp(str):
         # when it reads it at all (it truncates past the microsecond too); it
         # does not read `t`, `z` or `:60` (or anything on Python 3.10). Checked
         # against the reading of the parts below in tests/test_performance_paths.py.
-        if _fastpath.ENABLED:
+        if _fastpath.on(_fastpath.TIMESTAMPS):
             try:
                 return datetime.fromisoformat(self)
             except ValueError:
@@ -581,7 +525,7 @@ class Timestamp(str):
         second counts as the first second of the next minute.
         """
         seconds = None
-        if _fastpath.ENABLED:  # the fast path, as in to_datetime
+        if _fastpath.on(_fastpath.TIMESTAMPS):  # the fast path, as in to_datetime
             with contextlib.suppress(ValueError):
                 seconds = (datetime.fromisoformat(self) - _EPOCH) // _SECOND
         return (self._seconds() if seconds is None else seconds), self._fraction()
@@ -897,7 +841,7 @@ def _check_unique(items: list[Any]) -> list[Any]:
     # schemas, so hashing is the JSON equality that the keyword asks for.
     # The common case, at C speed (a set of hashable strings has a repeat exactly when it is
     # shorter than the list); the walk below decides alone with the fast paths off, and names the repeat.
-    if _fastpath.ENABLED and len(set(items)) == len(items):
+    if _fastpath.on(_fastpath.VALUES) and len(set(items)) == len(items):
         return items
     seen: dict[Any, int] = {}
     for index, item in enumerate(items):

@@ -1,34 +1,33 @@
-"""How orjson writes a model: ``model_members``, its ``default`` hook, in place of a ``model_dump``.
+"""The writing fast path: ``write_json`` by orjson through ``model_members``, and the strict writing it must equal.
 
-The values of a validated model are JSON already: str-valued enums and
-``Timestamp`` are str subclasses, which orjson writes as their text; fields
-hold str, bool, int, None, lists and other models. So a model is handed over
-as its own ``__dict__`` (not copied) when every field was given, or as a copy
-without the fields that were not. The fields whose type admits a float or an
-open object are proven canonical, and made so, by one walk of the model's own
-(``_canonical.written_fields``: as they are, but an integral float as its
-``int`` and another float whose orjson text differs as a ``Fragment`` of its
-RFC 8785 text); what the walk cannot prove takes the exact path,
-``refuse_non_json`` then ``prepare``, for every such field of the model (floats
-get their RFC 8785 text; open objects their checks and their pointer).
-orjson calls the hook again for each model inside.
+``write_json(model)`` is what ``to_json`` gives. Its strict function is
+``strictly_written``: ``model_dump`` (with ``given_members`` as every model's
+serializer, which refuses an open object changed in place into what is no
+JSON value) and ``canonical_json``'s walk of the dict. Its fast function hands
+the model to orjson, whose ``default`` is ``model_members``:
 
-A list of ``_BULK_LEAST`` or more models of one class is turned into their
-member dicts in bulk, by C-level maps, and their loose fields proven canonical
-at once (``exactly_json`` and then ``written_as_is``): a plan's steps, a
-dialog's messages, a trace's segments and a document's events are most of what
-is written, and a Python call per item would dominate the writing. A shorter
-list is left to the hook, item by item.
+* a model is handed over as its own ``__dict__`` (not copied) when every field
+  was given, or as a copy without the fields that were not; its values are
+  JSON already (str-valued enums and ``Timestamp`` are str subclasses, which
+  orjson writes as their text), and field names are ASCII, so orjson's key
+  order is RFC 8785's;
+* the fields that may hold a float or an open object (``Facts.prepared``) are
+  proven canonical, and made so, by one walk of the model's own
+  (``written_fields``: as they are, but an integral float as its ``int`` and
+  another float whose orjson text differs as a ``Fragment`` of its RFC 8785
+  text); what the walk cannot prove takes the exact path, ``first_problem``
+  then ``prepare``, field by field;
+* a list of ``_BULK_LEAST`` or more models of one plain class is turned into
+  their member dicts in bulk, by C-level maps, and their prepared fields
+  proven canonical at once (``_json_values.exactly_json``);
+* ``OPT_STRICT_INTEGER`` stops at an integer beyond +/-(2**53 - 1), and so does
+  a lone surrogate: those documents take the strict function, which writes
+  what has an exact form and names the pointer of what has not.
 
-The one model walker: ``MplpModel.to_json`` writes with it (with
-``OPT_SORT_KEYS``), and so does the reader's proof (``write_every_field``,
-every field as read, for ``_reader.read_as_strictly`` to count). Whatever has no form
-here (an integer beyond +/-(2**53 - 1) under ``OPT_STRICT_INTEGER``, a lone
-surrogate, a value that is not JSON) makes orjson raise ``JSONEncodeError``.
-
-The writing relies on what ``_fast_shapes.fast_path_problems`` checks of each class,
-once, when its shape is first needed: a class that fails any of it is not
-"plain", and takes the strict path (``model_dump``).
+It relies on every model being plain (``_fast_shapes.is_plain``); any other
+makes ``model_members`` raise ``TypeError``, which stops orjson, and the strict
+function writes the document. ``write_every_field`` is the writing that
+``_reader``'s proof counts: every field as read, nothing prepared.
 """
 
 from __future__ import annotations
@@ -38,99 +37,78 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, repeat
 from operator import attrgetter, is_
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 import orjson
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
-from mplp_models._canonical import (
-    CanonicalJSONError,
-    Unproven,
+from mplp_models import _fastpath
+from mplp_models._canonical import CanonicalJSONError, dumps, holder_of, prepare, relocated
+from mplp_models._fast_shapes import NO_FACTS, as_dict_fields, facts_of, is_plain, own_functions
+from mplp_models._json_values import (
+    FLOAT_TEXT,
+    MAX_OPEN_OBJECT_DEPTH,
+    MAX_SAFE_INTEGER,
+    es6_number,
     exactly_json,
-    holder_of,
-    prepare,
-    refuse_non_json,
-    relocated,
-    written_as_is,
-    written_fields,
-    written_object,
+    first_problem,
+    plainly_json,
+    same_float_text,
 )
-from mplp_models._fast_shapes import Shape, as_dict_fields, own_functions, shape_of, shape_of_class
-from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonObject, NotNull
+from mplp_models._types import OPEN_OBJECT_CHECK, NotNull
 
 __all__ = [
+    "Unproven",
     "every_field_writer",
     "given_members",
     "model_members",
     "not_null_fields",
+    "open_fields",
     "refuse_changed_open_objects",
+    "strictly_written",
     "write_every_field",
+    "write_json",
+    "written_fields",
+    "written_object",
 ]
 
+_FAST = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
+_WRITING = _fastpath.WRITING
 _DICT = attrgetter("__dict__")
 _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
 _POP: Callable[[dict[str, Any], str], Any] = dict[str, Any].pop
 _GET: Callable[[dict[str, Any], str], Any] = dict[str, Any].get
 _GIVEN = attrgetter("__pydantic_fields_set__")
+_Fragment = cast(Callable[[bytes], Any], orjson.Fragment)  # pyright: ignore[reportAttributeAccessIssue]
 
 
-def _plain_model(model: Any) -> tuple[set[str], Shape]:
-    """The given fields and the shape of a model the fast paths may write; a ``TypeError`` (orjson stops) for any other value.
-
-    The one precondition of both walkers (``model_members``, ``write_every_field``):
-    a plain class (``_fast_shapes.fast_path_problems`` finds nothing in it), whose
-    ``__dict__`` holds its fields under their names, unset ones as ``None``.
-    """
-    try:
-        given: set[str] = model.__pydantic_fields_set__
-    except AttributeError:
-        raise TypeError(f"{type(model).__name__} is not a JSON value") from None
-    shape = shape_of(model)
-    if not shape.plain:  # an unset field might hold a default, a serializer write otherwise...
-        raise TypeError(f"{type(model).__name__} is written by model_dump")
-    return given, shape
-
-
-def model_members(model: Any) -> Any:
-    """orjson's ``default`` for a model: its given fields (explicit nulls included), ready to write."""
-    plan = _PLANS.get(model.__class__)  # one C call per model; a class seen first, or not plain, is checked
-    if plan is None:
-        plan = _plan_of(model)
-    loose, many, extra, optional = plan
-    values: dict[str, Any] = model.__dict__
-    given: set[str] = model.__pydantic_fields_set__
-    if extra:
-        return _with_extra(model, values, given)
-    members = values
-    if len(given) != len(values):
-        members = _without_unset(values, given, optional)
-        if members.keys() != given:  # a required field not given, or a name no field's (the set changed in place)
-            members = _without_unset(values, given)
-    if loose:
+def write_json(model: BaseModel) -> bytes:
+    """The RFC 8785 bytes of ``model``'s given fields: the fast function where it writes, else ``strictly_written``."""
+    if _fastpath.ENABLED and _WRITING not in _fastpath.OFF:  # _fastpath.on, without the call
         try:
-            changes = written_fields(members, loose, MAX_OPEN_OBJECT_DEPTH)
-        except Unproven:
-            members = _prepared_loose(members, values, loose)
-        else:
-            if changes is not None:
-                if members is values:  # never the model's own __dict__
-                    members = dict(values)
-                members.update(changes)
-    for name in many:
-        items = members.get(name)
-        if items:
-            listed = _members_of_many(items)
-            if listed is not items:
-                if members is values:
-                    members = dict(values)
-                members[name] = listed
-    return members
+            return orjson.dumps(model, default=model_members, option=_FAST)
+        except orjson.JSONEncodeError:
+            pass
+    return strictly_written(model)
 
+
+def strictly_written(model: BaseModel) -> bytes:
+    """The RFC 8785 bytes of ``model``'s given fields, by ``model_dump`` and ``canonical_json``'s walk of the dict."""
+    try:
+        return dumps(model.model_dump(mode="json", exclude_unset=True))
+    except PydanticSerializationError as error:
+        refusal = error.__cause__
+        if isinstance(refusal, CanonicalJSONError):  # given_members's, located from this model
+            raise relocated(refusal, (), None) from None
+        raise CanonicalJSONError(str(error)) from None
+
+
+# --- the fast function: orjson's default for a model ----------------------------------------------
 
 _Plan = tuple[tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]
 _PLANS: dict[type, _Plan] = {}
-"""A plain class's ``Shape.loose``, ``Shape.many``, ``Shape.extra`` and optional fields, by class: ``model_members`` unpacks a tuple (C level) where a ``Shape``'s fields are three attribute looks.
+"""A plain class's prepared fields, arrays of models, extra keys and optional fields: one C-level look per model.
 
 The given fields are those of ``__dict__`` (every field's, unset ones
 ``None``) that are in ``__pydantic_fields_set__``: so when every optional
@@ -140,110 +118,72 @@ in place, or a name put in that is no field's) each field is looked at.
 """
 
 
+def model_members(model: Any) -> Any:
+    """orjson's ``default`` for a model: its given fields (explicit nulls included), ready to write."""
+    plan = _PLANS.get(model.__class__)  # one C call per model; a class seen first, or not plain, is checked
+    if plan is None:
+        plan = _plan_of(model)
+    prepared, many, extra, optional = plan
+    values: dict[str, Any] = model.__dict__
+    given: set[str] = model.__pydantic_fields_set__
+    if extra:
+        return _with_extra(model, values, given)
+    members = values
+    if len(given) != len(values):
+        members = _without_unset(values, given, optional)
+        if members.keys() != given:  # a required field not given, or a name no field's (the set changed in place)
+            members = _without_unset(values, given)
+    if prepared:
+        try:
+            changes = written_fields(members, prepared)
+        except Unproven:
+            members = _prepared_fields(dict(values) if members is values else members, prepared)
+        else:
+            if changes is not None:
+                members = dict(values) if members is values else members  # never the model's own __dict__
+                members.update(changes)
+    for name in many:
+        items = members.get(name)
+        if items:
+            listed = _members_of_many(items)
+            if listed is not items:
+                members = dict(values) if members is values else members
+                members[name] = listed
+    return members
+
+
 def _plan_of(model: Any) -> _Plan:
-    """``model_members``'s plan for the class of ``model``, kept when the class is plain; a ``TypeError`` (orjson stops) for any other value."""
-    shape = _plain_model(model)[1]
-    kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # a model: _plain_model said so
-    fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
-    optional = tuple(name for name, field in fields.items() if not field.is_required())
-    plan = _PLANS[kind] = (shape.loose, shape.many, shape.extra, optional)
+    """``model_members``'s plan for the class of ``model``, once; a ``TypeError`` (orjson stops) for any other value."""
+    kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # any value
+    if not isinstance(model, BaseModel):
+        raise TypeError(f"{kind.__name__} is not a JSON value")
+    if not is_plain(kind):  # an unset field might hold a default, a serializer write otherwise...
+        raise TypeError(f"{kind.__name__} is written by model_dump")
+    facts = facts_of(kind)
+    plan = _PLANS[kind] = (facts.prepared, facts.model_arrays, facts.extra, facts.optional)
     return plan
 
 
-def _prepared_loose(members: dict[str, Any], values: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
-    """The exact path for the loose fields ``names`` of ``members``: each checked and prepared on its own (its error names it).
-
-    ``values`` is the model's own ``__dict__``, never changed.
-    """
-    if members is values:
-        members = dict(values)
-    _prepare_loose(members, names)
-    return members
-
-
-def _loose_as_is(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> bool:
-    """Whether orjson writes the loose fields ``names`` of the members ``dicts`` (of models of one class) as they are.
-
-    ``exactly_json`` decides most at C speed; what it cannot (a key beyond
-    ASCII, a float it finds not the same text) goes to ``written_as_is``.
-    When neither proves them JSON already, the exact path writes them.
-    """
-    values = _loose_values(dicts, names)
-    if exactly_json(values, MAX_OPEN_OBJECT_DEPTH):  # most often; a tuple is no JSON value to it, so there is none
-        return True
-    flat = _flattened(values)
-    return (flat is not values and exactly_json(flat, MAX_OPEN_OBJECT_DEPTH)) or written_as_is(
-        flat, MAX_OPEN_OBJECT_DEPTH
-    )
-
-
-def _loose_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> list[Any]:
-    """The values of the loose fields ``names`` in ``dicts`` (None where not given): C-level maps, one per field."""
-    if len(names) == 1:
-        return list(map(_GET, dicts, repeat(names[0])))
-    return list(chain.from_iterable(map(_GET, dicts, repeat(name)) for name in names))
-
-
-def _flattened(values: list[Any]) -> list[Any]:
-    """``values`` with a model's own array of open objects (a tuple) as its items: each is an open object on its own, as ``refuse_changed_open_objects`` sees it."""
-    if tuple in set(map(type, values)):
-        flat: list[Any] = []
-        for value in values:
-            if type(value) is tuple:
-                flat.extend(cast(tuple[Any, ...], value))  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
-            else:
-                flat.append(value)
-        return flat
-    return values
-
-
-def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
-    """The given fields of an open model (``ContextRoot``) and its extra keys, checked and prepared as one open object.
-
-    Its fields are never floats, open objects or models (``Shape.loose`` and
-    ``many`` empty, else refused here). The extra keys are counted among the
-    given ones and are no field names; an object whose keys need RFC 8785's
-    UTF-16 order (``prepare`` writes it whole) is left to ``model_dump``.
-    """
-    shape = shape_of(model)
-    if shape.loose or shape.many:
-        raise TypeError(f"{type(model).__name__} is written by model_dump")
-    members = {name: value for name, value in values.items() if name in given}
-    extra: dict[str, Any] | None = model.__pydantic_extra__
-    if extra:
-        try:
-            members.update(written_object(extra, MAX_OPEN_OBJECT_DEPTH))  # a few keys: the walk beats orjson's screen
-        except Unproven:
-            prepared = _prepared_open_object(extra)
-            if not isinstance(prepared, dict):
-                raise TypeError(
-                    f"{type(model).__name__} has extra keys written in UTF-16 order by model_dump"
-                ) from None
-            members.update(cast(dict[str, Any], prepared))
-    return members
-
-
-def _prepare_loose(members: dict[str, Any], names: tuple[str, ...]) -> None:
-    """The given loose fields of ``members`` prepared in place, each as ``_prepared_open_object`` does."""
+def _prepared_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """``members`` (a copy) with the given fields ``names`` each prepared by the exact path (``_prepared_open``)."""
     for name in names:
         if name in members:
-            members[name] = _prepared_open_object(members[name])
+            members[name] = _prepared_open(members[name])
+    return members
 
 
-def _prepared_open_object(value: Any) -> Any:
-    """A number or open object (or an array of them) ready for orjson; a ``CanonicalJSONError`` if changed into what the reading refuses.
+def _prepared_open(value: Any) -> Any:
+    """A number or open object (or a model's own array of them) ready for orjson; else a ``CanonicalJSONError``.
 
-    ``refuse_non_json`` says what that is (its fast screen costs one orjson
-    round trip of the object); ``prepare`` then refuses what has no RFC 8785
-    form. Either makes orjson stop, and ``to_json`` take the strict path,
-    which names the place.
+    What ``first_problem`` refuses makes orjson stop, and the strict function names it.
     """
-    _refuse_changed(value, ())
+    items: tuple[Any, ...] = (value,)
+    if isinstance(value, tuple):
+        items = cast(tuple[Any, ...], value)  # type: ignore[redundant-cast]
+    for item in items:
+        if isinstance(item, dict) and first_problem(item) is not None:
+            raise CanonicalJSONError("an open object holds what is no JSON value")
     return prepare(value)
-
-
-def _given_members_of(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
-    return values if len(given) == len(values) else _without_unset(values, given)
 
 
 def _without_unset(values: dict[str, Any], given: set[str], names: Iterable[str] | None = None) -> dict[str, Any]:
@@ -253,6 +193,248 @@ def _without_unset(values: dict[str, Any], given: set[str], names: Iterable[str]
         if name not in given:
             del members[name]
     return members
+
+
+def _given_members_of(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
+    return values if len(given) == len(values) else _without_unset(values, given)
+
+
+def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
+    """The given fields of an open model (``ContextRoot``) and its extra keys, checked and prepared as one open object.
+
+    Its fields are never floats, open objects or models (else it is left to
+    ``model_dump``). The extra keys are counted among the given ones and are no
+    field names; an object whose keys need RFC 8785's UTF-16 order (``prepare``
+    writes it whole) is left to ``model_dump`` too.
+    """
+    kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # a model: model_members said so
+    facts = facts_of(kind)
+    if facts.prepared or facts.model_arrays or facts.models:
+        raise TypeError(f"{type(model).__name__} is written by model_dump")
+    members = {name: value for name, value in values.items() if name in given}
+    extra: dict[str, Any] | None = model.__pydantic_extra__
+    if extra:
+        try:
+            members.update(written_object(extra))  # a few keys: the walk beats orjson's screen
+        except Unproven:
+            prepared = _prepared_open(extra)
+            if not isinstance(prepared, dict):
+                raise TypeError(f"{type(model).__name__} has extra keys written in UTF-16 order") from None
+            members.update(cast(dict[str, Any], prepared))
+    return members
+
+
+_BULK_LEAST = 8  # the fewest items of a list taken in bulk: below, a call per item costs less (measured)
+
+
+def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
+    """The members of a list of models in bulk, when they are of one plain class; else the list.
+
+    The prepared fields of all the items are screened at once
+    (``exactly_json``); when that fails, the list is left to
+    ``model_members``, item by item, which screens each and takes the exact
+    path for those that need it.
+    """
+    if len(items) < _BULK_LEAST:
+        return items
+    first: object = items[0]
+    kind = type(first)
+    prepared = _BULK.get(kind, _UNKNOWN)
+    if prepared is _UNKNOWN:
+        prepared = _bulk_of(kind)
+    if prepared is None or not all(map(is_, map(type, items), repeat(kind))):
+        return items
+    given: set[str] = cast(Any, first).__pydantic_fields_set__
+    dicts: list[dict[str, Any]] = list(map(_DICT, items))
+    if not all(map(given.__eq__, map(_GIVEN, items))):  # measured no slower than any C-level screen of fewer looks
+        # Fields given in some items and not in others (a trace's segments, one with a parent):
+        # each item's members dropped one by one.
+        dicts = list(map(_given_members_of, dicts, map(_GIVEN, items)))
+    else:
+        unset = [name for name in dicts[0] if name not in given]
+        if unset:
+            dicts = list(map(_COPY, dicts))
+            for name in unset:  # dropped from every copy by a C-level map, consumed in place
+                deque(map(_POP, dicts, repeat(name)), maxlen=0)
+    if prepared and not _prepared_as_is(_prepared_values(dicts, prepared)):
+        return items
+    # Nested lists of models (none in these schemas' list items today) are written item by item.
+    return dicts
+
+
+_BULK: dict[type, tuple[str, ...] | None] = {}
+"""The prepared fields of a plain class with no extra keys whose lists are taken in bulk, else None: by class."""
+_UNKNOWN: Any = object()
+
+
+def _bulk_of(kind: type) -> tuple[str, ...] | None:
+    facts = facts_of(kind)
+    prepared = _BULK[kind] = facts.prepared if is_plain(kind) and not facts.extra else None
+    return prepared
+
+
+def _prepared_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> list[Any]:
+    """The values of the fields ``names`` in ``dicts`` (None where not given): C-level maps, one per field."""
+    if len(names) == 1:
+        return list(map(_GET, dicts, repeat(names[0])))
+    return list(chain.from_iterable(map(_GET, dicts, repeat(name)) for name in names))
+
+
+def _prepared_as_is(values: list[Any]) -> bool:
+    """Whether orjson writes the prepared fields' ``values`` as they are (``exactly_json``, which takes no tuple:
+    a model's own array of open objects is then looked at item by item)."""
+    return exactly_json(values) or (tuple in set(map(type, values)) and exactly_json(_flattened(values)))
+
+
+def _flattened(values: list[Any]) -> list[Any]:
+    """``values`` with a model's own array of open objects (a tuple) as its items: each is an open object on its own."""
+    if tuple not in set(map(type, values)):
+        return values
+    flat: list[Any] = []
+    for value in values:
+        if type(value) is tuple:
+            flat.extend(cast(tuple[Any, ...], value))  # type: ignore[redundant-cast]  # pyright: tuple[Unknown, ...]
+        else:
+            flat.append(value)
+    return flat
+
+
+# --- one model's numbers and open objects, proven and prepared in one walk --------------------------
+
+
+class Unproven(Exception):
+    """``written_fields`` proves nothing of the value: the exact path (``first_problem``, then ``prepare``) decides."""
+
+
+_WALKED_MOST = 16  # the most members of an object (or items of an array) walked before exactly_json is tried (measured)
+
+
+def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any] | None:
+    """The values to put in place of the fields ``names`` of ``members`` to write them (None: none), or ``Unproven``.
+
+    Each field a number, an open object, or a model's own array of them;
+    ``members`` and what it holds are never changed. For the few values of one
+    model, where ``exactly_json``'s C-level passes cost more than a plain walk.
+    The walk admits at most what ``first_problem`` does (plain dicts, lists,
+    str, int, bool and None; keys plain ``str`` up to U+FFFF, whose code point
+    order is RFC 8785's; at most ``MAX_OPEN_OBJECT_DEPTH`` levels, each open
+    object at level 1), and any finite float, which it writes as ``prepare`` does:
+
+    * a float orjson writes as RFC 8785 does (``same_float_text``): itself;
+    * an integral float within +/-(2**53 - 1) (``5000.0``, ``-0.0``): ``int(x)``,
+      whose digits orjson writes, ``es6_number``'s text for it (``0`` for both zeros);
+    * any other finite float: a ``Fragment`` of ``es6_number(x)``, as ``prepare``.
+
+    Anything else raises ``Unproven``. What is left, an integer beyond
+    +/-(2**53 - 1) or a lone surrogate, makes orjson stop (``OPT_STRICT_INTEGER``,
+    UTF-8) and ``write_json`` take the strict function. So what orjson writes of
+    the result is ``dumps``'s text of the value.
+    """
+    if not _fastpath.ENABLED:  # write_json asks for this fast path by its name; the tests ask here
+        raise Unproven
+    changes: dict[str, Any] | None = None
+    for name in names:
+        value: Any = members.get(name)
+        if value is None:  # not given (most optional fields): no look at all
+            continue
+        kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
+        # Then whole numbers and proven floats: no call.
+        if kind in _AS_IS or (kind is float and FLOAT_TEXT.get(value)):
+            continue
+        if kind is dict:  # an open object: C-level passes beat the walk on a large one
+            written = value if len(value) > _WALKED_MOST and exactly_json([value]) else _written_object(value, 1)
+        elif kind is tuple:  # the model's own array (frozen): its items are open objects
+            written = _written_items(value)
+        else:
+            written = _written(value, 1)
+        if written is not value:
+            changes = {} if changes is None else changes
+            changes[name] = written
+    return changes
+
+
+_AS_IS = frozenset({int, str, bool})
+"""The classes of the values a model's prepared field holds that orjson writes as RFC 8785 does (field values)."""
+
+
+def written_object(value: dict[Any, Any]) -> dict[Any, Any]:
+    """An open object (exactly a ``dict``) ready for orjson, as ``written_fields`` makes a field's; else ``Unproven``.
+
+    For the extra keys of an open model, read as one open object: the same walk, so the same proof.
+    """
+    if not _fastpath.ENABLED or type(value) is not dict:
+        raise Unproven
+    written: dict[Any, Any] = _written(value, 1)
+    return written
+
+
+def _written_items(value: tuple[Any, ...]) -> Any:
+    """A model's own array (a tuple), each item at level 1: itself, or a list of its items prepared."""
+    changed: list[Any] | None = None  # a list of value's items, made at the first change
+    for index, item in enumerate(value):
+        written = _written(item, 1)
+        if written is not item:
+            changed = list(value) if changed is None else changed
+            changed[index] = written
+    return value if changed is None else changed
+
+
+# The walk is written with the leaves tested inline by identity (``str``, ``int``, ``bool``, None, and
+# floats in same_float_text's cache): a call per leaf costs more than the work on the small objects it is for.
+
+
+def _written(value: Any, level: int) -> Any:
+    """``written_fields``'s walk of ``value`` at ``level``: itself, a changed copy, or ``Unproven``."""
+    kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        return value if FLOAT_TEXT.get(value) else _written_float(value)
+    if level > MAX_OPEN_OBJECT_DEPTH or (kind is not dict and kind is not list):
+        raise Unproven
+    return _written_object(value, level) if kind is dict else _written_array(value, level)
+
+
+def _written_object(value: dict[Any, Any], level: int) -> Any:
+    changed: dict[Any, Any] | None = None  # a copy of value, made at its first change
+    for key, item in value.items():
+        if type(key) is not str or (not key.isascii() and max(key) > "\uffff"):
+            raise Unproven
+        kind: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
+        if kind is str or kind is int or kind is bool or item is None or (kind is float and FLOAT_TEXT.get(item)):
+            continue
+        written = _written(item, level + 1)
+        if written is not item:
+            changed = dict(value) if changed is None else changed
+            changed[key] = written
+    return value if changed is None else changed
+
+
+def _written_array(value: list[Any], level: int) -> Any:
+    changed: list[Any] | None = None  # a copy of value, made at its first change
+    for index, item in enumerate(value):
+        kind: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
+        if kind is str or kind is int or kind is bool or item is None or (kind is float and FLOAT_TEXT.get(item)):
+            continue
+        written = _written(item, level + 1)
+        if written is not item:
+            changed = list(value) if changed is None else changed
+            changed[index] = written
+    return value if changed is None else changed
+
+
+def _written_float(value: float) -> Any:
+    if same_float_text(value):
+        return value
+    if value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        return int(value)  # es6_number's own text for it: str(int(value))
+    try:
+        return _Fragment(es6_number(value))
+    except ValueError:  # NaN and infinities
+        raise Unproven from None
+
+
+# --- the strict function's serializer: pydantic's, without the fields not given -------------------
 
 
 def given_members(model: BaseModel | None, handler: Callable[[Any], Any]) -> Any:
@@ -294,27 +476,28 @@ own_functions(given_members)  # every model's wrap serializer, which model_membe
 
 
 def refuse_changed_open_objects(model: BaseModel) -> None:
-    """A ``CanonicalJSONError`` if an open object of ``model`` (its own, not its models') was changed in place into what the reading refuses.
+    """A ``CanonicalJSONError`` naming the first value of an open object of ``model`` that is no JSON value.
 
-    Its open fields (``JsonObject``, or an array of them) and the extra keys of
-    an open model, which are read as one open object. ``refuse_non_json``
-    says what is refused; the pointer starts at ``model``.
+    Its own open objects (not its models'): its open fields (``JsonObject``, or
+    an array of them) and the extra keys of an open model, which are read as
+    one open object (``first_problem``); the pointer starts at ``model``.
     """
     values = model.__dict__
+    places: list[tuple[tuple[object, ...], Any]] = []
     for name in open_fields(type(model)):
-        _refuse_changed(values.get(name), (name,))
-    extra = model.__pydantic_extra__
-    if extra:
-        _refuse_changed(extra, ())
-
-
-def _refuse_changed(value: Any, location: tuple[object, ...]) -> None:
-    """``refuse_non_json`` for the value of an open field (or the extra keys) at ``location``: an open object, an array of them, or else nothing to check."""
-    if isinstance(value, tuple):  # the model's own array (frozen): its items are open objects
-        for index, item in enumerate(cast(tuple[Any, ...], value)):  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
-            refuse_non_json(item, (*location, index), MAX_OPEN_OBJECT_DEPTH)
-    elif isinstance(value, dict):
-        refuse_non_json(value, location, MAX_OPEN_OBJECT_DEPTH)
+        value = values.get(name)
+        if isinstance(value, tuple):  # the model's own array (frozen): its items are open objects
+            items = cast(tuple[Any, ...], value)  # type: ignore[redundant-cast]  # pyright: tuple[Unknown, ...]
+            places += [((name, index), item) for index, item in enumerate(items)]
+        elif isinstance(value, dict):
+            places.append(((name,), cast(dict[str, Any], value)))
+    if model.__pydantic_extra__:
+        places.append(((), model.__pydantic_extra__))
+    screened = _fastpath.on(_fastpath.VALUES)
+    for location, value in places:
+        problem = None if screened and plainly_json(value) else first_problem(value)
+        if problem is not None:
+            raise CanonicalJSONError(problem.message(), (*location, *problem.location))
 
 
 def _located_from(model: BaseModel, refusal: CanonicalJSONError) -> CanonicalJSONError:
@@ -324,7 +507,7 @@ def _located_from(model: BaseModel, refusal: CanonicalJSONError) -> CanonicalJSO
         if value is inner:
             return relocated(refusal, (name,), model)
         if isinstance(value, tuple):
-            for index, item in enumerate(cast(tuple[Any, ...], value)):  # type: ignore[redundant-cast]  # pyright sees tuple[Unknown, ...]
+            for index, item in enumerate(cast(tuple[Any, ...], value)):  # type: ignore[redundant-cast]
                 if item is inner:
                     return relocated(refusal, (name, index), model)
     return refusal  # held otherwise (a class of the user's own): located from the model that refused
@@ -334,16 +517,41 @@ _OPEN_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def open_fields(kind: type) -> tuple[str, ...]:
-    """The fields of a model class that hold an open object (``JsonObject``) or an array of them."""
+    """The fields of a model class that hold an open object (``JsonObject``) or an array of them.
+
+    A generated class's facts say; any other class's fields (a subclass of the
+    user's may add one) are looked at, once.
+    """
     names = _OPEN_FIELDS.get(kind)
     if names is None:
+        facts = facts_of(kind)
         fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
-        names = _OPEN_FIELDS[kind] = tuple(name for name, field in fields.items() if _holds_open(field.annotation))
+        names = (
+            (*facts.open, *facts.open_arrays)
+            if facts is not NO_FACTS
+            else tuple(name for name, field in fields.items() if _holds_open(field))
+        )
+        _OPEN_FIELDS[kind] = names
     return names
 
 
-def _holds_open(annotation: Any) -> bool:
-    return annotation == JsonObject or any(_holds_open(argument) for argument in typing.get_args(annotation))
+def _holds_open(field: Any) -> bool:
+    """Whether a field holds an open object or an array of them.
+
+    A required field's annotation is no longer ``JsonObject`` (pydantic takes the outermost
+    ``Annotated`` apart into ``metadata``): its open object's check is then among the field's markers.
+    """
+    return _is_open(field.metadata) or _mentions_open(field.annotation)
+
+
+def _is_open(markers: Iterable[Any]) -> bool:
+    return any(getattr(marker, "func", None) is OPEN_OBJECT_CHECK for marker in markers)
+
+
+def _mentions_open(annotation: Any) -> bool:
+    if typing.get_origin(annotation) is Annotated and _is_open(annotation.__metadata__):
+        return True
+    return any(_mentions_open(argument) for argument in typing.get_args(annotation))
 
 
 _NOT_NULL: dict[type, frozenset[str]] = {}
@@ -360,43 +568,7 @@ def not_null_fields(kind: type) -> frozenset[str]:
     return names
 
 
-_BULK_LEAST = 8  # the fewest items of a list taken in bulk, by model_members and write_every_field: below, a call per item costs less (measured)
-
-
-def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
-    """The members of a list of models in bulk, when they are of one plain class; else the list.
-
-    The loose fields of all the items are screened at once (``written_as_is``);
-    when that fails, the list is left to ``model_members``, item by item, which
-    screens each and takes the exact path for those that need it.
-    """
-    if len(items) < _BULK_LEAST:
-        return items
-    first: object = items[0]
-    kind = type(first)
-    given: set[str] | None = getattr(first, "__pydantic_fields_set__", None)
-    if given is None:
-        return items
-    shape = shape_of(first)
-    if shape.extra or not shape.plain:
-        return items
-    if not all(map(is_, map(type, items), repeat(kind))):
-        return items
-    dicts: list[dict[str, Any]] = list(map(_DICT, items))
-    if not all(map(given.__eq__, map(_GIVEN, items))):  # measured no slower than any C-level screen of fewer look-ups
-        # Fields given in some items and not in others (a trace's segments, one with a parent):
-        # each item's members dropped one by one.
-        dicts = list(map(_given_members_of, dicts, map(_GIVEN, items)))
-    else:
-        unset = [name for name in dicts[0] if name not in given]
-        if unset:
-            dicts = list(map(_COPY, dicts))
-            for name in unset:  # dropped from every copy by a C-level map, consumed in place
-                deque(map(_POP, dicts, repeat(name)), maxlen=0)
-    if shape.loose and not _loose_as_is(dicts, shape.loose):
-        return items
-    # Nested lists of models (none in these schemas' list items today) are written item by item.
-    return dicts
+# --- the writing the reader's proof counts ---------------------------------------------------------
 
 
 def write_every_field(model: Any) -> tuple[bytes, int]:
@@ -406,59 +578,83 @@ def write_every_field(model: Any) -> tuple[bytes, int]:
     Nothing is copied or converted: each model is its own ``__dict__``, and a
     list of models the list of theirs. An unset field holds its default,
     ``None`` here, and is written as ``"name":null``; so the text has one
-    ``:`` per given key, one per unset field, and those of the strings. The
-    same precondition as ``model_members`` (``_plain_model``: a ``TypeError``,
-    which orjson's ``JSONEncodeError`` is, for any other value), but every
-    field, no preparing (the counts need the values as read). The outermost
-    model is handed over as its members: orjson calls back only for the models inside,
-    and a model with no field that may hold one is written with no callback at all.
+    ``:`` per given key, one per unset field, and those of the strings. Plain
+    models only: a ``TypeError`` (which orjson's ``JSONEncodeError`` is) for
+    any other value. The outermost model is handed over as its members: orjson
+    calls back only for the models inside, and a model with no field that may
+    hold one is written with no callback at all.
     """
-    if _written_flat(shape_of(model)):
-        return _write_flat(model)
+    kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # any value
+    return every_field_writer(kind)(model)
+
+
+def every_field_writer(kind: type) -> Callable[[Any], tuple[bytes, int]]:
+    """``write_every_field`` for the models of class ``kind``, with the choice below made once for the class."""
+    if not is_plain(kind):
+        return _refused
+    facts = facts_of(kind)
+    return _write_flat if not (facts.models or facts.model_arrays or facts.extra) else _write_nested
+
+
+def _refused(model: Any) -> tuple[bytes, int]:
+    raise TypeError(f"{type(model).__name__} is not a plain model")
+
+
+def _write_flat(model: Any) -> tuple[bytes, int]:
+    # A plain model that can hold no model and no extra key is written as its own __dict__, with no callback.
+    values: dict[str, Any] = model.__dict__
+    return orjson.dumps(values, option=orjson.OPT_STRICT_INTEGER), len(values) - len(model.__pydantic_fields_set__)
+
+
+def _write_nested(model: Any) -> tuple[bytes, int]:
     unset = 0
-    fields_of = as_dict_fields
 
     def every_field(item: Any) -> Any:
         nonlocal unset
-        fields = fields_of(type(item))  # pyright: ignore[reportUnknownArgumentType]  # no cast: a call per model
+        fields = as_dict_fields(type(item))  # pyright: ignore[reportUnknownArgumentType]  # no cast: a call per model
         if fields is not None:  # most models inside: no copy, no walk
             unset += fields - len(item.__pydantic_fields_set__)
             return item.__dict__
-        given, shape = _plain_model(item)
-        values = item.__dict__
-        if shape.extra:  # its extra keys are counted among the given and written with the fields
-            extra: dict[str, Any] = item.__pydantic_extra__ or {}
-            unset += len(values) + len(extra) - len(given)
-            return {**values, **extra}
-        unset += len(values) - len(given)
-        members = values
-        for name in shape.many:
-            items = values[name]
-            # A short array's items are left to orjson's call back (each a leaf, most often): the
-            # copies below cost more than a few calls.
-            if (
-                items and len(items) >= _BULK_LEAST and not shape_of(items[0]).extra
-            ):  # of the field's class (read from JSON)
-                if members is values:
-                    members = dict(values)
-                members[name] = dicts = list(map(_DICT, items))
-                unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
+        members, missing = _every_member(item)
+        unset += missing
         return members
 
     written = orjson.dumps(every_field(model), default=every_field, option=orjson.OPT_STRICT_INTEGER)
     return written, unset
 
 
-def every_field_writer(kind: type) -> Callable[[Any], tuple[bytes, int]]:
-    """``write_every_field`` for the models of class ``kind``, with the choice below made once for the class."""
-    return _write_flat if _written_flat(shape_of_class(kind)) else write_every_field
+def _every_member(item: Any) -> tuple[dict[str, Any], int]:
+    """A plain model's every field (and extra keys) for ``write_every_field``, and how many were not given."""
+    plan = _EVERY.get(item.__class__)
+    if plan is None:
+        plan = _every_plan(item)
+    extra, arrays = plan
+    values: dict[str, Any] = item.__dict__
+    given: set[str] = item.__pydantic_fields_set__
+    if extra:  # its extra keys are counted among the given and written with the fields
+        keys: dict[str, Any] = item.__pydantic_extra__ or {}
+        return {**values, **keys}, len(values) + len(keys) - len(given)
+    unset = len(values) - len(given)
+    members = values
+    for name in arrays:
+        items = values[name]
+        # A short array's items are left to orjson's call back: the copies below cost more than a few calls.
+        inner: type = type(items[0]) if items else type(None)  # pyright: ignore[reportUnknownVariableType]
+        if items and len(items) >= _BULK_LEAST and not facts_of(inner).extra:
+            members = dict(values) if members is values else members
+            members[name] = dicts = list(map(_DICT, items))
+            unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
+    return members, unset
 
 
-def _written_flat(shape: Shape) -> bool:
-    # A plain model that can hold no model and no extra key is written as its own __dict__, with no callback.
-    return shape.plain and not (shape.nested or shape.extra)
+_EVERY: dict[type, tuple[bool, tuple[str, ...]]] = {}
+"""A plain class's extra keys and arrays of models, for ``_every_member``: one C-level look per model."""
 
 
-def _write_flat(model: Any) -> tuple[bytes, int]:
-    values: dict[str, Any] = model.__dict__
-    return orjson.dumps(values, option=orjson.OPT_STRICT_INTEGER), len(values) - len(model.__pydantic_fields_set__)
+def _every_plan(item: Any) -> tuple[bool, tuple[str, ...]]:
+    kind: type = type(item)  # pyright: ignore[reportUnknownVariableType]  # any value
+    if not isinstance(item, BaseModel) or not is_plain(kind):
+        raise TypeError(f"{kind.__name__} is not a plain model")
+    facts = facts_of(kind)
+    plan = _EVERY[kind] = (facts.extra, facts.model_arrays)
+    return plan

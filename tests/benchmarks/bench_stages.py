@@ -28,7 +28,7 @@ import orjson
 import payloads
 
 import mplp_models as mm
-from mplp_models import _fast_shapes, _fastpath
+from mplp_models import _fastpath, _reader
 from mplp_models._reader import read_as_strictly
 from mplp_models._writer import write_every_field
 
@@ -58,19 +58,18 @@ def _strictly(model: type[mm.MplpModel], raw: bytes) -> Callable[[], object]:
 
 
 def _cases(model: type[mm.MplpModel], peer: Any, raw: bytes) -> dict[str, Callable[[], object]]:
-    reading = _fast_shapes.fast_reading(model)
+    reading = _reader.fast_reading(model)
     assert reading is not None, f"{model.__name__} takes no fast reading"
-    # What from_json asks: a class that screens its open objects after the reading asks no choice.
-    validator, screened = reading.validator(raw, raw.count(b":")) if reading.by_text else (reading.shallow, True)
+    validator = reading.validator
     read = model.from_json(raw)
-    assert read_as_strictly(raw, read, screened), f"{model.__name__}: the proof does not hold"
-    after = reading.after  # the rules, and the UniqueItems checks of the model's own arrays
+    assert read_as_strictly(raw, read), f"{model.__name__}: the proof does not hold"
+    after = reading.after  # the unique arrays, the open objects' screen, the rules
     return {
         "from_json": functools.partial(model.from_json, raw),
         "naive": functools.partial(peer.model_validate_json, raw),
         "validator": functools.partial(validator.validate_json, raw),
         "own validator": functools.partial(model.__pydantic_validator__.validate_json, raw),
-        "proof": functools.partial(read_as_strictly, raw, read, screened),
+        "proof": functools.partial(read_as_strictly, raw, read),
         "proof's writing": functools.partial(write_every_field, read),
         "rules": functools.partial(after, read, None) if after is not None else (lambda: None),
         "strict reading": _strictly(model, raw),

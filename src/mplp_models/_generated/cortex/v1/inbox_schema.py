@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._inbox import InboxMessageBehaviour
 from mplp_models._types import (
     ConstOne,
@@ -207,6 +208,12 @@ class InboxMessage(InboxMessageBehaviour, frozen=True):
             archived_at: str | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        unique=('recipient_ids', 'related_decision_ids', 'related_waitpoint_ids', 'related_handoff_ids'),
+        not_null=('related_decision_ids', 'related_waitpoint_ids', 'related_handoff_ids'),
+        optional=('task_id', 'mission_id', 'related_decision_ids', 'related_waitpoint_ids', 'related_handoff_ids', 'read_at', 'acknowledged_at', 'archived_at'),
+    )
 
 
 class InboxMessageStatus(StatusEnum):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._module_bases import CollabBehaviour
 from mplp_models._types import (
     JsonInputValue,
@@ -170,6 +171,13 @@ class Collab(CollabBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('meta', 'governance', 'trace'),
+        model_arrays=('participants', 'events'),
+        not_null=('governance', 'updated_at', 'trace', 'events'),
+        optional=('governance', 'updated_at', 'trace', 'events'),
+    )
+
 
 class CollabMode(StatusEnum):
     """
@@ -241,6 +249,11 @@ class CollabParticipant(MplpModel, frozen=True):
             display_name: str | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('role_id', 'display_name'),
+        optional=('role_id', 'display_name'),
+    )
 
 
 class CollabParticipantKind(StatusEnum):

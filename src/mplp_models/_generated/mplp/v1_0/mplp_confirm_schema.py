@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._module_bases import ConfirmBehaviour
 from mplp_models._types import (
     JsonInputValue,
@@ -169,6 +170,13 @@ class Confirm(ConfirmBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('meta', 'governance', 'trace'),
+        model_arrays=('decisions', 'events'),
+        not_null=('governance', 'reason', 'decisions', 'trace', 'events'),
+        optional=('governance', 'reason', 'decisions', 'trace', 'events'),
+    )
+
 
 class ConfirmDecision(MplpModel, frozen=True):
     """
@@ -231,6 +239,11 @@ class ConfirmDecision(MplpModel, frozen=True):
             reason: str | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('reason',),
+        optional=('reason',),
+    )
 
 
 class ConfirmDecisionStatus(StatusEnum):

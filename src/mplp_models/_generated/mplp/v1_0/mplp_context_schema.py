@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._context import ContextBehaviour, ContextRootBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,
@@ -202,6 +203,15 @@ class Context(ContextBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('constraints',),
+        open=('constraints',),
+        models=('meta', 'governance', 'root', 'trace'),
+        model_arrays=('events',),
+        not_null=('governance', 'summary', 'tags', 'language', 'owner_role', 'constraints', 'created_at', 'updated_at', 'trace', 'events'),
+        optional=('governance', 'summary', 'tags', 'language', 'owner_role', 'constraints', 'created_at', 'updated_at', 'trace', 'events'),
+    )
+
 
 class ContextRoot(ContextRootBehaviour, frozen=True):
     """
@@ -247,6 +257,12 @@ class ContextRoot(ContextRootBehaviour, frozen=True):
             **extra: JsonInputValue,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('entry_point',),
+        optional=('entry_point',),
+        extra=True,
+    )
 
 
 class ContextStatus(StatusEnum):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._module_bases import CoreBehaviour
 from mplp_models._types import (
     JsonInputValue,
@@ -127,6 +128,13 @@ class Core(CoreBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('meta', 'governance', 'trace'),
+        model_arrays=('modules', 'events'),
+        not_null=('governance', 'trace', 'events'),
+        optional=('governance', 'trace', 'events'),
+    )
+
 
 class CoreStatus(StatusEnum):
     """
@@ -209,6 +217,11 @@ class ModuleDescriptor(MplpModel, frozen=True):
             description: str | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('required', 'description'),
+        optional=('required', 'description'),
+    )
 
 
 class ModuleDescriptorStatus(StatusEnum):

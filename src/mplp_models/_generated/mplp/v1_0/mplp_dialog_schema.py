@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._dialog import DialogBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonObjectInput,
@@ -149,6 +150,13 @@ class Dialog(DialogBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('meta', 'governance', 'trace'),
+        model_arrays=('messages', 'events'),
+        not_null=('governance', 'thread_id', 'started_at', 'ended_at', 'trace', 'events'),
+        optional=('governance', 'thread_id', 'started_at', 'ended_at', 'trace', 'events'),
+    )
+
 
 class DialogMessage(MplpModel, frozen=True):
     """
@@ -193,6 +201,12 @@ class DialogMessage(MplpModel, frozen=True):
             event: events_schema.Event | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('event',),
+        not_null=('event',),
+        optional=('event',),
+    )
 
 
 class DialogMessageRole(StatusEnum):

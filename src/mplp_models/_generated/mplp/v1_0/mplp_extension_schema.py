@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
+from mplp_models._fast_shapes import Facts
 from mplp_models._module_bases import ExtensionBehaviour
 from mplp_models._types import (
     JsonInputValue,
@@ -145,6 +146,15 @@ class Extension(ExtensionBehaviour, frozen=True):
             events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('config',),
+        open=('config',),
+        models=('meta', 'governance', 'trace'),
+        model_arrays=('events',),
+        not_null=('governance', 'config', 'trace', 'events'),
+        optional=('governance', 'config', 'trace', 'events'),
+    )
 
 
 class ExtensionStatus(StatusEnum):

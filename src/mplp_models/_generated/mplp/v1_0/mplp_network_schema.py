@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._module_bases import NetworkBehaviour
 from mplp_models._types import (
     JsonInputValue,
@@ -146,6 +147,13 @@ class Network(NetworkBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('meta', 'governance', 'trace'),
+        model_arrays=('nodes', 'events'),
+        not_null=('governance', 'description', 'nodes', 'trace', 'events'),
+        optional=('governance', 'description', 'nodes', 'trace', 'events'),
+    )
+
 
 class NetworkNode(MplpModel, frozen=True):
     """
@@ -202,6 +210,11 @@ class NetworkNode(MplpModel, frozen=True):
             role_id: str | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('name', 'role_id'),
+        optional=('name', 'role_id'),
+    )
 
 
 class NetworkNodeKind(StatusEnum):

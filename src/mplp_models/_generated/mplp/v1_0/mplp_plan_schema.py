@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
+from mplp_models._fast_shapes import Facts
 from mplp_models._plan import PlanBehaviour, PlanStepBehaviour
 from mplp_models._types import (
     JsonInputValue,
@@ -133,6 +134,13 @@ class Plan(PlanBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('meta', 'trace'),
+        model_arrays=('steps', 'events'),
+        not_null=('trace', 'events'),
+        optional=('trace', 'events'),
+    )
+
 
 class PlanStatus(StatusEnum):
     """
@@ -228,6 +236,11 @@ class PlanStep(PlanStepBehaviour, frozen=True):
             order_index: int | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('dependencies', 'agent_role', 'order_index'),
+        optional=('dependencies', 'agent_role', 'order_index'),
+    )
 
 
 class PlanStepStatus(StatusEnum):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonObjectInput,
@@ -147,6 +148,13 @@ class Role(MplpModel, frozen=True):
             events: list[events_schema.Event] | tuple[events_schema.Event, ...] | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('meta', 'governance', 'trace'),
+        model_arrays=('events',),
+        not_null=('governance', 'description', 'capabilities', 'created_at', 'updated_at', 'trace', 'events'),
+        optional=('governance', 'description', 'capabilities', 'created_at', 'updated_at', 'trace', 'events'),
+    )
 
 # Built now rather than at first use: a class may name one defined after it.
 Role.model_rebuild()

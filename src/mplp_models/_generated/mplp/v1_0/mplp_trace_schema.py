@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._trace import TraceBehaviour
 from mplp_models._types import (
     JsonInputValue,
@@ -156,6 +157,13 @@ class Trace(TraceBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('meta', 'governance', 'root_span'),
+        model_arrays=('segments', 'events'),
+        not_null=('governance', 'plan_id', 'started_at', 'finished_at', 'segments', 'events'),
+        optional=('governance', 'plan_id', 'started_at', 'finished_at', 'segments', 'events'),
+    )
+
 
 class TraceSegment(MplpModel, frozen=True):
     """
@@ -241,6 +249,13 @@ class TraceSegment(MplpModel, frozen=True):
             attributes: JsonObjectInput | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('attributes',),
+        open=('attributes',),
+        not_null=('parent_segment_id', 'started_at', 'finished_at', 'attributes'),
+        optional=('parent_segment_id', 'started_at', 'finished_at', 'attributes'),
+    )
 
 
 class TraceSegmentStatus(StatusEnum):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._inbox import CodeInboxMessageBehaviour
 from mplp_models._types import (
     ConstOne,
@@ -180,6 +181,12 @@ class CodeInboxMessage(CodeInboxMessageBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('relations',),
+        unique=('recipient_ids', 'artifact_refs'),
+        optional=('read_at', 'acknowledged_at', 'archived_at'),
+    )
+
 
 class CodeInboxMessageRelations(MplpModel, frozen=True):
     """
@@ -267,6 +274,10 @@ class CodeInboxMessageRelations(MplpModel, frozen=True):
             worktree_paths: list[str] | tuple[str, ...],
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        unique=('task_ids', 'mission_ids', 'run_ids', 'queue_ids', 'session_ids', 'artifact_refs', 'worktree_paths'),
+    )
 
 
 class CodeInboxMessageStatus(StatusEnum):

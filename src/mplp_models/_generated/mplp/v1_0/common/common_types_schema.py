@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonObjectInput,
@@ -96,6 +97,12 @@ class Governance(MplpModel, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('lastConfirmRef',),
+        not_null=('lifecyclePhase', 'truthDomain', 'locked', 'lastConfirmRef'),
+        optional=('lifecyclePhase', 'truthDomain', 'locked', 'lastConfirmRef'),
+    )
+
 
 class Ref(MplpModel, frozen=True):
     """
@@ -133,6 +140,11 @@ class Ref(MplpModel, frozen=True):
             description: str | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('description',),
+        optional=('description',),
+    )
 
 
 class RefModule(StatusEnum):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._event import EventBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,
@@ -87,6 +88,13 @@ class Event(EventBehaviour, frozen=True):
             data: JsonObjectInput | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('data',),
+        open=('data',),
+        not_null=('trace_id',),
+        optional=('trace_id', 'data'),
+    )
 
 # Built now rather than at first use: a class may name one defined after it.
 Event.model_rebuild()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonNumberMin0,
@@ -60,6 +61,12 @@ class AgentTokenUsage(MplpModel, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('tokens',),
+        not_null=('role',),
+        optional=('role',),
+    )
+
 
 class ErrorInfo(MplpModel, frozen=True):
     """
@@ -99,6 +106,11 @@ class ErrorInfo(MplpModel, frozen=True):
             stack_trace: str | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('error_code', 'error_message', 'stack_trace'),
+        optional=('error_code', 'error_message', 'stack_trace'),
+    )
 
 
 class FeedbackDecision(StatusEnum):
@@ -286,6 +298,15 @@ class LearningSample(MplpModel, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('intent_before', 'plan', 'delta_intents', 'graph_before', 'graph_after', 'execution_time_ms', 'impact_score', 'governance_decisions', 'metadata', 'vendor_extensions'),
+        open=('intent_before', 'plan', 'graph_before', 'graph_after', 'metadata', 'vendor_extensions'),
+        open_arrays=('delta_intents', 'governance_decisions'),
+        models=('error_info', 'token_usage', 'user_feedback', 'timestamps'),
+        not_null=('intent_before', 'plan', 'delta_intents', 'graph_before', 'graph_after', 'pipeline_path', 'error_info', 'token_usage', 'execution_time_ms', 'impact_score', 'user_feedback', 'governance_decisions', 'metadata', 'vendor_extensions'),
+        optional=('intent_before', 'plan', 'delta_intents', 'graph_before', 'graph_after', 'pipeline_path', 'error_info', 'token_usage', 'execution_time_ms', 'impact_score', 'user_feedback', 'governance_decisions', 'metadata', 'vendor_extensions'),
+    )
+
 
 class LearningSampleTimestamps(MplpModel, frozen=True):
     """
@@ -320,6 +341,11 @@ class LearningSampleTimestamps(MplpModel, frozen=True):
             completed_at: str | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('completed_at',),
+        optional=('completed_at',),
+    )
 
 
 class TokenUsage(MplpModel, frozen=True):
@@ -371,6 +397,13 @@ class TokenUsage(MplpModel, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('total_tokens', 'prompt_tokens', 'completion_tokens'),
+        model_arrays=('by_agent',),
+        not_null=('total_tokens', 'prompt_tokens', 'completion_tokens', 'by_agent'),
+        optional=('total_tokens', 'prompt_tokens', 'completion_tokens', 'by_agent'),
+    )
+
 
 class UserFeedback(MplpModel, frozen=True):
     """
@@ -410,6 +443,12 @@ class UserFeedback(MplpModel, frozen=True):
             rating: float | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('rating',),
+        not_null=('decision', 'comment', 'rating'),
+        optional=('decision', 'comment', 'rating'),
+    )
 
 # Built now rather than at first use: a class may name one defined after it.
 AgentTokenUsage.model_rebuild()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonObjectInput,
@@ -130,6 +131,12 @@ class Metadata(MplpModel, frozen=True):
             cross_cutting: list[CrossCuttingConcern | CrossCuttingConcernValue] | tuple[CrossCuttingConcern | CrossCuttingConcernValue, ...] | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        unique=('tags', 'cross_cutting'),
+        not_null=('created_at', 'created_by', 'updated_at', 'updated_by', 'tags', 'cross_cutting'),
+        optional=('created_at', 'created_by', 'updated_at', 'updated_by', 'tags', 'cross_cutting'),
+    )
 
 # Built now rather than at first use: a class may name one defined after it.
 Metadata.model_rebuild()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,
@@ -82,6 +83,13 @@ class TraceBase(MplpModel, frozen=True):
             attributes: JsonObjectInput | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('attributes',),
+        open=('attributes',),
+        not_null=('parent_span_id', 'context_id', 'attributes'),
+        optional=('parent_span_id', 'context_id', 'attributes'),
+    )
 
 # Built now rather than at first use: a class may name one defined after it.
 TraceBase.model_rebuild()

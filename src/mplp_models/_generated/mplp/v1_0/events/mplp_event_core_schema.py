@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._family_rules import EventCoreBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,
@@ -94,6 +95,14 @@ class EventCore(EventCoreBehaviour, frozen=True):
             **extra: JsonInputValue,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('payload',),
+        open=('payload',),
+        not_null=('project_id', 'payload'),
+        optional=('project_id', 'payload'),
+        extra=True,
+    )
 
 
 class EventFamily(StatusEnum):

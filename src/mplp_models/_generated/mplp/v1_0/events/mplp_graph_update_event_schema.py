@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._family_rules import EventCoreBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonInt,
@@ -126,6 +127,14 @@ class GraphUpdateEvent(EventCoreBehaviour, frozen=True):
             **extra: JsonInputValue,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('payload',),
+        open=('payload',),
+        not_null=('project_id', 'payload', 'source_module'),
+        optional=('project_id', 'payload', 'source_module'),
+        extra=True,
+    )
 
 
 class GraphUpdateKind(StatusEnum):

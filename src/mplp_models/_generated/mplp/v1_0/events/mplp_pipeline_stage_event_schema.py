@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._family_rules import PipelineStageEventBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonIntMin0,
@@ -131,6 +132,14 @@ class PipelineStageEvent(PipelineStageEventBehaviour, frozen=True):
             **extra: JsonInputValue,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('payload',),
+        open=('payload',),
+        not_null=('project_id', 'payload', 'stage_name', 'stage_order'),
+        optional=('project_id', 'payload', 'stage_name', 'stage_order'),
+        extra=True,
+    )
 
 
 class PipelineStageStatus(StatusEnum):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._family_rules import EventCoreBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,
@@ -140,6 +141,14 @@ class RuntimeExecutionEvent(EventCoreBehaviour, frozen=True):
             **extra: JsonInputValue,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('payload',),
+        open=('payload',),
+        not_null=('project_id', 'payload', 'executor_role'),
+        optional=('project_id', 'payload', 'executor_role'),
+        extra=True,
+    )
 
 
 class RuntimeExecutionStatus(StatusEnum):

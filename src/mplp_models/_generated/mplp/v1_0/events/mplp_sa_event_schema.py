@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonObject,
@@ -93,6 +94,13 @@ class SAEvent(MplpModel, frozen=True):
             payload: JsonObjectInput | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('payload',),
+        open=('payload',),
+        not_null=('context_id', 'plan_id', 'trace_id', 'payload'),
+        optional=('context_id', 'plan_id', 'trace_id', 'payload'),
+    )
 
 
 class SAEventType(StatusEnum):

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
 from mplp_models._family_rules import RunEventBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonIntMin0,
@@ -137,6 +138,12 @@ class CIEvent(RunEventBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        model_arrays=('stages',),
+        not_null=('started_at', 'completed_at', 'branch_name', 'commit_id', 'run_url', 'duration_ms', 'stages', 'trigger_kind'),
+        optional=('started_at', 'completed_at', 'branch_name', 'commit_id', 'run_url', 'duration_ms', 'stages', 'trigger_kind'),
+    )
+
 
 class CIStage(MplpModel, frozen=True):
     """
@@ -179,6 +186,11 @@ class CIStage(MplpModel, frozen=True):
             duration_ms: int | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('duration_ms',),
+        optional=('duration_ms',),
+    )
 
 
 class CIStageStatus(StatusEnum):

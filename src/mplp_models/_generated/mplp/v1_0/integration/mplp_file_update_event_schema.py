@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._base import MplpModel
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonIntMin0,
@@ -137,6 +138,11 @@ class FileUpdateEvent(MplpModel, frozen=True):
             language: str | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('workspace_root', 'change_summary', 'lines_added', 'lines_removed', 'previous_path', 'encoding', 'language'),
+        optional=('workspace_root', 'change_summary', 'lines_added', 'lines_removed', 'previous_path', 'encoding', 'language'),
+    )
 
 # Built now rather than at first use: a class may name one defined after it.
 FileUpdateEvent.model_rebuild()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._family_rules import GitEventBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._formats import EmailText
 from mplp_models._types import (
     JsonInputValue,
@@ -130,6 +131,11 @@ class GitEvent(GitEventBehaviour, frozen=True):
             parent_commits: list[str] | tuple[str, ...] | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('author_name', 'author_email', 'commit_message', 'files_changed', 'insertions', 'deletions', 'parent_commits'),
+        optional=('author_name', 'author_email', 'commit_message', 'files_changed', 'insertions', 'deletions', 'parent_commits'),
+    )
 
 
 class GitEventKind(StatusEnum):

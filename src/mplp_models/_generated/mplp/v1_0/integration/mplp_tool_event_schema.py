@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._family_rules import RunEventBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._types import (
     JsonInputValue,
     JsonInt,
@@ -118,6 +119,11 @@ class ToolEvent(RunEventBehaviour, frozen=True):
             working_directory: str | None = None,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('started_at', 'completed_at', 'exit_code', 'output_summary', 'args', 'working_directory'),
+        optional=('started_at', 'completed_at', 'exit_code', 'output_summary', 'args', 'working_directory'),
+    )
 
 
 class ToolKind(StatusEnum):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._family_rules import LearningSampleCoreBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._open_models import OpenObjectBehaviour
 from mplp_models._types import (
     JsonInputValue,
@@ -122,6 +123,15 @@ class LearningSampleCore(LearningSampleCoreBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('input', 'state', 'output'),
+        open=('input', 'state', 'output'),
+        models=('meta',),
+        not_null=('state', 'meta'),
+        optional=('state', 'meta'),
+        extra=True,
+    )
+
 
 class SampleMeta(OpenObjectBehaviour, frozen=True):
     """
@@ -191,6 +201,13 @@ class SampleMeta(OpenObjectBehaviour, frozen=True):
             **extra: JsonInputValue,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('quality_score',),
+        not_null=('source_flow_id', 'source_event_ids', 'project_id', 'human_feedback_label', 'quality_score'),
+        optional=('source_flow_id', 'source_event_ids', 'project_id', 'human_feedback_label', 'quality_score'),
+        extra=True,
+    )
 
 # Built now rather than at first use: a class may name one defined after it.
 LearningSampleCore.model_rebuild()

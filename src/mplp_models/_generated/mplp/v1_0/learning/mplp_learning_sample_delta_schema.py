@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._family_rules import DeltaImpactSampleBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._open_models import OpenObjectBehaviour
 from mplp_models._types import (
     JsonInputValue,
@@ -79,6 +80,12 @@ class DeltaImpactInput(OpenObjectBehaviour, frozen=True):
             **extra: JsonInputValue,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('delta_type',),
+        optional=('delta_type',),
+        extra=True,
+    )
 
 
 class DeltaImpactMeta(OpenObjectBehaviour, frozen=True):
@@ -168,6 +175,13 @@ class DeltaImpactMeta(OpenObjectBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('quality_score',),
+        not_null=('source_flow_id', 'source_event_ids', 'project_id', 'human_feedback_label', 'quality_score', 'impact_analysis_duration_ms', 'predicted_vs_actual_accuracy'),
+        optional=('source_flow_id', 'source_event_ids', 'project_id', 'human_feedback_label', 'quality_score', 'impact_analysis_duration_ms', 'predicted_vs_actual_accuracy'),
+        extra=True,
+    )
+
 
 class DeltaImpactOutput(OpenObjectBehaviour, frozen=True):
     """
@@ -226,6 +240,12 @@ class DeltaImpactOutput(OpenObjectBehaviour, frozen=True):
             **extra: JsonInputValue,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('comp_plan_required', 'comp_plan_applied', 'rollback_used'),
+        optional=('comp_plan_required', 'comp_plan_applied', 'rollback_used'),
+        extra=True,
+    )
 
 
 class DeltaImpactSample(DeltaImpactSampleBehaviour, frozen=True):
@@ -312,6 +332,13 @@ class DeltaImpactSample(DeltaImpactSampleBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('input', 'state', 'output', 'meta'),
+        not_null=('state', 'meta'),
+        optional=('state', 'meta'),
+        extra=True,
+    )
+
 
 class DeltaImpactState(OpenObjectBehaviour, frozen=True):
     """
@@ -358,6 +385,13 @@ class DeltaImpactState(OpenObjectBehaviour, frozen=True):
             **extra: JsonInputValue,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('psg_complexity_score',),
+        not_null=('affected_artifact_count', 'risk_level', 'psg_complexity_score'),
+        optional=('affected_artifact_count', 'risk_level', 'psg_complexity_score'),
+        extra=True,
+    )
 
 
 class DeltaType(StatusEnum):

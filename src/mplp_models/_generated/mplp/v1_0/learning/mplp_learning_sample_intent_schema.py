@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from mplp_models._family_rules import IntentResolutionSampleBehaviour
+from mplp_models._fast_shapes import Facts
 from mplp_models._open_models import OpenObjectBehaviour
 from mplp_models._types import (
     JsonInputValue,
@@ -94,6 +95,12 @@ class IntentResolutionInput(OpenObjectBehaviour, frozen=True):
             **extra: JsonInputValue,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('constraints_summary', 'dialog_turns_count'),
+        optional=('constraints_summary', 'dialog_turns_count'),
+        extra=True,
+    )
 
 
 class IntentResolutionMeta(OpenObjectBehaviour, frozen=True):
@@ -186,6 +193,13 @@ class IntentResolutionMeta(OpenObjectBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        prepared=('quality_score',),
+        not_null=('source_flow_id', 'source_event_ids', 'project_id', 'human_feedback_label', 'quality_score', 'clarification_rounds', 'ambiguity_flags'),
+        optional=('source_flow_id', 'source_event_ids', 'project_id', 'human_feedback_label', 'quality_score', 'clarification_rounds', 'ambiguity_flags'),
+        extra=True,
+    )
+
 
 class IntentResolutionOutput(OpenObjectBehaviour, frozen=True):
     """
@@ -239,6 +253,12 @@ class IntentResolutionOutput(OpenObjectBehaviour, frozen=True):
             **extra: JsonInputValue,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('plan_id', 'plan_step_count', 'resolution_quality_label'),
+        optional=('plan_id', 'plan_step_count', 'resolution_quality_label'),
+        extra=True,
+    )
 
 
 class IntentResolutionSample(IntentResolutionSampleBehaviour, frozen=True):
@@ -325,6 +345,13 @@ class IntentResolutionSample(IntentResolutionSampleBehaviour, frozen=True):
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
 
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        models=('input', 'state', 'output', 'meta'),
+        not_null=('state', 'meta'),
+        optional=('state', 'meta'),
+        extra=True,
+    )
+
 
 class IntentResolutionState(OpenObjectBehaviour, frozen=True):
     """
@@ -373,6 +400,12 @@ class IntentResolutionState(OpenObjectBehaviour, frozen=True):
             **extra: JsonInputValue,
         ) -> None:
             """Validate the keyword arguments: a pydantic ``ValidationError`` for any problem."""
+
+    __mplp_facts__: ClassVar[Facts] = Facts(
+        not_null=('project_phase', 'psg_node_count', 'existing_plan_count'),
+        optional=('project_phase', 'psg_node_count', 'existing_plan_count'),
+        extra=True,
+    )
 
 
 class ResolutionQualityLabel(StatusEnum):

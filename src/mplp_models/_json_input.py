@@ -1,0 +1,339 @@
+"""The strict reading of JSON text: what ``from_json`` and ``parse`` read, and the errors that say where it went wrong.
+
+orjson parses: it refuses invalid UTF-8, lone surrogate escapes, NaN and
+Infinity literals, and numbers that overflow a double. Nesting deeper than
+``MAX_JSON_DEPTH`` is refused here. orjson keeps the last of two equal keys, as most
+parsers do, so duplicates are found here too: two parsers that read one payload
+differently are a known way past a signature check.
+
+Integers beyond 64 bits, which orjson would round to a double, are read
+exactly (see ``_exact_integers``).
+
+The fast path of this reading (``_fastpath.LOADING``) is the duplicate check
+by two C-speed passes, not a Python walk: in the input, every ``:`` is either
+structural (one per key) or inside a string; orjson's compact
+re-serialization of the parsed value has one structural ``:`` per key it kept,
+and the same ``:`` inside strings, unless the input spelled a colon as the
+escape ``\\u003a``. So, with no such escape, the input has a duplicate key
+exactly when it holds more colons than the re-serialization. Its strict
+function, for a text with the escape, to name the offending key, and for every
+text with the fast path off, is a tokenizer that walks the input
+(``find_duplicate_key``), in time and memory linear in it: once escapes are
+blanked (``_plain``), a string is one character class repeated, which the regex
+engine matches without keeping state per character, and only keys are copied
+out. With the fast path off the standard library also reads every text a
+second time for exact integers, not only those with an ``e+``.
+
+Every refusal names where the text went wrong (``place``: line, column, byte)
+and, as its location, the value being read there (``pointer_at``).
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from typing import Any, cast
+
+import orjson
+from pydantic import ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from mplp_models import _fastpath
+from mplp_models._errors import Quoted
+from mplp_models._text import short_repr
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_JSON_DEPTH",
+    "find_duplicate_key",
+    "invalid",
+    "json_bytes",
+    "load_json",
+    "place",
+    "pointer_at",
+]
+
+MAX_JSON_DEPTH = 254
+"""Deepest nesting of arrays and objects in a JSON text that is read (what orjson can write back).
+
+Open objects inside a model nest no deeper than ``MAX_OPEN_OBJECT_DEPTH``.
+"""
+
+MAX_DEPTH = MAX_JSON_DEPTH
+"""The earlier name of ``MAX_JSON_DEPTH``, kept so that code using it still runs (deprecated)."""
+
+_ESCAPED_COLON = re.compile(rb"\\u003[aA]")
+_BACKSLASH = ord("\\")  # an int: `in` looks for one byte at once, where it tries a one-byte bytes as an int first
+
+
+def json_bytes(data: Any, title: str) -> bytes:
+    """``data`` (bytes, bytearray, memoryview or str) as the one representation every reading checks: UTF-8 bytes.
+
+    A lone surrogate in a str passes into them, and the parsers then refuse it as invalid UTF-8.
+    """
+    if isinstance(data, str):
+        return data.encode("utf-8", "surrogatepass")
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(cast(bytes, data))  # also a subclass, which orjson refuses
+    raise invalid(title, "json_type", f"JSON input should be bytes or str, not {type(data).__name__}", (), data)
+
+
+def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> Any:
+    """The JSON value of ``data`` (bytes, bytearray, memoryview or str); a ``ValidationError`` if it is not strict JSON.
+
+    Each refusal names where the text went wrong: line, column and byte offset in
+    its message, and the location of the value being read there.
+    """
+    raw = json_bytes(data, title)
+    try:
+        value = orjson.loads(raw)
+        # orjson reads 1024 levels but writes 254: the checks below need the
+        # writing, and no model takes anything nested that deep anyway.
+        compact = orjson.dumps(value)
+    except orjson.JSONDecodeError as error:
+        raise _syntax_error(raw, error, title) from None
+    except orjson.JSONEncodeError:
+        offset = _too_deep(raw)
+        message = f"Invalid JSON: nested deeper than {MAX_JSON_DEPTH} levels at {place(raw, offset)}"
+        raise invalid(title, "json_invalid", message, pointer_at(raw, offset), raw) from None
+    # Two short-cuts, each with its proof (in _exact_integers and the module
+    # docstring); with the fast paths off, the second reading and the walk run always.
+    fast = _fastpath.on(_fastpath.LOADING)
+    if not fast or (b"+" in compact and b"e+" in compact):  # the lone byte first: it is found at memchr speed
+        value = _exact_integers(raw, title)
+    kept_colons = compact.count(b":")
+    del compact  # as large as the input: not kept while the tokenizer runs
+    if not allow_duplicate_keys and (not fast or _may_have_duplicate_keys(raw, kept_colons)):
+        found = find_duplicate_key(raw)
+        if found is not None:
+            loc, key, offset = found
+            message = f"Duplicate key {short_repr(key)} in one object, at {place(raw, offset)}"
+            raise invalid(title, "json_duplicate_key", message, loc, raw)
+    return value
+
+
+def place(raw: bytes, offset: int) -> str:
+    """Where byte ``offset`` of ``raw`` is, for a message: ``line 2, column 7 (byte 12)``.
+
+    Lines end at ``\\n``; a column counts characters from 1 (what an editor shows),
+    each byte that is not UTF-8 as one; the byte offset counts from 0.
+    """
+    line = raw.count(b"\n", 0, offset) + 1
+    line_start = raw.rfind(b"\n", 0, offset) + 1
+    return f"line {line}, column {_characters(raw, line_start, offset) + 1} (byte {offset})"
+
+
+_CHUNK = 1 << 20
+
+
+def _characters(raw: bytes, start: int, end: int) -> int:
+    """How many characters ``raw[start:end]`` decodes to, in chunks: a line may be all of a 100 MB input."""
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    view = memoryview(raw)
+    count = 0
+    for chunk in range(start, end, _CHUNK):
+        count += len(decoder.decode(view[chunk : min(chunk + _CHUNK, end)]))
+    return count + len(decoder.decode(b"", final=True))
+
+
+def _syntax_error(raw: bytes, error: orjson.JSONDecodeError, title: str) -> ValidationError:
+    """orjson's refusal, worded and placed in ``raw``: orjson puts a UTF-8 error at the start, and counts characters."""
+    if error.msg.startswith("str is not valid UTF-8"):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            offset, reason = bad.start, _utf8_reason(raw, bad)
+        else:  # not reached: orjson and Python agree on UTF-8; kept so that the error stays an error
+            offset, reason = 0, error.msg
+    else:
+        offset, reason = len(error.doc[: error.pos].encode("utf-8", "surrogatepass")), error.msg
+    message = f"Invalid JSON: {reason} at {place(raw, offset)}"
+    return invalid(title, "json_invalid", message, pointer_at(raw, offset), raw)
+
+
+def _utf8_reason(raw: bytes, bad: UnicodeDecodeError) -> str:
+    first = raw[bad.start]
+    if first == 0xED:  # a lone surrogate that a str carried (json_bytes keeps it) is ED A0..BF 80..BF
+        try:
+            surrogate = raw[bad.start : bad.start + 3].decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            pass
+        else:
+            return f"text is not UTF-8: a lone surrogate (U+{ord(surrogate):04X}) has no UTF-8 form"
+    return f"text is not UTF-8: byte 0x{first:02X} ({bad.reason})"
+
+
+def _too_deep(raw: bytes) -> int:
+    """The offset of the first ``[`` or ``{`` nested more than ``MAX_JSON_DEPTH`` deep in a valid text (one is)."""
+    depth = 0
+    for match in _STRUCTURE.finditer(_plain(raw)):
+        byte = raw[match.start()]
+        if byte in _OPENERS:
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return match.start()
+        elif byte in _CLOSERS:
+            depth -= 1
+    return 0  # not reached for a text orjson could not write back
+
+
+def _exact_integers(raw: bytes, title: str) -> Any:
+    """The value again, with integers beyond 64 bits exact.
+
+    orjson reads such an integer as the nearest double, which would round what
+    the sender wrote; it then writes that double with an exponent (``e+``), so
+    only a text whose value has one (or a string with ``e+`` in it) is read a
+    second time, by the standard library, which keeps integers exact.
+    """
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise invalid(title, "json_invalid", "Invalid JSON: nested too deeply to read exactly", (), raw) from None
+
+
+def _may_have_duplicate_keys(raw: bytes, kept_colons: int) -> bool:
+    return _has_escaped_colon(raw) or raw.count(b":") != kept_colons
+
+
+def _has_escaped_colon(raw: bytes) -> bool:
+    # A lone byte is found at memchr speed; the escape is looked for only if some backslash is there.
+    return _BACKSLASH in raw and _ESCAPED_COLON.search(raw) is not None
+
+
+class _Open:
+    """An object or array that the tokenizer is inside of."""
+
+    __slots__ = ("index", "keys", "path")
+
+    def __init__(self, keys: set[str] | None, path: tuple[str | int, ...]) -> None:
+        self.keys = keys  # the keys seen so far; None for an array
+        self.path = path
+        self.index = 0  # of the current item, in an array
+
+
+# Once escapes are blanked (``_plain``), a string is a quote, no quote, a quote: one character
+# class repeated, which the regex engine matches in constant memory. The optional closing quote
+# lets a prefix cut inside a string end on it (``pointer_at``).
+_STRUCTURE = re.compile(rb'"[^"]*"?|[{}\[\]:,]')
+_QUOTE, _COLON, _COMMA = ord('"'), ord(":"), ord(",")
+_OPENERS, _CLOSERS = frozenset(b"{["), frozenset(b"}]")
+
+
+def _plain(raw: bytes) -> bytes:
+    """``raw`` with every ``\\\\`` and ``\\"`` escape blanked to ``__``: a ``"`` only where a string begins or ends.
+
+    In JSON text a backslash occurs only inside a string, where it starts a
+    two-character escape (``\\uXXXX`` has no quote or backslash after its
+    first two); so pairing backslashes from the left, as ``bytes.replace``
+    does, pairs them as the parser does, and what is left of ``\\"`` after
+    that is an escaped quote. No byte of a multi-byte UTF-8 sequence is ASCII.
+    Offsets in the result are offsets in ``raw``.
+    """
+    if _BACKSLASH not in raw:  # the common case: no copy
+        return raw
+    return raw.replace(b"\\\\", b"__").replace(b'\\"', b"__")
+
+
+def find_duplicate_key(raw: bytes) -> tuple[tuple[str | int, ...], str, int] | None:
+    """The location of the first duplicated key of a valid JSON text, the key, and its byte offset; or None.
+
+    Iterative, so any depth that orjson reads is fine; time and memory linear in
+    the input: the tokens are found in ``_plain(raw)`` and only keys are copied out.
+    """
+    plain = _plain(raw)
+    stack: list[_Open] = []
+    key: str = ""
+    string = (0, 0)  # the span of the last string, a key when a colon follows
+    for match in _STRUCTURE.finditer(plain):
+        start = match.start()
+        byte = plain[start]
+        if byte == _QUOTE:
+            string = (start, match.end())
+        elif byte == _COLON:
+            key = orjson.loads(raw[string[0] : string[1]])
+            keys = stack[-1].keys
+            if keys is not None and key in keys:
+                return (*stack[-1].path, key), key, string[0]
+            if keys is not None:
+                keys.add(key)
+        elif byte in _OPENERS:
+            path: tuple[str | int, ...] = ()
+            if stack:
+                parent = stack[-1]
+                path = (*parent.path, key if parent.keys is not None else parent.index)
+            stack.append(_Open(set() if byte == ord("{") else None, path))
+        elif byte in _CLOSERS:
+            stack.pop()
+        elif byte == _COMMA and stack[-1].keys is None:
+            stack[-1].index += 1
+    return None
+
+
+def pointer_at(raw: bytes, offset: int) -> tuple[str | int, ...]:
+    """The location of the value that the text was reading at byte ``offset``, where it went wrong.
+
+    At the end of the text, the whole document: it is the document that was cut short.
+
+    ``raw[:offset]`` is valid as far as it goes (the parser read it), but where
+    the text is not UTF-8: then the walk is a best guess, which never fails. The value
+    is the member whose key came last, or the array's item being read; else the
+    innermost object or array; else the whole document.
+    """
+    if offset >= len(raw):
+        return ()
+    walk = _Walk(raw)
+    for match in _STRUCTURE.finditer(_plain(raw[:offset])):
+        walk.step(match)
+    if not walk.kinds:
+        return ()
+    return (*walk.path, walk.member) if walk.member is not None else tuple(walk.path)
+
+
+class _Walk:
+    """Where ``pointer_at``'s walk of a text's tokens is: the open containers, and the value begun last."""
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+        self.path: list[str | int] = []  # of the innermost open container
+        self.kinds: list[bool] = []  # for each open container: is it an object
+        self.member: str | int | None = None  # the value begun last in it, if one is
+        self.string = (0, 0)
+
+    def step(self, match: re.Match[bytes]) -> None:
+        """The walk past one token: a string, a colon, an opener, a closer or a comma."""
+        byte = match.group()[0]  # of the text with its escapes blanked: a quote only where a string starts
+        if byte == _QUOTE:
+            self.string = (match.start(), match.end())
+        elif byte == _COLON:
+            self.member = _key(self.raw, self.string)
+        elif byte in _OPENERS:
+            if self.kinds:
+                self.path.append(self.member if self.member is not None else 0)
+            self.kinds.append(byte == ord("{"))
+            self.member = None if self.kinds[-1] else 0
+        elif not self.kinds:  # a stray closer or comma: only a text that is not UTF-8 gets this far (see above)
+            return
+        elif byte in _CLOSERS:
+            self.kinds.pop()
+            self.member = self.path.pop() if self.path else None
+        elif byte == _COMMA:
+            self.member = None if self.kinds[-1] or not isinstance(self.member, int) else self.member + 1
+
+
+def _key(raw: bytes, span: tuple[int, int]) -> str | None:
+    try:
+        key: str = orjson.loads(raw[span[0] : span[1]])
+    except orjson.JSONDecodeError:  # after bytes that are not UTF-8, the walk may take text for a key
+        return None
+    return key
+
+
+def invalid(title: str, kind: str, message: str, loc: tuple[str | int, ...], data: Any) -> ValidationError:
+    """A one-entry ``ValidationError`` for input that never reached the model (quoting the start of text)."""
+    # Text that is not JSON is quoted by its start only: it may be megabytes, or not even UTF-8.
+    found = Quoted.of(data) if isinstance(data, (bytes, str)) else data
+    # The message is built at run time, which PydanticCustomError's LiteralString hint does not foresee.
+    error = PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]
+    detail: InitErrorDetails = {"type": error, "loc": loc, "input": found}
+    return ValidationError.from_exception_data(title, [detail])
