@@ -53,6 +53,18 @@ def test_unknown_kinds_are_clear_errors(data: object, says: str) -> None:
         mm.parse(data if not isinstance(data, list) else json.dumps(data))  # type: ignore[arg-type]
 
 
+def test_a_payload_of_no_kind_gets_a_message_within_the_doors_bound() -> None:
+    # Every door's messages stay under 500 characters (tests/test_hostile.py), the kinds' list included.
+    with pytest.raises(ValidationError) as caught:
+        mm.parse(b"{}")
+    (entry,) = mm.errors_as_json(caught.value)
+    assert (
+        len(entry["message"]) < 500
+        and "Plan (plan_id)" in entry["message"]
+        and "Network (network_id)" in entry["message"]
+    )
+
+
 def test_parse_refuses_duplicate_keys_too() -> None:
     with pytest.raises(ValidationError, match="Duplicate key"):
         mm.parse(b'{"event_id": "a", "event_id": "b"}')
