@@ -50,7 +50,10 @@ def stream(store: Store, plan_id: str) -> None:
         first = plan.steps[0]
         changed = plan.update_step(first.step_id, description=f"Edited {seen.number + 1} times")
         version = store.put(changed.add_step(_step(f"Step {seen.number + 1}")), expected=seen)
-        print(version.number, version.sha256, flush=True)
+        # One write of the whole line (a pipe takes it at once): print would write its parts one by one
+        # under PYTHONUNBUFFERED, and a kill between them would leave half a report.
+        sys.stdout.write(f"{version.number} {version.sha256}\n")
+        sys.stdout.flush()
 
 
 def fill(store: Store, plan_id: str) -> None:
