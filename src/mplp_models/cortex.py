@@ -42,6 +42,7 @@ from pydantic import ValidationError
 
 from mplp_models._base import MplpModel
 from mplp_models._conversion import relocated
+from mplp_models._folders import sync_folder
 from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessage, CodeInboxMessageStatus
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageStatusValue
 from mplp_models._parse import parse
@@ -583,9 +584,6 @@ if sys.platform == "win32":  # pragma: no cover - a folder cannot be opened ther
             raise
         return True
 
-    def _sync_folder(folder: Path) -> None:
-        """Nothing: a folder cannot be opened, so not synced, on Windows (its renames are journaled by NTFS)."""
-
 else:
     import fcntl
 
@@ -598,17 +596,6 @@ else:
         except BlockingIOError:  # held by another writer
             return False
         return True
-
-    def _sync_folder(folder: Path) -> None:
-        """Make a rename in ``folder`` durable: it is an entry of the folder, synced with it."""
-        handle = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            os.fsync(handle)
-        except OSError as error:
-            if error.errno not in (errno.EINVAL, errno.ENOTSUP):  # a file system that cannot sync a folder
-                raise
-        finally:
-            os.close(handle)
 
 
 def _temporary(folder: Path, data: bytes, mode: int | None) -> Path:
@@ -671,7 +658,7 @@ def _replace(path: Path, data: bytes, previous: bytes | None = None, limit: int 
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
-    _sync_folder(path.parent)
+    sync_folder(path.parent)
 
 
 def _create(path: Path, data: bytes) -> None:
@@ -691,4 +678,4 @@ def _create(path: Path, data: bytes) -> None:
             os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
-    _sync_folder(path.parent)
+    sync_folder(path.parent)
