@@ -522,7 +522,8 @@ def _same_message(path: Path, raw: bytes, message: CortexMessage, workflow_gate:
 
 
 def _previous_bytes(path: Path, limit: int) -> bytes | None:
-    """The bytes of the regular file ``path``; ``None`` if it is none (a link, say), is over ``limit`` or cannot be read."""
+    """The bytes of the regular file ``path``; ``None`` if it is none (a link, say), is over ``limit`` or cannot be
+    read."""
     try:
         return _file_bytes(path, limit)
     except ValidationError:
@@ -646,7 +647,8 @@ def _mode_to_keep(path: Path) -> int | None:
 
 
 def _replace(path: Path, data: bytes, previous: bytes | None = None, limit: int = MAX_FILE_BYTES) -> None:
-    """Put ``data`` in ``path``'s place; if ``previous`` is given, only if the file still holds it (read up to ``limit``)."""
+    """Put ``data`` in ``path``'s place; if ``previous`` is given, only if the file still holds it (read up to
+    ``limit``)."""
     temporary = _temporary(path.parent, data, _mode_to_keep(path))
     try:
         # A writer that takes no lock (the client) may have written the file since it was read.

@@ -34,7 +34,8 @@ class FlowOptions(NamedTuple):
 
 
 def run_flow(options: FlowOptions) -> int:
-    """Validate the session in ``options.folder``; the exit code (0 all hold, 1 something fails, 2 unreadable or empty)."""
+    """Validate the session in ``options.folder``; the exit code (0 all hold, 1 something fails, 2 unreadable or
+    empty)."""
     folder = Path(options.folder)
     try:
         files = sorted(path for path in folder.iterdir() if path.suffix == ".json" and path.is_file())
