@@ -191,7 +191,7 @@ def test_the_pictures_sit_below_the_models_they_draw() -> None:
 # draws them). Each layer of the core is one module, so that the core imports strictly downward.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("leaves", ("_version", "_text", "_ids", "_public", "_kinds", "_schemas", "_fastpath", "_errors", "_conversion",
-                "_instants", "_timestamp_order", "_formats")),
+                "_instants", "_timestamp_order", "_formats", "_folders")),
     ("JSON values", ("_json_values",)),
     ("canonical JSON", ("_canonical",)),
     ("values", ("_types",)),

@@ -48,7 +48,10 @@ def _uri_reference_pattern() -> str:
     pct = "%[0-9A-Fa-f]{2}"
     pchar = f"(?:[A-Za-z0-9\\-._~!$&'()*+,;=:@]|{pct})"
     segment_nz_nc = f"(?:[A-Za-z0-9\\-._~!$&'()*+,;=@]|{pct})+"
-    host = f"(?:\\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\\.[A-Za-z0-9\\-._~!$&'()*+,;=:]+)\\]|(?:[A-Za-z0-9\\-._~!$&'()*+,;=]|{pct})*)"
+    host = (
+        "(?:\\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\\.[A-Za-z0-9\\-._~!$&'()*+,;=:]+)\\]"
+        f"|(?:[A-Za-z0-9\\-._~!$&'()*+,;=]|{pct})*)"
+    )
     authority = f"(?:(?:[A-Za-z0-9\\-._~!$&'()*+,;=:]|{pct})*@)?{host}(?::[0-9]*)?"
     path_abempty = f"(?:/{pchar}*)*"
     path_absolute = f"/(?:{pchar}+{path_abempty})?"
@@ -176,7 +179,8 @@ def _check_data(attributes: Mapping[str, Any], dropped: frozenset[str]) -> None:
         # An Event writes a media type only beside its data: this one would not come back.
         raise ConversionError(
             ("datacontenttype",),
-            "a media type with no data, which an Event does not keep; pass drop_attributes=['datacontenttype'] to accept that",
+            "a media type with no data, which an Event does not keep; "
+            "pass drop_attributes=['datacontenttype'] to accept that",
         )
     data = attributes.get("data")
     if data is not None and not isinstance(data, Mapping):
@@ -206,7 +210,8 @@ def _check_source(source: str) -> None:
         raise ConversionError(
             ("source",),
             f"{describe(source)} is not a URI-reference, which CloudEvents requires of source "
-            "(non-empty, RFC 3986: no spaces or other characters unencoded, one # at most, [ ] only around an IP address)",
+            "(non-empty, RFC 3986: no spaces or other characters unencoded, one # at most, "
+            "[ ] only around an IP address)",
         )
 
 

@@ -54,8 +54,8 @@ class ContextRootBehaviour(MplpModel, frozen=True):
         return {**data, **validated}  # pyright: ignore[reportUnknownVariableType]
 
 
-# The function that checks the extra keys of an open model on the way in (given_members checks them on the way out): a class that
-# keeps extra keys checked by these may take the fast paths (_fast_shapes.fast_path_problems), which
+# The function that checks the extra keys of an open model on the way in (given_members checks them on the way
+# out): a class that keeps extra keys checked by these may take the fast paths (_fast_shapes.fast_path_problems), which
 # then do their work (model_members checks and writes the keys as an open object; both modes
 # read them as the same Python values, and the check is a validation of Python values in both).
 EXTRA_FUNCTIONS: tuple[object, ...] = (

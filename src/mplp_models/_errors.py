@@ -33,13 +33,15 @@ __all__ = [
 ]
 
 MAX_ERRORS = 1000
-"""How many problems a ``ValidationError`` of the models lists; one more entry (``TOO_MANY``) says how many were left out.
+"""How many problems a ``ValidationError`` of the models lists; one more entry (``TOO_MANY``) says how many were left
+out.
 
 Read at each validation: set ``mplp_models._errors.MAX_ERRORS`` to change it.
 """
 
 MAX_INPUT_CHARS = 1000
-"""The longest string an error entry quotes as its ``input``; a longer one is cut to this many characters (a ``Quoted``)."""
+"""The longest string an error entry quotes as its ``input``; a longer one is cut to this many characters (a
+``Quoted``)."""
 
 TOO_MANY = "too_many_errors"
 """The code of the last entry of an error that lists only the first ``MAX_ERRORS`` problems."""

@@ -51,7 +51,8 @@ class EventCoreBehaviour(OpenObjectBehaviour, RuledModel, frozen=True):
 
 
 class PipelineStageEventBehaviour(EventCoreBehaviour, frozen=True):
-    """Rules of ``PipelineStageEvent``: the core's, and ``stage_id`` is not empty (``obs_pipeline_stage_id_non_empty``)."""
+    """Rules of ``PipelineStageEvent``: the core's, and ``stage_id`` is not empty
+    (``obs_pipeline_stage_id_non_empty``)."""
 
     if TYPE_CHECKING:
         stage_id: str
@@ -162,7 +163,10 @@ def check_map_events(events: Iterable[MAPEvent]) -> list[RuleViolation]:
     for position, event in enumerate(listed):
         before = last.get(event.session_id)
         if before is not None and is_before(event.timestamp, before[1]):
-            message = f"event {event.event_id} at {event.timestamp} is before event {before[0]} of session {event.session_id} at {before[1]}"
+            message = (
+                f"event {event.event_id} at {event.timestamp} is before event {before[0]} "
+                f"of session {event.session_id} at {before[1]}"
+            )
             found.append(RuleViolation((position, "timestamp"), "timestamp_out_of_order", message))
         last[event.session_id] = (position, event.timestamp)
     found += _unpaired_turns(listed) + _unreceived_broadcasts(listed)
@@ -187,7 +191,10 @@ def _unpaired_turns(events: list[MAPEvent]) -> list[RuleViolation]:
             for later in events[position + 1 :]
         )
         if not completed:
-            message = f"turn {turn} dispatched to role {role} in session {session} by event {event.event_id} is never completed"
+            message = (
+                f"turn {turn} dispatched to role {role} in session {session} "
+                f"by event {event.event_id} is never completed"
+            )
             found.append(RuleViolation((position, "event_type"), "turn_not_completed", message))
     return found
 

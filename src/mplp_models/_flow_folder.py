@@ -23,6 +23,7 @@ from typing import cast, overload
 from pydantic import ValidationError
 
 from mplp_models._base import MplpModel
+from mplp_models._folders import sync_folder
 from mplp_models._kinds import Kind
 from mplp_models._parse import Payload, parse
 from mplp_models._store import kind_of_class
@@ -81,9 +82,9 @@ def save_flow(
     for name, body in bodies.items():
         _write_whole(place, name, body)
         written.append(place / name)
-    _sync_folder(place)
+    sync_folder(place)
     if made:
-        _sync_folder(place.absolute().parent)
+        sync_folder(place.absolute().parent)
     return written
 
 
@@ -223,20 +224,6 @@ def _write_whole(place: Path, name: str, body: bytes) -> None:
         os.replace(temporary, place / name)
     finally:
         temporary.unlink(missing_ok=True)
-
-
-def _sync_folder(place: Path) -> None:
-    """Make the renames in ``place`` durable (a folder cannot be opened, so not synced, on Windows)."""
-    if os.name == "nt":  # pragma: no cover - NTFS journals its renames
-        return
-    handle = os.open(place, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(handle)
-    except OSError as error:
-        if error.errno not in (errno.EINVAL, errno.ENOTSUP):  # a file system that cannot sync a folder
-            raise
-    finally:
-        os.close(handle)
 
 
 def _regular_file_bytes(path: Path) -> bytes:

@@ -1,4 +1,5 @@
-"""``check_lines``: a verdict per NDJSON line, for ``validate --ndjson`` and for any engine that maps over partitions."""
+"""``check_lines``: a verdict per NDJSON line, for ``validate --ndjson`` and for any engine that maps over
+partitions."""
 
 from __future__ import annotations
 

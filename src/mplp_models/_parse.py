@@ -354,7 +354,8 @@ def _named_by(error: ValidationError, why: str) -> ValidationError:
 
 
 def _parse_fast(raw: bytes, context: Any) -> Payload | None:
-    """The payload read by its model's fast reading (``_reader.read_fast``), or None when the strict reading must decide.
+    """The payload read by its model's fast reading (``_reader.read_fast``), or None when the strict reading must
+    decide.
 
     The kind is chosen from orjson's value, as ``parse`` chooses it; the fast
     reading then keeps the model only when its proof shows that the text has

@@ -238,7 +238,8 @@ The root still gives each of them, with a ``DeprecationWarning``; none is in its
 
 @cache
 def model_names() -> frozenset[str]:
-    """The public model names, which the command line's ``--kind`` takes and error titles carry (imports every model)."""
+    """The public model names, which the command line's ``--kind`` takes and error titles carry (imports every
+    model)."""
     import importlib
 
     from pydantic import BaseModel

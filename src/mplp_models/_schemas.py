@@ -26,7 +26,8 @@ SCHEMA_FILES: dict[str, str] = {**{kind.name: kind.schema for kind in KINDS}, **
 
 
 def _defined_in() -> dict[str, str]:
-    """Each public name that lives inside another model's schema file, and that model (``schema PlanStep`` points there)."""
+    """Each public name that lives inside another model's schema file, and that model (``schema PlanStep`` points
+    there)."""
     # codegen writes schemas/a/v1.0/b-c.schema.json as the module a.v1_0.b_c_schema.
     owner = {_module_of(path): name for name, path in SCHEMA_FILES.items()}
     prefix = _public.GENERATED
@@ -79,7 +80,8 @@ def _root() -> Traversable:
 
 
 def schema_id(name: str) -> str:
-    """The ``$id`` of the schema file of ``name`` (a key of ``SCHEMA_FILES``); for a file without one, its ``file:`` URI.
+    """The ``$id`` of the schema file of ``name`` (a key of ``SCHEMA_FILES``); for a file without one, its ``file:``
+    URI.
 
     The file URI is the base a validator reading ``schemas/`` from disk gives it, and the one the bundle uses
     (the Cortex code mode's schemas have no ``$id``).

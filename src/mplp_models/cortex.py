@@ -42,6 +42,7 @@ from pydantic import ValidationError
 
 from mplp_models._base import MplpModel
 from mplp_models._conversion import relocated
+from mplp_models._folders import sync_folder
 from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessage, CodeInboxMessageStatus
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageStatusValue
 from mplp_models._parse import parse
@@ -521,7 +522,8 @@ def _same_message(path: Path, raw: bytes, message: CortexMessage, workflow_gate:
 
 
 def _previous_bytes(path: Path, limit: int) -> bytes | None:
-    """The bytes of the regular file ``path``; ``None`` if it is none (a link, say), is over ``limit`` or cannot be read."""
+    """The bytes of the regular file ``path``; ``None`` if it is none (a link, say), is over ``limit`` or cannot be
+    read."""
     try:
         return _file_bytes(path, limit)
     except ValidationError:
@@ -583,9 +585,6 @@ if sys.platform == "win32":  # pragma: no cover - a folder cannot be opened ther
             raise
         return True
 
-    def _sync_folder(folder: Path) -> None:
-        """Nothing: a folder cannot be opened, so not synced, on Windows (its renames are journaled by NTFS)."""
-
 else:
     import fcntl
 
@@ -598,17 +597,6 @@ else:
         except BlockingIOError:  # held by another writer
             return False
         return True
-
-    def _sync_folder(folder: Path) -> None:
-        """Make a rename in ``folder`` durable: it is an entry of the folder, synced with it."""
-        handle = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            os.fsync(handle)
-        except OSError as error:
-            if error.errno not in (errno.EINVAL, errno.ENOTSUP):  # a file system that cannot sync a folder
-                raise
-        finally:
-            os.close(handle)
 
 
 def _temporary(folder: Path, data: bytes, mode: int | None) -> Path:
@@ -659,7 +647,8 @@ def _mode_to_keep(path: Path) -> int | None:
 
 
 def _replace(path: Path, data: bytes, previous: bytes | None = None, limit: int = MAX_FILE_BYTES) -> None:
-    """Put ``data`` in ``path``'s place; if ``previous`` is given, only if the file still holds it (read up to ``limit``)."""
+    """Put ``data`` in ``path``'s place; if ``previous`` is given, only if the file still holds it (read up to
+    ``limit``)."""
     temporary = _temporary(path.parent, data, _mode_to_keep(path))
     try:
         # A writer that takes no lock (the client) may have written the file since it was read.
@@ -671,7 +660,7 @@ def _replace(path: Path, data: bytes, previous: bytes | None = None, limit: int 
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
-    _sync_folder(path.parent)
+    sync_folder(path.parent)
 
 
 def _create(path: Path, data: bytes) -> None:
@@ -691,4 +680,4 @@ def _create(path: Path, data: bytes) -> None:
             os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
-    _sync_folder(path.parent)
+    sync_folder(path.parent)

@@ -190,7 +190,8 @@ class LimitedBodyRoute(APIRoute):
 
 
 class _LimitedRequest(Request):
-    """A request whose body stream stops with 413 once it passes ``limit`` bytes (``body()``, ``json()`` and ``form()`` read it)."""
+    """A request whose body stream stops with 413 once it passes ``limit`` bytes (``body()``, ``json()`` and
+    ``form()`` read it)."""
 
     def __init__(self, scope: Any, receive: Any, limit: int) -> None:
         super().__init__(scope, receive)
@@ -380,7 +381,8 @@ def _problems(entries: list[Any]) -> int | None:
 
 
 def _point_into_body(error: RequestValidationError) -> None:
-    """Adds the JSON Pointer of each entry located in the body (FastAPI's `loc` is `("body", *path)`), in JSON's words."""
+    """Adds the JSON Pointer of each entry located in the body (FastAPI's `loc` is `("body", *path)`), in JSON's
+    words."""
     # In place: the exception keeps what FastAPI gave it (the body, the endpoint's context).
     for entry in error.errors():
         if isinstance(entry, dict):  # an error raised by the app's own code may hold anything

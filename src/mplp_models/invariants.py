@@ -494,7 +494,8 @@ def _applies_only_when_present(path: str, *texts: str) -> bool:
 
 
 def scope_of(document: MplpModel) -> str:
-    """The scope name of a parsed document in upstream's files: ``plan``, ``context``, ``event``, ``learning_sample``..."""
+    """The scope name of a parsed document in upstream's files: ``plan``, ``context``, ``event``,
+    ``learning_sample``..."""
     slugs = {kind.name: kind.slug for kind in KINDS}
     for cls in type(document).__mro__:  # a subclass of a model is in its model's scope
         if cls.__name__ in slugs and is_generated(cls):

@@ -575,7 +575,8 @@ def _key(instant: _Instant) -> tuple[int, str]:
 
 
 def _write(source: _Source, instant: _Instant) -> Timestamp:
-    """One RFC 3339 spelling of the instant: any offset, ``T`` or ``t``, ``Z``, ``z`` or ``±00:00``, maybe a leap second."""
+    """One RFC 3339 spelling of the instant: any offset, ``T`` or ``t``, ``Z``, ``z`` or ``±00:00``, maybe a leap
+    second."""
     seconds, fraction = instant
     offset = _offset(source)
     local = seconds + offset * 60
@@ -711,7 +712,8 @@ def _metadata(source: _Source) -> Metadata:
 
 
 def metadata() -> SearchStrategy[Metadata]:
-    """``Metadata``: versions as MAJOR.MINOR.PATCH, ``created_at`` not after ``updated_at``, unique tags and concerns."""
+    """``Metadata``: versions as MAJOR.MINOR.PATCH, ``created_at`` not after ``updated_at``, unique tags and
+    concerns."""
     return _strategy(_metadata)
 
 
@@ -765,7 +767,8 @@ _events = _list_of(_event, 3)
 
 
 def events() -> SearchStrategy[Event]:
-    """``Event``: a dotted lowercase type, any source text (the empty one too), data absent, ``null`` or an open object."""
+    """``Event``: a dotted lowercase type, any source text (the empty one too), data absent, ``null`` or an open
+    object."""
     return _strategy(_event)
 
 
@@ -920,7 +923,8 @@ _governance = _built(
 
 
 def governance() -> SearchStrategy[Governance]:
-    """``Governance``, the block every module but Plan may carry: each field present or absent (the empty object too)."""
+    """``Governance``, the block every module but Plan may carry: each field present or absent (the empty object
+    too)."""
     return _strategy(_governance)
 
 
@@ -1193,7 +1197,8 @@ def _semver_label(source: _Source) -> str:
 
 
 def _semver(source: _Source) -> str:
-    """A semantic version as the Extension schema's pattern takes it: no leading zeros, maybe a pre-release and a build."""
+    """A semantic version as the Extension schema's pattern takes it: no leading zeros, maybe a pre-release and a
+    build."""
     version = ".".join(_semver_number(source) for _ in range(3))
     if source.coin():
         version += "-" + ".".join(_semver_label(source) for _ in range(source.between(1, 3)))
@@ -1368,7 +1373,8 @@ def _trace(source: _Source, max_segments: int) -> Trace:
 
 
 def traces(*, max_segments: int = 6) -> SearchStrategy[Trace]:
-    """``Trace``: ``root_span.trace_id`` is the trace's, 0 to ``max_segments`` segments with unique ids whose parent links form a forest (listed in any order); every ``started_at`` not after its ``finished_at``."""
+    """``Trace``: ``root_span.trace_id`` is the trace's, 0 to ``max_segments`` segments with unique ids whose parent
+    links form a forest (listed in any order); every ``started_at`` not after its ``finished_at``."""
     return _strategy(_trace, max_segments)
 
 
@@ -1612,8 +1618,8 @@ _graph_update_event = _record(
 )  # fmt: skip
 _pipeline_stage_event = _record(
     PipelineStageEvent,
-    {**_EVENT_CORE_REQUIRED, "event_family": _family("pipeline_stage"), "pipeline_id": _any_id, "stage_id": _filled_text,
-     "stage_status": _member(_enum_members(PipelineStageStatus))},
+    {**_EVENT_CORE_REQUIRED, "event_family": _family("pipeline_stage"), "pipeline_id": _any_id,
+     "stage_id": _filled_text, "stage_status": _member(_enum_members(PipelineStageStatus))},
     {**_EVENT_CORE_OPTIONAL, "stage_name": _text, "stage_order": _count},
 )  # fmt: skip
 _runtime_execution_event = _record(
@@ -1744,7 +1750,8 @@ def ci_stages() -> SearchStrategy[CIStage]:
 
 
 def ci_events() -> SearchStrategy[CIEvent]:
-    """``CIEvent``: any status and trigger, completed no earlier than started, any text for the URL (no format check)."""
+    """``CIEvent``: any status and trigger, completed no earlier than started, any text for the URL (no format
+    check)."""
     return _strategy(_ci_event)
 
 
@@ -1759,7 +1766,8 @@ def git_events() -> SearchStrategy[GitEvent]:
 
 
 def tool_events() -> SearchStrategy[ToolEvent]:
-    """``ToolEvent``: any tool kind and status, an invocation id that is a UUID v4, completed no earlier than started."""
+    """``ToolEvent``: any tool kind and status, an invocation id that is a UUID v4, completed no earlier than
+    started."""
     return _strategy(_tool_event)
 
 
@@ -1988,7 +1996,8 @@ _BY_MODEL: dict[type[MplpModel], Callable[[], SearchStrategy[MplpModel]]] = {
 
 
 def payloads() -> SearchStrategy[Payload]:
-    """Any top-level payload that ``mplp_models.parse`` tells apart: each registered kind in turn, by its own strategy."""
+    """Any top-level payload that ``mplp_models.parse`` tells apart: each registered kind in turn, by its own
+    strategy."""
     return _strategy(_payload)
 
 
@@ -2013,7 +2022,8 @@ def instances(model: type[M]) -> SearchStrategy[M]:
 
 
 def register_type_strategies() -> None:
-    """Register these strategies with hypothesis, for ``st.from_type(Plan)``, ``st.builds`` and ``@given(plan=...)`` inference.
+    """Register these strategies with hypothesis, for ``st.from_type(Plan)``, ``st.builds`` and ``@given(plan=...)``
+    inference.
 
     Registers every model class and ``Timestamp``. The registration is global
     for the process and replaces any earlier one for these types; call it once,

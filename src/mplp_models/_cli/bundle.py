@@ -87,7 +87,8 @@ def bundle(root: str, files: Mapping[str, Any]) -> dict[str, Any]:
 def _refs_stripped(
     path: str, document: Any, index: Mapping[str, _Target], files: Mapping[str, Any]
 ) -> Iterator[tuple[dict[str, Any], _Target]]:
-    """Each schema object of ``document`` that has a ``$ref``, and its target; ``$id`` and ``$schema`` removed from all."""
+    """Each schema object of ``document`` that has a ``$ref``, and its target; ``$id`` and ``$schema`` removed from
+    all."""
     # The walk is read whole before anything is removed: an `$id` sets the base of what is below it.
     for node, base, _ in list(_subschemas(document, _FILE + path)):
         dialect = node.get("$schema", DRAFT_07)

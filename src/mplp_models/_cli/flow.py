@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from mplp_models._flow import FlowProfile, FlowReport, FlowViolation, check_flow_report
+from mplp_models._flow import FlowProfile, FlowReport, FlowRuleResult, FlowViolation, check_flow_report
 from mplp_models._lines import LineVerdict, check_document
 from mplp_models._parse import Payload, parse
-from mplp_models.invariants import Invariant, InvariantError, evaluate, load
+from mplp_models.invariants import Invariant, InvariantError, Verdict, evaluate, load
 
 __all__ = ["FlowOptions", "run_flow"]
 
@@ -33,7 +34,8 @@ class FlowOptions(NamedTuple):
 
 
 def run_flow(options: FlowOptions) -> int:
-    """Validate the session in ``options.folder``; the exit code (0 all hold, 1 something fails, 2 unreadable or empty)."""
+    """Validate the session in ``options.folder``; the exit code (0 all hold, 1 something fails, 2 unreadable or
+    empty)."""
     folder = Path(options.folder)
     try:
         files = sorted(path for path in folder.iterdir() if path.suffix == ".json" and path.is_file())
@@ -111,6 +113,11 @@ def _print_document(label: str, verdict: LineVerdict, json_output: bool) -> None
         _error_line(f"{label}: invalid{'' if verdict.kind is None else ' ' + verdict.kind}: {problems}")
 
 
+def _record(record: str, result: FlowRuleResult | Verdict) -> dict[str, Any]:
+    """The JSON record of a rule's result or an invariant's verdict: ``record`` names it, then each field in order."""
+    return {"record": record, **{field.name: getattr(result, field.name) for field in fields(result)}}
+
+
 def _violation(violation: FlowViolation) -> dict[str, Any]:
     return {
         "message": violation.message,
@@ -127,16 +134,7 @@ def _print_report(report: FlowReport, json_output: bool) -> None:
     for result in report.rules:
         found = by_rule.get(result.rule, [])
         if json_output:
-            record = {
-                "record": "rule",
-                "rule": result.rule,
-                "source": result.source,
-                "status": result.status,
-                "applications": result.applications,
-                "failures": result.failures,
-                "reason": result.reason,
-                "violations": [_violation(violation) for violation in found],
-            }
+            record = {**_record("rule", result), "violations": [_violation(violation) for violation in found]}
             print(json.dumps(record, ensure_ascii=False))
             continue
         if result.status == "not_applicable":
@@ -157,17 +155,7 @@ def _print_invariants(rules: list[Invariant], documents: dict[str, Payload], jso
     for verdict in evaluate(rules, documents):
         failed = failed or verdict.status == "fails"
         if json_output:
-            record = {
-                "record": "invariant",
-                "invariant": verdict.invariant,
-                "scope": verdict.scope,
-                "status": verdict.status,
-                "document": verdict.document,
-                "pointer": verdict.pointer,
-                "value": verdict.value,
-                "present": verdict.present,
-                "message": verdict.message,
-            }
+            record = _record("invariant", verdict)
             print(json.dumps(record, ensure_ascii=False, default=str))
             continue
         where = "" if verdict.document is None else f" {verdict.document}{verdict.pointer or ''}"

@@ -181,7 +181,10 @@ def _add_new(add: _AddParser) -> None:
         add,
         "new",
         "Write a valid starting document with fresh ids and timestamps.",
-        "`new flow DIR` writes a session whose documents name each other (context, plan,\nconfirm, trace, collab) into DIR, one file each.\n\n",
+        (
+            "`new flow DIR` writes a session whose documents name each other (context, plan,\n"
+            "confirm, trace, collab) into DIR, one file each.\n\n"
+        ),
     )
     command.add_argument("kind", choices=(*SKELETONS, "flow"), help="what to create")
     command.add_argument("dir", nargs="?", metavar="DIR", help="with flow: the folder to write the session into")

@@ -211,7 +211,8 @@ def _report(item: AsyncResult[_Report] | _Report) -> _Report:
 
 
 def _tasks(items: Iterable[_Block | _Unreadable]) -> Iterator[tuple[_Task, int]]:
-    """Whole files grouped up to about ``_BLOCK_BYTES`` a task, so many small files cost few hand-offs; NDJSON blocks alone."""
+    """Whole files grouped up to about ``_BLOCK_BYTES`` a task, so many small files cost few hand-offs; NDJSON blocks
+    alone."""
     task: _Task = []
     size = 0
     for item in items:
