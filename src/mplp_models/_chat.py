@@ -115,7 +115,8 @@ class OpenAIAssistantMessage(TypedDict):
 
 
 OpenAIChatMessage: TypeAlias = OpenAISystemMessage | OpenAIDeveloperMessage | OpenAIUserMessage | OpenAIAssistantMessage
-"""One message of an OpenAI Chat Completions ``messages`` list, as a dialog writes it: ``{"role": ..., "content": "..."}``.
+"""One message of an OpenAI Chat Completions ``messages`` list, as a dialog writes it:
+``{"role": ..., "content": "..."}``.
 
 A list of them is assignable to the openai SDK's ``Iterable[ChatCompletionMessageParam]``.
 """
@@ -338,7 +339,9 @@ def read_openai(messages: object, options: Reading) -> list[Turn]:
 
 
 def read_anthropic(messages: object, system: object, options: Reading) -> list[Turn]:
-    """The system prompt, then the role and text of each message; a ``ConversionError`` for what a dialog cannot carry."""
+    """The system prompt, then the role and text of each message; a ``ConversionError`` for what a dialog
+    cannot carry.
+    """
     return [("system", text) for text in _system_texts(system, options)] + _read_messages(
         messages, "anthropic", options
     )
@@ -464,7 +467,8 @@ def _content(path: Path, entry: Mapping[str, Any], options: Reading) -> str:
     if len(texts) > 1 and options.join_parts is None:
         raise ConversionError(
             where,
-            f"{len(texts)} text parts, and a dialog message holds one text; pass join_parts (such as '\\n\\n') to join them",
+            f"{len(texts)} text parts, and a dialog message holds one text; "
+            "pass join_parts (such as '\\n\\n') to join them",
         )
     return (options.join_parts or "").join(texts)
 

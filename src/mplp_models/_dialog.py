@@ -329,7 +329,8 @@ class DialogBehaviour(RuledModel, frozen=True):
         drop_parts: Collection[str] = (),
         refusal_as_text: bool = False,
     ) -> Self:
-        """A validated dialog of an Anthropic Messages API ``system`` and ``messages`` (``from_anthropic_messages(**chat)``).
+        """A validated dialog of an Anthropic Messages API ``system`` and ``messages``
+        (``from_anthropic_messages(**chat)``).
 
         ``system`` opens the dialog: a string is one system message, a list of
         text blocks one system message per block. Roles user and assistant;

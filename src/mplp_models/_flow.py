@@ -53,7 +53,9 @@ FlowProfile: TypeAlias = Literal["sa", "map"]
 """Upstream's profiles: ``sa`` (single agent) and ``map`` (multi-agent, which extends SA)."""
 
 FlowRuleSource: TypeAlias = Literal["stated", "derived", "document", "sa", "map"]
-"""Where a rule comes from: stated by upstream's invariant files, derived from the schemas, a document's own rules, or a profile."""
+"""Where a rule comes from: stated by upstream's invariant files, derived from the schemas, a document's own rules, or
+a profile.
+"""
 
 FlowRuleStatus: TypeAlias = Literal["holds", "fails", "not_applicable"]
 """A rule over one set: every application holds, one fails, or its documents are absent (nothing was checked)."""
@@ -119,7 +121,9 @@ RULES: Mapping[str, FlowRule] = _rules(
 
 @dataclass(frozen=True)
 class FlowLocation:
-    """A place in a session: the document (its key in the mapping, or its position), its kind, a JSON Pointer into it."""
+    """A place in a session: the document (its key in the mapping, or its position), its kind, a JSON
+    Pointer into it.
+    """
 
     document: str | int
     kind: str
@@ -128,7 +132,9 @@ class FlowLocation:
 
 @dataclass(frozen=True)
 class FlowViolation:
-    """One broken rule of a session: the rule's id, the places involved (first the one at fault), a message naming the ids."""
+    """One broken rule of a session: the rule's id, the places involved (first the one at fault), a message naming the
+    ids.
+    """
 
     rule: str
     locations: tuple[FlowLocation, ...]
@@ -375,7 +381,9 @@ def _root_span_context(session: _Session, tally: _Tally) -> None:
 
 
 def _spans(session: _Session) -> Iterator[tuple[_Doc, TraceBase, tuple[str, ...]]]:
-    """Every span but a trace's root span (the stated rules' own): each document's ``trace``, and TraceBase documents."""
+    """Every span but a trace's root span (the stated rules' own): each document's ``trace``, and
+    TraceBase documents.
+    """
     for doc in session.docs:
         if isinstance(doc.model, TraceBase):
             yield doc, doc.model, ()
@@ -672,7 +680,8 @@ def _participants(session: _Session, tally: _Tally, rule: str, name: str) -> Non
                     FlowViolation(
                         rule,
                         (doc.at("participants", position, name),),
-                        f"participant {participant.participant_id!r} of {doc.label()} has no {name} (MAP binds each to a role)",
+                        f"participant {participant.participant_id!r} of {doc.label()} has no {name} "
+                        "(MAP binds each to a role)",
                     )
                 )
     if not tally.applications:

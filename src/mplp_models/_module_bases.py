@@ -199,7 +199,8 @@ class ConfirmBehaviour(_Moving, frozen=True):
         reason: str | None = None,
         at: str | None = None,
     ) -> Self:
-        """A pending confirm of ``target``: ``target_type`` its kind, ``target_id`` its id; a fresh ``confirm_id``, requested now.
+        """A pending confirm of ``target``: ``target_type`` its kind, ``target_id`` its id; a fresh ``confirm_id``,
+        requested now.
 
         Args:
             target: What is to be approved: a plan, a context, a trace or an extension, or an
@@ -310,7 +311,8 @@ class ConfirmBehaviour(_Moving, frozen=True):
                 yield RuleViolation(
                     ("decisions", position, "decided_at"),
                     "decided_before_request",
-                    f"decision {decision.decision_id} at {decision.decided_at} is before requested_at {self.requested_at}",
+                    f"decision {decision.decision_id} at {decision.decided_at} "
+                    f"is before requested_at {self.requested_at}",
                 )
 
 

@@ -137,7 +137,9 @@ def plan_mermaid(plan: Plan) -> str:
 
 
 def plan_dot(plan: Plan) -> str:
-    """The plan as a Graphviz DOT digraph: a box per step (description, status; filled by status), an edge per dependency."""
+    """The plan as a Graphviz DOT digraph: a box per step (description, status; filled by status), an edge per
+    dependency.
+    """
     steps = plan.steps
     # Big plans: fewer crossing-minimisation passes (mclimit), without which dot 2.42 took minutes on a
     # 1,000-step plan with long edges, and then crashed.

@@ -587,7 +587,9 @@ class PlanBehaviour(RuledModel, frozen=True):
         return _pictures.plan_mermaid(cast("Plan", self))
 
     def to_dot(self) -> str:
-        """The plan as a Graphviz DOT digraph: a box per step filled by status, an edge per dependency (docs/seeing.md)."""
+        """The plan as a Graphviz DOT digraph: a box per step filled by status, an edge per dependency
+        (docs/seeing.md).
+        """
         from mplp_models import _pictures  # here: as above
 
         return _pictures.plan_dot(cast("Plan", self))

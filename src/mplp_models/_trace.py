@@ -1,4 +1,6 @@
-"""Trace rules: unique segments whose parent links form a forest, the root span's trace id, the timelines; walks; edits; lifecycle."""
+"""Trace rules: unique segments whose parent links form a forest, the root span's trace id, the timelines; walks;
+edits; lifecycle.
+"""
 
 from __future__ import annotations
 
@@ -535,7 +537,8 @@ def _a_forest(ids: Sequence[str], parents: Sequence[str | None]) -> bool:
 
 
 def _chains_end(up: list[int], count: int) -> bool:
-    """Whether following ``up`` (each place's parent; ``count``, past the list, its own) from every place reaches ``count``.
+    """Whether following ``up`` (each place's parent; ``count``, past the list, its own) from every place reaches
+    ``count``.
 
     By pointer doubling: after ``k`` rounds ``up[i]`` is ``i``'s ``2**k``-th ancestor, at
     C speed per round. Without a cycle a chain ends within ``count`` links, so every
@@ -667,7 +670,8 @@ def _segment_integrity(segments: Sequence[TraceSegment]) -> Iterator[RuleViolati
 
 
 def _parent_cycles(segments: Sequence[TraceSegment], first: dict[str, int]) -> Iterator[RuleViolation]:
-    """One violation per cycle of parent links, naming it from its first-listed segment: ``a -> b -> a`` (each -> its parent).
+    """One violation per cycle of parent links, naming it from its first-listed segment: ``a -> b -> a`` (each -> its
+    parent).
 
     Each segment has one parent, so following the links from every segment,
     and stopping at one already seen, visits each segment once.
