@@ -62,20 +62,27 @@ KINDS: tuple[Kind, ...] = (
     Kind("TraceBase", "mplp/v1.0/common/trace-base.schema.json", "span_id", "trace-base", None),
     # The event core and its families (event_family tells them apart), the SA and MAP profile events.
     Kind("EventCore", _EVENTS + "mplp-event-core.schema.json", "event_id", "event-core", "event-core"),
-    Kind("GraphUpdateEvent", _EVENTS + "mplp-graph-update-event.schema.json", "event_id", "graph-update-event", "graph-update-event"),
-    Kind("PipelineStageEvent", _EVENTS + "mplp-pipeline-stage-event.schema.json", "event_id", "pipeline-stage-event", "pipeline-stage-event"),
-    Kind("RuntimeExecutionEvent", _EVENTS + "mplp-runtime-execution-event.schema.json", "event_id", "runtime-execution-event", "runtime-execution-event"),
+    Kind("GraphUpdateEvent", _EVENTS + "mplp-graph-update-event.schema.json", "event_id",
+         "graph-update-event", "graph-update-event"),
+    Kind("PipelineStageEvent", _EVENTS + "mplp-pipeline-stage-event.schema.json", "event_id",
+         "pipeline-stage-event", "pipeline-stage-event"),
+    Kind("RuntimeExecutionEvent", _EVENTS + "mplp-runtime-execution-event.schema.json", "event_id",
+         "runtime-execution-event", "runtime-execution-event"),
     Kind("SAEvent", _EVENTS + "mplp-sa-event.schema.json", "event_id", "sa-event", "sa-event"),
     Kind("MAPEvent", _EVENTS + "mplp-map-event.schema.json", "event_id", "map-event", "map-event"),
     # The integration events (closed objects; no id field in common: each names its document its own way).
     Kind("CIEvent", _INTEGRATION + "mplp-ci-event.schema.json", "run_id", "ci-event", "ci-event"),
-    Kind("FileUpdateEvent", _INTEGRATION + "mplp-file-update-event.schema.json", "file_path", "file-update-event", "file-update-event"),
+    Kind("FileUpdateEvent", _INTEGRATION + "mplp-file-update-event.schema.json", "file_path",
+         "file-update-event", "file-update-event"),
     Kind("GitEvent", _INTEGRATION + "mplp-git-event.schema.json", "commit_id", "git-event", "git-event"),
     Kind("ToolEvent", _INTEGRATION + "mplp-tool-event.schema.json", "invocation_id", "tool-event", "tool-event"),
     # The learning-sample core and its families (sample_family tells them apart).
-    Kind("LearningSampleCore", _LEARNING + "mplp-learning-sample-core.schema.json", "sample_id", "learning-sample-core", "learning-sample-core"),
-    Kind("DeltaImpactSample", _LEARNING + "mplp-learning-sample-delta.schema.json", "sample_id", "delta-impact-sample", "delta-impact-sample"),
-    Kind("IntentResolutionSample", _LEARNING + "mplp-learning-sample-intent.schema.json", "sample_id", "intent-resolution-sample", "intent-resolution-sample"),
+    Kind("LearningSampleCore", _LEARNING + "mplp-learning-sample-core.schema.json", "sample_id",
+         "learning-sample-core", "learning-sample-core"),
+    Kind("DeltaImpactSample", _LEARNING + "mplp-learning-sample-delta.schema.json", "sample_id",
+         "delta-impact-sample", "delta-impact-sample"),
+    Kind("IntentResolutionSample", _LEARNING + "mplp-learning-sample-intent.schema.json", "sample_id",
+         "intent-resolution-sample", "intent-resolution-sample"),
 )  # fmt: skip
 """Every top-level payload kind, in the order ``parse`` and the command line list them."""
 
