@@ -11,6 +11,7 @@ formats still work, with a warning.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import subprocess
@@ -41,6 +42,15 @@ def test_every_public_class_reports_the_package_as_its_module() -> None:
     assert (
         f"{type(mm.PlanStatus.draft).__module__}.{type(mm.PlanStatus.draft).__qualname__}" == "mplp_models.PlanStatus"
     )
+
+
+@pytest.mark.parametrize("module", ["mplp_models.llm", "mplp_models.store", "mplp_models.otel", "mplp_models.fastapi"])
+def test_every_class_of_a_public_submodule_reports_that_module(module: str) -> None:
+    home = importlib.import_module(module)
+    classes = {name: getattr(home, name) for name in home.__all__ if inspect.isclass(getattr(home, name))}
+    # A class the root gives too (store's StoreConflict) is shown where users meet it first: the root.
+    expected = {name: "mplp_models" if name in mm.__all__ else module for name in classes}
+    assert classes and {name: cls.__module__ for name, cls in classes.items()} == expected
 
 
 def test_the_chat_formats_report_their_own_module() -> None:

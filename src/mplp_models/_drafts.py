@@ -32,6 +32,7 @@ from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import Dialog, DialogMe
 from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStep
 from mplp_models._ids import new_id, new_meta
 from mplp_models._plan import PlanBehaviour, _find_cycle  # pyright: ignore[reportPrivateUsage]
+from mplp_models._public import publish
 from mplp_models._rules import RuleViolation as _Problem  # a draft's problem: where, which rule, the message
 from mplp_models._types import JsonText, Ordered, Timestamp
 
@@ -759,3 +760,6 @@ class LearningSampleDraft(Draft):
         if plan is not None:
             payload["plan"] = plan.to_dict()
         return LearningSample.model_validate(payload)
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.llm.<name>

@@ -14,6 +14,8 @@ from typing import Any, Literal
 # evaluated annotations. typing_extensions' TypedDict reads it on Python 3.10 too.
 from typing_extensions import NotRequired, TypedDict
 
+from mplp_models._public import publish
+
 __all__ = ["AnthropicTool", "OpenAIJsonSchema", "OpenAIResponseFormat"]
 
 
@@ -61,3 +63,6 @@ class AnthropicTool(TypedDict):
     eager_input_streaming: NotRequired[bool | None]
     input_examples: NotRequired[Any]
     type: NotRequired[Literal["custom"] | None]
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.llm.<name>

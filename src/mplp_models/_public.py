@@ -20,6 +20,7 @@ __all__ = [
     "LITERALS",
     "LOCATIONS",
     "MOVED",
+    "SHOWN_IN",
     "SUBMODULES",
     "defined_in",
     "is_generated",
@@ -229,6 +230,24 @@ SUBMODULES: dict[str, dict[str, str]] = {
     "mplp_models.chat": dict.fromkeys(CHAT_FORMATS, "mplp_models._chat"),
     "mplp_models.literals": LITERALS,
 }
+SHOWN_IN: dict[str, dict[str, str]] = {
+    # The public modules beside the root that show classes their private modules define (not earlier root names).
+    "mplp_models.llm": {
+        **dict.fromkeys(
+            ("ConfirmDecisionDraft", "DialogDraft", "DialogMessageDraft", "Draft", "LearningSampleDraft", "PlanDraft"),
+            "mplp_models._drafts",
+        ),
+        "PlanStepDraft": "mplp_models._drafts",
+        **dict.fromkeys(("AnthropicTool", "OpenAIJsonSchema", "OpenAIResponseFormat"), "mplp_models._llm_formats"),
+    },
+    "mplp_models.store": {
+        **dict.fromkeys(
+            ("DocumentNotFound", "Store", "StoreError", "StoreIntegrityError", "Version"), "mplp_models._store"
+        ),
+        "PostgresStore": "mplp_models._store_postgres",
+        "SqliteStore": "mplp_models._store_sqlite",
+    },
+}
 MOVED: dict[str, str] = {name: module for module, names in SUBMODULES.items() for name in names}
 """The names that the package's root held before they had a module of their own, and that module.
 
@@ -295,7 +314,7 @@ def _homes() -> dict[str, tuple[tuple[str, str], ...]]:
     found: dict[str, list[tuple[str, str]]] = {}
     for name, location in LOCATIONS.items():
         found.setdefault(location, []).append((name, PACKAGE))
-    for home, names in SUBMODULES.items():
+    for home, names in (*SUBMODULES.items(), *SHOWN_IN.items()):
         for name, location in names.items():
             found.setdefault(location, []).append((name, home))
     return {location: tuple(pairs) for location, pairs in found.items()}

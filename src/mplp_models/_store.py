@@ -613,4 +613,4 @@ def _document(model: type[Any], body: bytes, version: Version) -> Any:
         ) from None
 
 
-publish(__name__)  # StoreConflict, shown as mplp_models.StoreConflict
+publish(__name__)  # StoreConflict shown as mplp_models.StoreConflict, the rest as mplp_models.store.<name>

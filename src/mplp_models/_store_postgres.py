@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from mplp_models._public import publish
 from mplp_models._store import (
     SCHEMA_VERSION,
     Entry,
@@ -204,3 +205,6 @@ class PostgresStore(Store):
 
 def _words(error: Exception) -> str:
     return " ".join(str(error).split())
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.store.<name>

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from mplp_models._public import publish
 from mplp_models._store import (
     SCHEMA_VERSION,
     Entry,
@@ -192,3 +193,6 @@ def _failure(location: str, error: sqlite3.Error) -> StoreError:
     if "not a database" in text or "malformed" in text:
         return StoreIntegrityError(f"{location}: not a store, or a damaged one ({text})")
     return StoreError(f"{location}: {text}")
+
+
+publish(__name__)  # the public classes above, shown as mplp_models.store.<name>
