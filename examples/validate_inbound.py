@@ -1,4 +1,4 @@
-"""Validate one inbound payload (a plan, dialog, trace, confirm, inbox message, event, ...) from a file or standard input.
+"""Validate one inbound payload (plan, dialog, trace, confirm, inbox message, event, ...) from a file or standard input.
 
     python examples/validate_inbound.py examples/payloads/inbox.json
     python examples/validate_inbound.py < examples/payloads/invalid/inbox.json
