@@ -433,7 +433,8 @@ def test_the_package_never_imports_the_sdks() -> None:
     code = (
         "import sys, mplp_models as mm\n"
         "d = mm.Dialog.from_openai_messages([{'role': 'user', 'content': 'hi'}])\n"
-        "d = d.append_openai({'role': 'assistant', 'content': 'yes'}).append_anthropic({'role': 'user', 'content': '?'})\n"
+        "d = d.append_openai({'role': 'assistant', 'content': 'yes'})\n"
+        "d = d.append_anthropic({'role': 'user', 'content': '?'})\n"
         "d.to_openai_messages(); d.to_anthropic_messages()\n"
         "print(sorted(name for name in sys.modules if name.split('.')[0] in ('openai', 'anthropic', 'httpx2')))\n"
     )

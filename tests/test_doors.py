@@ -461,7 +461,9 @@ def test_a_type_adapter_built_first_refuses_nan_in_a_fresh_process() -> None:
         for bad in (math.nan, math.inf):
             for check in (lambda: events.validate_python({**event, "data": {"x": bad}}),
                           lambda: events.validate_json(json.dumps({**event, "data": {"x": bad}})),
-                          lambda: plans.validate_python([{**plan, "trace": {**plan["trace"], "attributes": {"x": bad}}}])):
+                          lambda: plans.validate_python(
+                              [{**plan, "trace": {**plan["trace"], "attributes": {"x": bad}}}]
+                          )):
                 try:
                     check()
                 except ValidationError as error:
@@ -491,7 +493,8 @@ def test_a_fresh_fastapi_app_raises_no_warning() -> None:
         body = open("examples/payloads/plan.json", "rb").read()
         first = client.post("/plans", content=body, headers={"content-type": "application/json"})
         assert first.status_code == 200, first.text
-        assert client.post("/plans", content=first.content, headers={"content-type": "application/json"}).json() == first.json()
+        second = client.post("/plans", content=first.content, headers={"content-type": "application/json"})
+        assert second.json() == first.json()
         assert client.get("/openapi.json").status_code == 200
         print("ok")
     """)

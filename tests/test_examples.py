@@ -202,7 +202,10 @@ def test_validate_inbound_lists_rule_violations_and_reads_stdin() -> None:
         ("/steps/3/dependencies/0", "unknown_dependency"),
         ("/steps/0/dependencies/0", "dependency_cycle"),
     ]
-    cycle = "a2000000-0000-4000-8000-000000000001 -> a2000000-0000-4000-8000-000000000003 -> a2000000-0000-4000-8000-000000000002 -> a2000000-0000-4000-8000-000000000001"
+    cycle = (
+        "a2000000-0000-4000-8000-000000000001 -> a2000000-0000-4000-8000-000000000003"
+        " -> a2000000-0000-4000-8000-000000000002 -> a2000000-0000-4000-8000-000000000001"
+    )
     assert cycle in result.stdout
     as_json = run_example("validate_inbound.py", "--json", "-", stdin=raw)
     assert as_json.returncode == 1

@@ -36,7 +36,10 @@ EXAMPLES = {path.name: path.read_bytes() for path in sorted(PAYLOADS.glob("*.jso
 
 
 def open_objects(value: Any) -> Iterator[Any]:
-    """The open objects of a model read from JSON, found without the classes: every dict held by a model or by a model's array."""
+    """The open objects of a model read from JSON, found without the classes.
+
+    That is every dict held by a model or by a model's array.
+    """
     if isinstance(value, BaseModel):
         for item in value.__dict__.values():
             yield from open_objects(item)
@@ -205,7 +208,10 @@ MARK = "@@poison@@"
 
 
 def with_poison(text: bytes, place: int, poison: bytes, padding: bytes) -> bytes | None:
-    """``text`` with the ``place``-th open object of its model holding ``poison`` (and ``padding`` beside); None past the last."""
+    """``text`` with the ``place``-th open object of its model holding ``poison``; None past the last.
+
+    ``padding`` goes beside ``poison``.
+    """
     document = json.loads(text)
     seen = 0
 

@@ -32,7 +32,10 @@ from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
 from mplp_models._writer import write_every_field
 
 EVENT = (PAYLOADS / "event.json").read_bytes()
-TRACE_BASE = b'{"trace_id": "00000003-0000-4000-8000-000000000003", "span_id": "00000004-0000-4000-8000-000000000004", "attributes": %s}'
+TRACE_BASE = (
+    b'{"trace_id": "00000003-0000-4000-8000-000000000003",'
+    b' "span_id": "00000004-0000-4000-8000-000000000004", "attributes": %s}'
+)
 INBOX = (PAYLOADS / "inbox.json").read_bytes()
 LEARNING = (PAYLOADS / "learning-sample.json").read_bytes()
 CONTEXT = (PAYLOADS / "context.json").read_bytes()
@@ -121,7 +124,11 @@ def test_what_the_open_objects_checks_refused_is_refused_on_either_validator(nam
 
 
 def nesting(kinds: str, siblings: int) -> bytes:
-    """An open object holding an array: in it ``siblings`` empty objects, then one container per letter of ``kinds`` (``o`` an object, ``a`` an array)."""
+    """An open object holding an array.
+
+    In the array: ``siblings`` empty objects, then one container per letter of ``kinds`` (``o`` an
+    object, ``a`` an array).
+    """
     text = b"1"
     for kind in reversed(kinds):
         text = b'{"k": ' + text + b"}" if kind == "o" else b"[" + text + b"]"
@@ -165,7 +172,10 @@ def test_open_objects_inside_models_inside_are_screened_too(metadata: bytes) -> 
 
 
 def context_with(value: bytes) -> bytes:
-    """The context payload, its title holding many brackets (a text counted, before the open objects were screened after the reading), with one open value."""
+    """The context payload with one open value, its title holding many brackets.
+
+    The brackets are a text, once counted (before the open objects were screened after the reading).
+    """
     document = json.loads(CONTEXT)
     document["title"] = "[" * (MAX_OPEN_OBJECT_DEPTH + 1)
     document["constraints"] = {"x": "@"}

@@ -49,7 +49,10 @@ def strict(value: Any) -> bytes | None:
 
 
 def fast(value: Any, enabled: bool = True) -> bytes | type[Unproven] | None:
-    """What the walk makes of ``value`` as the field ``x``: orjson's bytes of it, None where orjson stops, or ``Unproven``."""
+    """What the walk makes of ``value`` as the field ``x``.
+
+    That is orjson's bytes of it, None where orjson stops, or ``Unproven``.
+    """
     members = {"x": value}
     try:
         with fast_paths(enabled):

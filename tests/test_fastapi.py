@@ -596,7 +596,10 @@ def test_the_default_limit_is_1_mib() -> None:
 
 
 def call(app: FastAPI, chunks: list[bytes], content_length: int | None) -> tuple[int, int]:
-    """The answer's status to a body sent in ``chunks`` (declaring ``content_length``), and how many chunks the app read."""
+    """The answer's status to a body sent in ``chunks``, and how many chunks the app read.
+
+    The request declares ``content_length``.
+    """
     import asyncio
 
     read = 0

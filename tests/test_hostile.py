@@ -340,19 +340,45 @@ def uid(n):
 def dense_plan(steps):
     # Every step in progress, each depending on the 8 before it: a dependency_not_done problem for each.
     listed = [
-        {{"step_id": uid(i), "description": "d", "status": "in_progress", "dependencies": [uid(j) for j in range(max(0, i - 8), i)]}}
+        {{
+            "step_id": uid(i),
+            "description": "d",
+            "status": "in_progress",
+            "dependencies": [uid(j) for j in range(max(0, i - 8), i)],
+        }}
         for i in range(steps)
     ]
     meta = {{"protocol_version": "1.0.0", "schema_version": "1.0.0"}}
-    plan = {{"meta": meta, "plan_id": uid(10**9), "context_id": uid(10**9 + 1), "title": "t", "objective": "o", "status": "in_progress", "steps": listed}}
+    plan = {{
+        "meta": meta,
+        "plan_id": uid(10**9),
+        "context_id": uid(10**9 + 1),
+        "title": "t",
+        "objective": "o",
+        "status": "in_progress",
+        "steps": listed,
+    }}
     return json.dumps(plan).encode()
 
 data = {data}
 for door, read in {doors}.items():
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     try:
-        entries, written = cli(data) if door == "cli" else lines(data) if door == "check_lines" else web(data, door == "fastapi strict") if door.startswith("fastapi") else refused(read)
-        found = {{"count": len(entries), "last": entries[-1]["code"], "message": entries[-1]["message" if "message" in entries[-1] else "msg"], "written": written}}
+        if door == "cli":
+            entries, written = cli(data)
+        elif door == "check_lines":
+            entries, written = lines(data)
+        elif door.startswith("fastapi"):
+            entries, written = web(data, door == "fastapi strict")
+        else:
+            entries, written = refused(read)
+        last = entries[-1]
+        found = {{
+            "count": len(entries),
+            "last": last["code"],
+            "message": last["message" if "message" in last else "msg"],
+            "written": written,
+        }}
     except MemoryError:
         found = {{"count": 0, "last": "MemoryError", "message": "", "written": 0}}
     growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before

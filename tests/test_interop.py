@@ -58,7 +58,10 @@ def given_back(dialog: mm.Dialog) -> dict[str, Any]:
 
 
 def carried(dialog: mm.Dialog, agent_role: str = "agent") -> dict[str, Any]:
-    """What a chat format carries back of a dialog: no fields outside the messages, no events, agent messages as ``agent_role``."""
+    """What a chat format carries back of a dialog.
+
+    No fields outside the messages, no events, and agent messages as ``agent_role``.
+    """
     document = {key: value for key, value in dialog.to_dict().items() if key not in OUTSIDE_MESSAGES}
     for message in document["messages"]:
         message.pop("event", None)
@@ -678,7 +681,10 @@ HEX = "0123456789abcdefABCDEF"
 
 
 def is_uri_reference(text: str) -> bool:
-    """Non-empty, RFC 3986 characters only, each % followed by two hex digits (written apart from the package's regex)."""
+    """Whether ``text`` is non-empty, RFC 3986 characters only, each % followed by two hex digits.
+
+    Written apart from the package's regex.
+    """
     position = 0
     while position < len(text):
         if text[position] == "%":
@@ -742,7 +748,10 @@ EVENT_TYPES = st.from_regex(r"[a-z][a-z0-9]{0,6}(\.[a-z][a-z0-9]{0,6}){0,3}", fu
 
 @st.composite
 def cloudevents(draw: st.DrawFn) -> dict[str, Any]:
-    """CloudEvents that an Event carries: an MPLP id, a dotted lowercase type, a time; maybe a trace id and JSON data."""
+    """CloudEvents that an Event carries.
+
+    An MPLP id, a dotted lowercase type, a time; maybe a trace id and JSON data.
+    """
     event: dict[str, Any] = {
         "specversion": "1.0",
         "id": draw(mplp_ids()),

@@ -257,7 +257,9 @@ def test_the_place_of_a_bad_value_is_where_it_was_put(
 
 
 def spelled(value: Any, escape: list[bool]) -> str:
-    """``value`` as JSON text, each character of a string spelled as a ``\\uXXXX`` escape or not, as ``escape`` says in turn.
+    """``value`` as JSON text, each character of a string spelled as a ``\\uXXXX`` escape or not.
+
+    Whether to escape each one is what ``escape`` says, in turn.
 
     A tuple stands for an object, as its (key, member) pairs: duplicates allowed.
     """

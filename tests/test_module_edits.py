@@ -1,4 +1,6 @@
-"""Edit operations of Trace, Confirm, Dialog, Collab, Network and Core: examples written out by hand, and the differential.
+"""Edit operations of Trace, Confirm, Dialog, Collab, Network and Core.
+
+Tested on examples written out by hand, and by the differential.
 
 The differential holds each edit to building the edited document from scratch:
 the edit is refused exactly when ``Model.model_validate`` of the edited JSON
@@ -513,7 +515,10 @@ def test_modules_added_changed_removed() -> None:
 def item_edit(
     data: st.DataObject, items: list[Any], key: str, drawn: Any, changes: dict[str, Any], minimum: int
 ) -> tuple[str, Any, list[Any] | None]:
-    """An edit of ``items`` drawn: (operation, argument, the items it gives, or None if it is refused before validation)."""
+    """An edit of ``items`` drawn.
+
+    It is (operation, argument, the items it gives, or None if it is refused before validation).
+    """
     operation = data.draw(st.sampled_from(["add", "update", "remove"] if items else ["add"]))
     if operation == "add":
         item = document(drawn)

@@ -30,7 +30,10 @@ def nested_lists(depth: int) -> list[Any]:
 
 
 def violations(model: type[mm.MplpModel], document: dict[str, Any]) -> list[tuple[tuple[Any, ...], str, str]]:
-    """The (loc, type, message) of every error, the same for dict and JSON input; schema-only mode accepts the document."""
+    """The (loc, type, message) of every error, the same for dict and JSON input.
+
+    Schema-only mode is checked to accept the document.
+    """
     with pytest.raises(ValidationError) as caught:
         model.model_validate(document)
     with pytest.raises(ValidationError) as again:

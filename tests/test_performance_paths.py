@@ -393,7 +393,10 @@ def test_the_lazy_names_are_the_typed_names_and_all_of_them() -> None:
 
 
 def test_importing_the_package_loads_nothing_yet() -> None:
-    script = "import sys, mplp_models; print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'orjson', 'mplp_models.'))))"
+    script = (
+        "import sys, mplp_models;"
+        " print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'orjson', 'mplp_models.'))))"
+    )
     loaded = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "['mplp_models._public', 'mplp_models._version']"  # the table of names
     script = "import sys; from mplp_models import Plan; print('mplp_models._parse' in sys.modules, Plan.__name__)"
@@ -403,7 +406,10 @@ def test_importing_the_package_loads_nothing_yet() -> None:
 
 
 def loaded_after(code: str) -> set[str]:
-    """The package's hand-written modules (``_generated`` left out) loaded once ``code`` has run in a fresh interpreter."""
+    """The package's hand-written modules loaded once ``code`` has run in a fresh interpreter.
+
+    ``_generated`` is left out.
+    """
     script = f"import sys\n{code}\nprint(' '.join(m for m in sys.modules if m.startswith('mplp_models')))"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     return {name.removeprefix("mplp_models.") for name in out.split() if "._generated" not in name}
@@ -424,7 +430,8 @@ def test_a_chat_or_cloudevents_method_loads_its_integration_when_called() -> Non
     dialog = (PAYLOADS / "dialog.json").as_posix()
     event = (PAYLOADS / "event.json").as_posix()
     loaded = loaded_after(
-        f"import mplp_models as mm\nmm.Dialog.from_json(open({dialog!r}, 'rb').read()).to_openai_messages(drop_events=True, agent_role='assistant')"
+        f"import mplp_models as mm\nmm.Dialog.from_json(open({dialog!r}, 'rb').read())"
+        ".to_openai_messages(drop_events=True, agent_role='assistant')"
     )
     assert {"_chat", "_conversion"} <= loaded and "_cloudevents" not in loaded
     loaded = loaded_after(f"import mplp_models as mm\nmm.Event.from_json(open({event!r}, 'rb').read()).to_cloudevent()")
@@ -446,7 +453,10 @@ def test_a_picture_method_loads_the_pictures_when_called_and_opentelemetry_never
 def test_a_model_is_built_when_its_module_is_imported() -> None:
     # Not deferred to first use: a deferred build showed no signature until then, and a TypeAdapter
     # built first got the model's schema without the model's config (docs/pydantic.md).
-    script = "import mplp_models as mm; print(mm.Plan.__pydantic_complete__, mm.PlanStep.__pydantic_complete__, mm.Plan.from_json(open(r'%s', 'rb').read()).plan_id)"
+    script = (
+        "import mplp_models as mm; print(mm.Plan.__pydantic_complete__, mm.PlanStep.__pydantic_complete__,"
+        " mm.Plan.from_json(open(r'%s', 'rb').read()).plan_id)"
+    )
     out = subprocess.run(
         [sys.executable, "-c", script % (PAYLOADS / "plan.json")], capture_output=True, text=True, check=True
     )
@@ -520,9 +530,12 @@ def test_field_shapes_are_read_from_built_classes() -> None:
         "plan = mm.Plan.from_json(pathlib.Path('examples/payloads/plan.json').read_bytes());"
         "data = pickle.dumps(plan);"
         "import subprocess, sys;"
-        "code = 'import pickle, sys; from mplp_models._fast_shapes import facts_of; plan = pickle.loads(sys.stdin.buffer.read());'"
+        "code = 'import pickle, sys; from mplp_models._fast_shapes import facts_of;'"
+        " ' plan = pickle.loads(sys.stdin.buffer.read());'"
         " 'plan.to_json(); print(sorted(facts_of(type(plan)).model_arrays))';"
-        "print(subprocess.run([sys.executable, '-c', code], input=data, capture_output=True, check=True).stdout.decode())"
+        "print(subprocess.run("
+        "[sys.executable, '-c', code], input=data, capture_output=True, check=True"
+        ").stdout.decode())"
     )
     env = {
         name: value for name, value in os.environ.items() if name != "MPLP_MODELS_NO_FAST_PATHS"

@@ -219,7 +219,8 @@ def test_a_moved_step_is_the_only_new_step(plan: mm.Plan) -> None:
             try:
                 moved = plan.transition_step(step.step_id, "skipped")
             except mm.EditError:
-                continue  # a skipped step in a plan not yet running is allowed; this plan refuses for a reason of its own
+                # A skipped step in a plan not yet running is allowed; this plan refuses for a reason of its own.
+                continue
             shared = [new is old for new, old in zip(moved.steps, plan.steps)]
             assert shared == [s.step_id != step.step_id for s in plan.steps]
 

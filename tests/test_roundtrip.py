@@ -1,4 +1,6 @@
-"""Random documents from the schemas: the models' verdict is the reference's, and what they accept goes through losslessly.
+"""Random documents from the schemas: the models' verdict is the reference's.
+
+What the models accept goes through losslessly.
 
 Documents come from hypothesis-jsonschema on the frozen schemas (their $refs
 inlined). The reference validator (draft-07, ECMA-262 patterns, strict RFC 3339)
@@ -27,7 +29,8 @@ from pydantic import ValidationError
 import mplp_models as mm
 from mplp_models._schemas import schema_id
 
-# A thousand documents per model at full depth (make test-deep), twenty in make test; ROUNDTRIP_EXAMPLES=N sets the count.
+# A thousand documents per model at full depth (make test-deep), twenty in make test;
+# ROUNDTRIP_EXAMPLES=N sets the count.
 EXAMPLES = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES", examples(quick=20, deep=1000)))
 # With the fast paths off, a fifth as many at full depth; ROUNDTRIP_EXAMPLES_OFF=N sets the count.
 EXAMPLES_OFF = int(__import__("os").environ.get("ROUNDTRIP_EXAMPLES_OFF", max(EXAMPLES // 5, 10)))

@@ -2,8 +2,9 @@
 
 Every rules path first asks the model's cheap check whether it is plainly sound
 (``RuledModel._plainly_sound``) and returns at once when it is; otherwise, and always with the
-fast paths off, the plain rules (``_violations``) decide alone. The reference is ``check()`` with the fast paths off: the same violations (place,
-code, message), in the same order, on generated models built around the edges the fast checks
+fast paths off, the plain rules (``_violations``) decide alone. The reference is ``check()`` with
+the fast paths off: the same violations (place, code, message), in the same order, on generated
+models built around the edges the fast checks
 decide on (timestamps one field apart, of other widths and forms, equal ones; missing stamps;
 repeated, unknown and self parents, cycles, parents listed before and after their children).
 Zero disagreements; and the fast checks do fire, on the example trace and on a

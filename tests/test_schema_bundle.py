@@ -1,4 +1,7 @@
-"""``mplp-models schema NAME --bundle``: one self-contained draft-07 schema that judges payloads as the frozen files do."""
+"""``mplp-models schema NAME --bundle``: one self-contained draft-07 schema.
+
+The bundle judges payloads as the frozen files do.
+"""
 
 from __future__ import annotations
 
@@ -110,7 +113,10 @@ def test_the_bundle_is_the_same_bytes_on_every_run() -> None:
     for name, output in here.items():
         assert bundle_bytes(name) == output
         assert output.decode() == json.dumps(json.loads(output), indent=2, ensure_ascii=False) + "\n"
-    code = "import sys; from mplp_models._cli.bundle import bundle_bytes; sys.stdout.buffer.write(bundle_bytes(sys.argv[1]))"
+    code = (
+        "import sys; from mplp_models._cli.bundle import bundle_bytes;"
+        " sys.stdout.buffer.write(bundle_bytes(sys.argv[1]))"
+    )
     for seed, name in zip(("1", "2", "3"), ("Plan", "Dialog", "TraceBase")):  # other processes, other string hashes
         result = run("-c", code, name, env={**os.environ, "PYTHONHASHSEED": seed})
         assert (result.returncode, result.stdout) == (0, here[name])

@@ -1,6 +1,6 @@
 """make bench: this SDK's JSON paths against the floor and the peers, measured side by side in one run.
 
-    .venv/bin/python tests/benchmarks/bench.py             # full run: writes results/latest.json and docs/performance.md
+    .venv/bin/python tests/benchmarks/bench.py             # full run: writes results/latest.json, docs/performance.md
     .venv/bin/python tests/benchmarks/bench.py --quick     # a quick look: fewer rounds, writes nothing unless --out
     .venv/bin/python tests/benchmarks/bench.py --markdown  # only rewrite the table of docs/performance.md from the JSON
 
@@ -316,7 +316,10 @@ def bench_imports(folder: Path, settings: Settings) -> dict[str, Any]:
 
 
 def bench_naive(folder: Path, settings: Settings) -> dict[str, Any]:
-    """Every kind against the naive generated models, side by side: reading, writing, and a fresh process's first plan."""
+    """Every kind against the naive generated models, side by side.
+
+    Reading, writing, and a fresh process's first plan.
+    """
     generated = naive.generate(folder / "naive")
     models = naive.models(generated)
     kinds: dict[str, Any] = {}
@@ -377,7 +380,10 @@ def versions_of(name: str) -> str:
 
 
 def bench_first_plan(folder: Path, generated: Path, settings: Settings) -> dict[str, Any]:
-    """Wall clock of fresh processes that import a plan model and read one 200-step plan: this SDK and the naive peer."""
+    """Wall clock of fresh processes that import a plan model and read one 200-step plan.
+
+    Measured for this SDK and for the naive peer.
+    """
     plan = Path(folder, "plan-200.json")
     plan.write_bytes(payloads.every_kind()["Plan"].raw)
     kind = kind_named("Plan")
@@ -419,7 +425,10 @@ def bench_memory(path: Path, settings: Settings) -> dict[str, Any]:
 
 
 def bench_strategies(settings: Settings) -> dict[str, float]:
-    """CPU milliseconds per example of each top-level strategy of mplp_models.testing (hypothesis's own work included)."""
+    """CPU milliseconds per example of each top-level strategy of mplp_models.testing.
+
+    Hypothesis's own work is included.
+    """
     from strategy_timing import draw_cpu_seconds  # tests/, on the path since peers
 
     from mplp_models import testing

@@ -45,7 +45,10 @@ def fast_paths(enabled: bool) -> Iterator[None]:
 
 
 def first_move(plan: mm.Plan) -> Callable[[], mm.Plan]:
-    """The move measured: the first ready step of ``plan`` started (the plan itself is kept, so every call is the same)."""
+    """The move measured: the first ready step of ``plan`` started.
+
+    The plan itself is kept, so every call is the same.
+    """
     step_id = plan.ready_steps()[0].step_id
     return functools.partial(plan.transition_step, step_id, "in_progress")
 

@@ -50,7 +50,10 @@ def measure_is_sound() -> bool:
 
 
 def run(quick: bool = False) -> dict[str, Any]:
-    """The CPU milliseconds of each strategy's first ten inputs (the best of up to ``TRIES``), and which are over budget."""
+    """The CPU milliseconds of each strategy's first ten inputs, and which are over budget.
+
+    Each is the best of up to ``TRIES``.
+    """
     if not measure_is_sound():
         raise SystemExit("strategy cost: the CPU measure missed time spent drawing; its numbers would be wrong")
     found: dict[str, float] = {}

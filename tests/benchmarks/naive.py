@@ -51,7 +51,9 @@ def module_name(kind: Kind) -> str:
 
 
 def model_of(module: ModuleType, kind: Kind) -> type[BaseModel]:
-    """The top-level model of a generated module: its one model with the kind's id field that is not a properties-only helper.
+    """The top-level model of a generated module.
+
+    That is its one model with the kind's id field that is not a properties-only helper.
 
     The generator names classes after the schema's title, so they are found by their fields instead.
     """

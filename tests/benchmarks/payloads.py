@@ -99,7 +99,10 @@ def dialog_payload(messages: int, seed: int = 0) -> dict[str, Any]:
 
 
 def trace_payload(segments: int, seed: int = 0) -> dict[str, Any]:
-    """A completed trace: a binary tree of segments (segment i under (i - 1) // 2), listed leaves first, each a second long."""
+    """A completed trace: a binary tree of segments, listed leaves first, each a second long.
+
+    Segment i sits under segment (i - 1) // 2.
+    """
     base = seed * 100_000
     trace_id = uuid(base + 9)
 
@@ -222,7 +225,10 @@ NDJSON_LINES = 10_000
 
 
 def ndjson_lines(count: int = NDJSON_LINES) -> Iterator[tuple[str, bytes]]:
-    """(kind, line) for a mixed NDJSON file: 20-step plans, 10-message dialogs, inbox messages, learning samples in turn."""
+    """(kind, line) for a mixed NDJSON file.
+
+    In turn: 20-step plans, 10-message dialogs, inbox messages, learning samples.
+    """
     makers: list[tuple[str, Callable[[int], dict[str, Any]]]] = [
         ("plan", lambda seed: plan_payload(20, seed)),
         ("dialog", lambda seed: dialog_payload(10, seed)),
