@@ -93,6 +93,27 @@ def test_a_valid_draft_is_read() -> None:
     assert draft.steps[3].depends_on == ("s2", "s3")
 
 
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_model_validate_json_refuses_a_duplicate_key(as_bytes: bool) -> None:
+    # pydantic's own parser keeps the last "title": the answer would lose the first one silently.
+    text = '{"title": "Ship", "title": "Ship v2", ' + json.dumps(RELEASE)[1:]
+    data: str | bytes = text.encode() if as_bytes else text
+    with pytest.raises(ValidationError) as caught:
+        llm.PlanDraft.model_validate_json(data)
+    (entry,) = caught.value.errors()
+    assert entry["type"] == "json_duplicate_key"
+    assert entry["loc"] == ("title",)
+
+
+def test_model_validate_json_refuses_nan_and_keeps_pydantic_options() -> None:
+    answer = {"success": False, "impact_score": 0.5, "error_code": "E1", "error_message": "It failed."}
+    with pytest.raises(ValidationError) as caught:
+        llm.LearningSampleDraft.model_validate_json(json.dumps(answer).replace("0.5", "NaN"))
+    assert [e["type"] for e in caught.value.errors()] == ["json_invalid"]
+    draft = llm.LearningSampleDraft.model_validate_json(json.dumps(answer), strict=True)
+    assert draft == llm.LearningSampleDraft.model_validate(answer)
+
+
 def test_unknown_dependency_names_it_and_the_ids_that_exist() -> None:
     (entry,) = refusal(draft_answer(step("s1", "Tag"), step("s2", "Build", "s1"), step("s3", "Ship", "s2", "s7")))
     assert entry["pointer"] == "/steps/2/depends_on/1"

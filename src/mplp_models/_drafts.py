@@ -26,11 +26,15 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Vali
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from typing_extensions import Self
 
+if TYPE_CHECKING:
+    from pydantic.config import ExtraValues
+
 from mplp_models._generated.mplp.v1_0.common.learning_sample_schema import LearningSample
 from mplp_models._generated.mplp.v1_0.mplp_confirm_schema import Confirm, ConfirmDecision
 from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import Dialog, DialogMessage
 from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan, PlanStep
 from mplp_models._ids import new_id, new_meta
+from mplp_models._json_input import load_json
 from mplp_models._plan import PlanBehaviour, _find_cycle  # pyright: ignore[reportPrivateUsage]
 from mplp_models._public import publish
 from mplp_models._rules import RuleViolation as _Problem  # a draft's problem: where, which rule, the message
@@ -109,6 +113,37 @@ class Draft(BaseModel):
         if cls._EXAMPLE is None:
             raise TypeError(f"{cls.__name__} has no example: a draft class of your own overrides example()")
         return cls.model_validate(cls._EXAMPLE)
+
+    @classmethod
+    def model_validate_json(
+        cls,
+        json_data: str | bytes | bytearray,
+        *,
+        strict: bool | None = None,
+        extra: ExtraValues | None = None,
+        context: Any | None = None,
+        by_alias: bool | None = None,
+        by_name: bool | None = None,
+    ) -> Self:
+        """The draft an answer's JSON text holds, once the text is strict JSON.
+
+        pydantic's parser keeps the last of two equal keys and reads ``NaN``: an answer holding
+        either is refused first, as ``from_llm_json`` and ``Model.from_json`` refuse it.
+
+        Raises:
+            ValidationError: For text that is not strict JSON (``json_duplicate_key``,
+                ``json_invalid``, each at its place), then for every problem of the draft.
+        """
+        load_json(json_data, cls.__name__)
+        options: dict[str, Any] = {
+            "strict": strict,
+            "extra": extra,
+            "context": context,
+            "by_alias": by_alias,
+            "by_name": by_name,
+        }
+        # pydantic 2.11 has no ``extra`` here: only what the caller gave is passed on.
+        return super().model_validate_json(json_data, **{k: v for k, v in options.items() if v is not None})
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy; with ``update``, a new draft validated like construction, its rules included.
