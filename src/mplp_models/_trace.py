@@ -58,20 +58,6 @@ STARTED = "trace.started"
 """The ``event_type`` of the event ``Trace.new`` records: the SA profile asks every trace for one event."""
 
 
-class SegmentChanges(TypedDict, total=False):
-    """The fields of a segment that ``Trace.update_segment`` may change; ``None`` leaves an optional field out.
-
-    Not the id (other segments name it), the status or the stamps (they move with ``transition_segment``).
-    """
-
-    label: str
-    parent_segment_id: str | None
-    attributes: JsonObjectInput | None
-
-
-_SEGMENT_CHANGES = frozenset(SegmentChanges.__annotations__)
-
-
 class TraceBehaviour(RuledModel, frozen=True):
     """Behaviour of ``Trace``: segment integrity, the root span, timelines, walks, lifecycle, edits."""
 
@@ -476,6 +462,20 @@ class TraceBehaviour(RuledModel, frozen=True):
         return _pictures.trace_mermaid(cast("Trace", self))
 
 
+class SegmentChanges(TypedDict, total=False):
+    """The fields of a segment that ``Trace.update_segment`` may change; ``None`` leaves an optional field out.
+
+    Not the id (other segments name it), the status or the stamps (they move with ``transition_segment``).
+    """
+
+    label: str
+    parent_segment_id: str | None
+    attributes: JsonObjectInput | None
+
+
+_SEGMENT_CHANGES = frozenset(SegmentChanges.__annotations__)
+
+
 _SEGMENT_FIELDS = attrgetter("segment_id", "parent_segment_id", "started_at", "finished_at")
 
 
@@ -646,11 +646,8 @@ def _segment_integrity(segments: Sequence[TraceSegment]) -> Iterator[RuleViolati
         if parent == segment.segment_id:
             yield RuleViolation(loc, "self_parent", f"segment {parent} is its own parent")
         elif parent not in first:
-            yield RuleViolation(
-                loc,
-                "unknown_parent",
-                f"segment {segment.segment_id} has parent {parent}, which is not a segment of this trace",
-            )
+            text = f"segment {segment.segment_id} has parent {parent}, which is not a segment of this trace"
+            yield RuleViolation(loc, "unknown_parent", text)
     yield from _parent_cycles(segments, first)
 
 
