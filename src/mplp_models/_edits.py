@@ -6,6 +6,9 @@ without validation when those checks pass (each edit's proof is next to it: ``_p
 segments, "sound" for a dialog) is kept here, by ``id``, for as long as the model lives, and
 handed on to the model the edit makes: outside the model, so that equality, copies and pickles
 never see it. A model no edit made is checked once, by every rule, the first time it is edited.
+
+The update of one member of an array (a plan's step, a trace's segment, a collab's participant...)
+is here once too (``edited_member``): each model gives only its own fast path.
 """
 
 from __future__ import annotations
