@@ -268,12 +268,7 @@ class PlanDraft(Draft):
     # --- from draft to document ---
 
     def to_plan(
-        self,
-        *,
-        context_id: str,
-        plan_id: str | None = None,
-        created_by: str | None = None,
-        at: str | None = None,
+        self, *, context_id: str, plan_id: str | None = None, created_by: str | None = None, at: str | None = None
     ) -> Plan:
         """The plan this draft describes: a new ``draft`` plan whose steps are ``pending``.
 
@@ -633,12 +628,7 @@ class DialogDraft(Draft):
         return [_Problem(("messages",), "no_messages", "The dialog has no messages: give at least one message")]
 
     def to_dialog(
-        self,
-        *,
-        context_id: str,
-        dialog_id: str | None = None,
-        thread_id: str | None = None,
-        at: str | None = None,
+        self, *, context_id: str, dialog_id: str | None = None, thread_id: str | None = None, at: str | None = None
     ) -> Dialog:
         """A new ``active`` dialog holding this draft's messages, each stamped ``at``, started ``at``.
 

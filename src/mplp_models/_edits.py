@@ -6,23 +6,38 @@ without validation when those checks pass (each edit's proof is next to it: ``_p
 segments, "sound" for a dialog) is kept here, by ``id``, for as long as the model lives, and
 handed on to the model the edit makes: outside the model, so that equality, copies and pickles
 never see it. A model no edit made is checked once, by every rule, the first time it is edited.
+
+The update of one member of an array (a plan's step, a trace's segment, a collab's participant...)
+is here once too (``edited_member``): each model gives only its own fast path.
 """
 
 from __future__ import annotations
 
 import copy
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, get_args, get_origin
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from mplp_models._base import MplpModel
+from mplp_models._errors import validated_copy
 from mplp_models._writer import not_null_fields
 
-__all__ = ["UNKNOWN", "constructed", "given_with", "item_class", "recall", "remember"]
+__all__ = [
+    "UNKNOWN",
+    "constructed",
+    "edited_member",
+    "given_with",
+    "item_class",
+    "recall",
+    "refuse_extra",
+    "remember",
+    "replaced",
+]
 
 _M = TypeVar("_M")
+_Owner = TypeVar("_Owner", bound=BaseModel)
 
 UNKNOWN: Any = object()
 """What ``recall`` gives for a model of which nothing is kept."""
@@ -94,3 +109,42 @@ def given_with(model: MplpModel, changes: Mapping[str, Any]) -> dict[str, Any]:
     unset = not_null_fields(type(model))
     merged = {**model._given_values(), **changes}  # pyright: ignore[reportPrivateUsage]
     return {name: value for name, value in merged.items() if value is not None or name not in unset}
+
+
+def replaced(items: tuple[Any, ...], position: int, item: Any) -> tuple[Any, ...]:
+    """``items`` with the one at ``position`` replaced by ``item``; the others shared."""
+    changed = list(items)  # a copy of the references (the fastest of the ways measured)
+    changed[position] = item
+    return tuple(changed)
+
+
+def refuse_extra(method: str, changes: Mapping[str, object], allowed: frozenset[str], why: str) -> None:
+    """Raises the ``TypeError`` of edit ``method`` given a field outside ``allowed``; ``why`` says why it may not."""
+    unknown = sorted(changes.keys() - allowed)
+    if unknown:
+        raise TypeError(f"{method}() changes {', '.join(sorted(allowed))}, not {', '.join(unknown)} ({why})")
+
+
+def edited_member(
+    owner: _Owner,
+    field: str,
+    items: tuple[Any, ...],
+    position: int,
+    changes: Mapping[str, Any],
+    fast: Callable[[Any, Any, tuple[Any, ...]], _Owner | None] | None = None,
+) -> _Owner:
+    """``owner`` with the member at ``position`` of its array ``field`` (``items``) changed as ``changes`` say.
+
+    The member is validated alone first; one that its own schema refuses is refused again as part
+    of ``owner``, so that the ``EditError`` is located in it (``/steps/2/description``). ``fast``
+    (given the old member, the new one and the new items) may make the edited owner without
+    validating it again, or give ``None``: the owner is then validated with its new member.
+    """
+    old = items[position]
+    try:
+        new = old.model_copy(update=dict(changes))
+    except ValidationError:
+        return validated_copy(owner, {field: replaced(items, position, given_with(old, changes))})
+    changed = replaced(items, position, new)
+    made = None if fast is None else fast(old, new, changed)
+    return validated_copy(owner, {field: changed}) if made is None else made

@@ -590,30 +590,33 @@ def _sa_requires_context(session: _Session, tally: _Tally) -> None:
         )
 
 
-def _sa_context_must_be_active(session: _Session, tally: _Tally) -> None:
-    for doc, context in session.typed(Context):
+def _each_document(
+    session: _Session, tally: _Tally, model: type[_M], rule: str, member: str, problem: Callable[[_M], str | None]
+) -> None:
+    """Checks every document of ``model``: a violation of ``rule`` at ``member`` where ``problem`` names one."""
+    for doc, document in session.typed(model):
         tally.applications += 1
-        if context.status.value != "active":
-            tally.violations.append(
-                FlowViolation(
-                    "sa_context_must_be_active",
-                    (doc.at("status"),),
-                    f"{doc.label()} is {context.status.value}; the SA profile runs in an active context",
-                )
-            )
+        wrong = problem(document)
+        if wrong is not None:
+            tally.violations.append(FlowViolation(rule, (doc.at(member),), f"{doc.label()} {wrong}"))
     if not tally.applications:
-        tally.reason = "no Context in the set"
+        tally.reason = f"no {model.__name__} in the set"
+
+
+def _inactive(context: Context) -> str | None:
+    status = context.status.value
+    return None if status == "active" else f"is {status}; the SA profile runs in an active context"
+
+
+def _sa_context_must_be_active(session: _Session, tally: _Tally) -> None:
+    _each_document(session, tally, Context, "sa_context_must_be_active", "status", _inactive)
 
 
 def _sa_plan_has_steps(session: _Session, tally: _Tally) -> None:
-    for doc, plan in session.typed(Plan):
-        tally.applications += 1
-        if not plan.steps:  # the schema's minItems holds it too; kept for a plan built without validation
-            tally.violations.append(
-                FlowViolation("sa_plan_has_steps", (doc.at("steps"),), f"{doc.label()} has no step")
-            )
-    if not tally.applications:
-        tally.reason = "no Plan in the set"
+    # The schema's minItems holds it too; kept for a plan built without validation.
+    _each_document(
+        session, tally, Plan, "sa_plan_has_steps", "steps", lambda plan: None if plan.steps else "has no step"
+    )
 
 
 def _blank(value: str | None) -> bool:
@@ -640,16 +643,14 @@ def _sa_steps_agent_role_if_present(session: _Session, tally: _Tally) -> None:
 
 
 def _sa_trace_not_empty(session: _Session, tally: _Tally) -> None:
-    for doc, trace in session.typed(Trace):
-        tally.applications += 1
-        if not trace.events:
-            tally.violations.append(
-                FlowViolation(
-                    "sa_trace_not_empty", (doc.at("events"),), f"{doc.label()} has no event (SA emits at least one)"
-                )
-            )
-    if not tally.applications:
-        tally.reason = "no Trace in the set"
+    _each_document(
+        session,
+        tally,
+        Trace,
+        "sa_trace_not_empty",
+        "events",
+        lambda trace: None if trace.events else "has no event (SA emits at least one)",
+    )
 
 
 def _sa_trace_plan_binding(session: _Session, tally: _Tally) -> None:

@@ -53,6 +53,15 @@ _EVENTS = "mplp/v1.0/events/"
 _INTEGRATION = "mplp/v1.0/integration/"
 _LEARNING = "mplp/v1.0/learning/"
 
+
+def _family(folder: str, name: str, id_field: str, slug: str, file: str | None = None) -> Kind:
+    """An event or learning-sample kind: schema ``mplp-<file>`` in ``folder`` (``file``: default the slug).
+
+    ``mplp-models new`` makes it under its slug.
+    """
+    return Kind(name, f"{folder}mplp-{file or slug}.schema.json", id_field, slug, slug)
+
+
 KINDS: tuple[Kind, ...] = (
     *map(_module, MPLP_MODULES),
     Kind("InboxMessage", "cortex/v1/inbox.schema.json", "message_id", "inbox", "inbox"),
@@ -61,28 +70,21 @@ KINDS: tuple[Kind, ...] = (
     Kind("Event", "mplp/v1.0/common/events.schema.json", "event_id", "event", None),
     Kind("TraceBase", "mplp/v1.0/common/trace-base.schema.json", "span_id", "trace-base", None),
     # The event core and its families (event_family tells them apart), the SA and MAP profile events.
-    Kind("EventCore", _EVENTS + "mplp-event-core.schema.json", "event_id", "event-core", "event-core"),
-    Kind("GraphUpdateEvent", _EVENTS + "mplp-graph-update-event.schema.json", "event_id",
-         "graph-update-event", "graph-update-event"),
-    Kind("PipelineStageEvent", _EVENTS + "mplp-pipeline-stage-event.schema.json", "event_id",
-         "pipeline-stage-event", "pipeline-stage-event"),
-    Kind("RuntimeExecutionEvent", _EVENTS + "mplp-runtime-execution-event.schema.json", "event_id",
-         "runtime-execution-event", "runtime-execution-event"),
-    Kind("SAEvent", _EVENTS + "mplp-sa-event.schema.json", "event_id", "sa-event", "sa-event"),
-    Kind("MAPEvent", _EVENTS + "mplp-map-event.schema.json", "event_id", "map-event", "map-event"),
+    _family(_EVENTS, "EventCore", "event_id", "event-core"),
+    _family(_EVENTS, "GraphUpdateEvent", "event_id", "graph-update-event"),
+    _family(_EVENTS, "PipelineStageEvent", "event_id", "pipeline-stage-event"),
+    _family(_EVENTS, "RuntimeExecutionEvent", "event_id", "runtime-execution-event"),
+    _family(_EVENTS, "SAEvent", "event_id", "sa-event"),
+    _family(_EVENTS, "MAPEvent", "event_id", "map-event"),
     # The integration events (closed objects; no id field in common: each names its document its own way).
-    Kind("CIEvent", _INTEGRATION + "mplp-ci-event.schema.json", "run_id", "ci-event", "ci-event"),
-    Kind("FileUpdateEvent", _INTEGRATION + "mplp-file-update-event.schema.json", "file_path",
-         "file-update-event", "file-update-event"),
-    Kind("GitEvent", _INTEGRATION + "mplp-git-event.schema.json", "commit_id", "git-event", "git-event"),
-    Kind("ToolEvent", _INTEGRATION + "mplp-tool-event.schema.json", "invocation_id", "tool-event", "tool-event"),
+    _family(_INTEGRATION, "CIEvent", "run_id", "ci-event"),
+    _family(_INTEGRATION, "FileUpdateEvent", "file_path", "file-update-event"),
+    _family(_INTEGRATION, "GitEvent", "commit_id", "git-event"),
+    _family(_INTEGRATION, "ToolEvent", "invocation_id", "tool-event"),
     # The learning-sample core and its families (sample_family tells them apart).
-    Kind("LearningSampleCore", _LEARNING + "mplp-learning-sample-core.schema.json", "sample_id",
-         "learning-sample-core", "learning-sample-core"),
-    Kind("DeltaImpactSample", _LEARNING + "mplp-learning-sample-delta.schema.json", "sample_id",
-         "delta-impact-sample", "delta-impact-sample"),
-    Kind("IntentResolutionSample", _LEARNING + "mplp-learning-sample-intent.schema.json", "sample_id",
-         "intent-resolution-sample", "intent-resolution-sample"),
+    _family(_LEARNING, "LearningSampleCore", "sample_id", "learning-sample-core"),
+    _family(_LEARNING, "DeltaImpactSample", "sample_id", "delta-impact-sample", "learning-sample-delta"),
+    _family(_LEARNING, "IntentResolutionSample", "sample_id", "intent-resolution-sample", "learning-sample-intent"),
 )  # fmt: skip
 """Every top-level payload kind, in the order ``parse`` and the command line list them."""
 

@@ -11,10 +11,9 @@ import enum
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args
 
-from pydantic import ValidationError
 from typing_extensions import Self, TypedDict, Unpack
 
-from mplp_models._edits import given_with
+from mplp_models._edits import edited_member
 from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
 from mplp_models._ids import new_id, new_meta
 from mplp_models._kinds import kind_named
@@ -143,24 +142,13 @@ def _position(items: Sequence[_Item], key: Callable[[_Item], str], wanted: str, 
     raise UnknownPartError(code, f"{what} {wanted!r}", f"/{code.removeprefix('unknown_')}s")
 
 
-def _replaced(items: tuple[Any, ...], position: int, *new: Any) -> tuple[Any, ...]:
-    """``items`` with the one at ``position`` replaced by ``new`` (none: removed); the others shared."""
-    return (*items[:position], *new, *items[position + 1 :])
-
-
 def _updated(owner: _Owner, field: str, position: int, changes: Mapping[str, Any]) -> _Owner:
     """``owner`` with the member at ``position`` of its array ``field`` changed as ``changes`` say, validated.
 
     A member that its own schema refuses is refused again as part of ``owner``, so that the
     ``EditError`` is located in it (``/participants/2/kind``).
     """
-    items: tuple[Any, ...] = getattr(owner, field) or ()
-    old = items[position]
-    try:
-        changed = old.model_copy(update=changes)
-    except ValidationError:
-        changed = given_with(old, changes)
-    return validated_copy(owner, {field: _replaced(items, position, changed)})
+    return edited_member(owner, field, getattr(owner, field) or (), position, changes)
 
 
 def _without(owner: _Owner, field: str, position: int, noun: str, needs_one: bool) -> _Owner:
@@ -169,7 +157,7 @@ def _without(owner: _Owner, field: str, position: int, noun: str, needs_one: boo
     if needs_one and len(items) == 1:
         kind = type(owner).__name__.lower()
         raise EditError("too_short", f"{noun} is the {kind}'s only one, and a {kind} needs one", f"/{field}")
-    return validated_copy(owner, {field: _replaced(items, position)})
+    return validated_copy(owner, {field: (*items[:position], *items[position + 1 :])})
 
 
 # The kinds a confirm's target_type names (its "other" is for targets that are no MPLP document).

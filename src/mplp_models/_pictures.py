@@ -11,7 +11,7 @@ Mermaid draws as the character; DOT text is a double-quoted string with ``\\`` a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from mplp_models._instants import NANOS_PER_SECOND, nanoseconds
@@ -112,23 +112,36 @@ def _edges(steps: Sequence[PlanStep]) -> tuple[list[tuple[str, str]], list[str]]
     return edges, list(missing)
 
 
+def _graph(
+    steps: Sequence[PlanStep], step: Callable[[int, str, str], str], missing: Callable[[int, str], str], edge: str
+) -> list[str]:
+    """The lines of a plan's graph: a node per step, one per dependency not in the plan, then an edge per dependency.
+
+    ``step`` writes a step's node from its position, description and status, ``missing`` a missing
+    dependency's node from its number and step id, and ``edge`` is the format of an edge (source, target).
+    """
+    edges, absent = _edges(steps)
+    lines = [step(position, *_step_label(each)) for position, each in enumerate(steps)]
+    lines.extend(missing(k, step_id) for k, step_id in enumerate(absent))
+    lines.extend(edge.format(source, target) for source, target in edges)
+    return lines
+
+
 def plan_mermaid(plan: Plan) -> str:
     """The plan as a Mermaid flowchart: a node per step (its description and status), an edge per dependency.
 
     Nodes are ``s0``, ``s1``... in the order of ``steps``; an edge goes from the dependency to
     the step that waits for it; each status is a class (``classDef``) with its colours.
     """
-    steps = plan.steps
     lines = ["flowchart TD"]
-    for position, step in enumerate(steps):
-        description, status = _step_label(step)
-        lines.append(f'    s{position}["{mermaid_text(description)}{_LINE_BREAK}{mermaid_text(status)}"]:::{status}')
-    edges, missing = _edges(steps)
-    lines.extend(
-        f'    m{k}["{mermaid_text(step_id)}{_LINE_BREAK}not a step of the plan"]:::missing'
-        for k, step_id in enumerate(missing)
+    lines += _graph(
+        plan.steps,
+        lambda position, description, status: (
+            f'    s{position}["{mermaid_text(description)}{_LINE_BREAK}{mermaid_text(status)}"]:::{status}'
+        ),
+        lambda k, step_id: f'    m{k}["{mermaid_text(step_id)}{_LINE_BREAK}not a step of the plan"]:::missing',
+        "    {} --> {}",
     )
-    lines.extend(f"    {source} --> {target}" for source, target in edges)
     lines.extend(
         f"    classDef {status} fill:{fill},stroke:{stroke}" for status, (fill, stroke) in _STEP_COLOURS.items()
     )
@@ -149,19 +162,22 @@ def plan_dot(plan: Plan) -> str:
         f"    graph [label={dot_text(plan.title)}, labelloc=t, rankdir=TB{crossings}];",
         '    node [shape=box, style="rounded,filled", fontname="Helvetica"];',
     ]
-    for position, step in enumerate(steps):
-        description, status = _step_label(step)
-        fill, stroke = _STEP_COLOURS.get(status, ("#ffffff", "#000000"))
-        label = dot_text(f"{description}\n{status}")
-        lines.append(f'    s{position} [label={label}, fillcolor="{fill}", color="{stroke}"];')
-    edges, missing = _edges(steps)
-    lines.extend(
-        f'    m{k} [label={dot_text(step_id + chr(10) + "not a step of the plan")}, style=dashed, color="#c82333"];'
-        for k, step_id in enumerate(missing)
+    lines += _graph(
+        steps,
+        _dot_step,
+        lambda k, step_id: (
+            f'    m{k} [label={dot_text(step_id + chr(10) + "not a step of the plan")}, style=dashed, color="#c82333"];'
+        ),
+        "    {} -> {};",
     )
-    lines.extend(f"    {source} -> {target};" for source, target in edges)
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _dot_step(position: int, description: str, status: str) -> str:
+    fill, stroke = _STEP_COLOURS.get(status, ("#ffffff", "#000000"))
+    label = dot_text(f"{description}\n{status}")
+    return f'    s{position} [label={label}, fillcolor="{fill}", color="{stroke}"];'
 
 
 def _latest(trace: Trace) -> int | None:

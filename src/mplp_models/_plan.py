@@ -9,11 +9,10 @@ from itertools import compress, repeat
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, cast, overload
 
-from pydantic import ValidationError
 from typing_extensions import Self, TypedDict, Unpack
 
 from mplp_models import _fastpath
-from mplp_models._edits import UNKNOWN, constructed, given_with, item_class, recall, remember
+from mplp_models._edits import UNKNOWN, constructed, edited_member, item_class, recall, refuse_extra, remember, replaced
 from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
 from mplp_models._fast_shapes import is_plain
 from mplp_models._ids import new_id, new_meta
@@ -310,7 +309,7 @@ class PlanBehaviour(RuledModel, frozen=True):
         step = self.steps[position]
         target = checked_move("PlanStep", step.status, to, STEP_MOVES, f"/steps/{position}/status")
         moved = step._with_status(target)  # pyright: ignore[reportPrivateUsage]  # a step of this plan
-        steps = _replaced(self.steps, position, moved)
+        steps = replaced(self.steps, position, moved)
         known = self._known()
         if known is not None and _status_move_holds(self.status, moved, steps, known.index):
             return self._derived(known, known.index, (step_id,), steps=steps)
@@ -361,29 +360,21 @@ class PlanBehaviour(RuledModel, frozen=True):
             EditError: If the step is not valid (``string_too_short``...), or the plan would break a rule
                 (``dependency_cycle``...).
         """
-        unknown = sorted(changes.keys() - _CHANGEABLE)
-        if unknown:
-            raise TypeError(
-                f"update_step() changes {', '.join(sorted(_CHANGEABLE))}, not {', '.join(unknown)} "
-                "(a step's status moves with transition_step; its id stays)"
-            )
-        position = self._position(step_id)
-        old = self.steps[position]
-        try:
-            new = old.model_copy(update=dict(changes))  # the step alone, validated
-        except ValidationError:  # refused again by the plan, so that the error is located in it
-            given = given_with(old, changes)
-            return validated_copy(self, {"steps": (*self.steps[:position], given, *self.steps[position + 1 :])})
-        steps = _replaced(self.steps, position, new)
+        reason = "a step's status moves with transition_step; its id stays"
+        refuse_extra("update_step", changes, _CHANGEABLE, reason)
+        return edited_member(self, "steps", self.steps, self._position(step_id), changes, self._changed_step)
+
+    def _changed_step(self, old: PlanStep, new: PlanStep, steps: tuple[PlanStep, ...]) -> Self | None:
+        """The plan with ``steps``, where ``new`` replaced ``old``, built unvalidated if the fast path proves it."""
         known = self._known()
         if (
             known is not None
             and type(new) is item_class(type(self), "steps")
             and _changed_step_holds(old, new, steps, known.index)
         ):
-            moved = () if new.depends_on == old.depends_on else (step_id,)
+            moved = () if new.depends_on == old.depends_on else (old.step_id,)
             return self._derived(known, known.index.with_dependencies(old, new), moved, steps=steps)
-        return validated_copy(self, {"steps": steps})
+        return None
 
     def remove_step(self, step_id: str, /) -> Self:
         """The plan without one step, refused while another step depends on it.
@@ -756,13 +747,6 @@ def _linked(
     for dependency in added:
         dependents[dependency] = (*dependents.get(dependency, ()), step_id)
     return dependents
-
-
-def _replaced(steps: tuple[PlanStep, ...], position: int, step: PlanStep) -> tuple[PlanStep, ...]:
-    """``steps`` with the one at ``position`` replaced; the others shared."""
-    changed = list(steps)  # a copy of the references (the fastest of the ways measured)
-    changed[position] = step
-    return tuple(changed)
 
 
 def _status_move_holds(plan_status: PlanStatus, moved: PlanStep, steps: Sequence[PlanStep], index: _Index) -> bool:

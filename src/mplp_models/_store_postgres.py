@@ -24,15 +24,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from mplp_models._public import publish
-from mplp_models._store import (
-    SCHEMA_VERSION,
-    Entry,
-    Head,
-    Store,
-    StoreConflict,
-    StoreError,
-    Transaction,
-)
+from mplp_models._store import SCHEMA_VERSION, Entry, Head, Store, StoreConflict, StoreError, Transaction
 
 if TYPE_CHECKING:
     import psycopg

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from typing_extensions import Self, TypedDict, Unpack
 
 from mplp_models import _fastpath
-from mplp_models._edits import UNKNOWN, constructed, given_with, item_class, recall, remember
+from mplp_models._edits import UNKNOWN, constructed, edited_member, item_class, recall, refuse_extra, remember
 from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
 from mplp_models._fast_shapes import is_plain
 from mplp_models._ids import new_id, new_meta
@@ -56,20 +56,6 @@ Named as upstream's SA events name the step (``SAStepStarted``'s payload, ``step
 
 STARTED = "trace.started"
 """The ``event_type`` of the event ``Trace.new`` records: the SA profile asks every trace for one event."""
-
-
-class SegmentChanges(TypedDict, total=False):
-    """The fields of a segment that ``Trace.update_segment`` may change; ``None`` leaves an optional field out.
-
-    Not the id (other segments name it), the status or the stamps (they move with ``transition_segment``).
-    """
-
-    label: str
-    parent_segment_id: str | None
-    attributes: JsonObjectInput | None
-
-
-_SEGMENT_CHANGES = frozenset(SegmentChanges.__annotations__)
 
 
 class TraceBehaviour(RuledModel, frozen=True):
@@ -259,25 +245,18 @@ class TraceBehaviour(RuledModel, frozen=True):
             TypeError: For a field that ``update_segment`` does not change (``status``, a typo).
             EditError: If the segment breaks the schema, or the trace a rule (``parent_cycle``...).
         """
-        unknown = sorted(changes.keys() - _SEGMENT_CHANGES)
-        if unknown:
-            raise TypeError(
-                f"update_segment() changes {', '.join(sorted(_SEGMENT_CHANGES))}, not {', '.join(unknown)} "
-                "(a segment's status moves with transition_segment; its id stays)"
-            )
+        reason = "a segment's status moves with transition_segment; its id stays"
+        refuse_extra("update_segment", changes, _SEGMENT_CHANGES, reason)
         position = self._segment_position(segment_id)
-        old = self._segments[position]
-        try:
-            new = old.model_copy(update=dict(changes))
-        except ValidationError:  # refused again by the trace, so that the error is located in it
-            given = given_with(old, changes)
-            return validated_copy(self, {"segments": _replaced(self._segments, position, given)})
-        segments = _replaced(self._segments, position, new)
+        return edited_member(self, "segments", self._segments, position, changes, self._relabelled)
+
+    def _relabelled(self, old: TraceSegment, new: TraceSegment, segments: tuple[TraceSegment, ...]) -> Self | None:
+        """The trace with ``segments``, where ``new`` replaced ``old``, built unvalidated if its parent is kept."""
         known = self._known()
         if known is not None and new.parent_segment_id == old.parent_segment_id:
             # Proof: ids, parents and stamps are unchanged; no rule reads a label or the attributes.
             return self._derived(known, segments=segments)
-        return validated_copy(self, {"segments": segments})
+        return None
 
     def transition_segment(
         self, segment_id: str, /, to: TraceSegmentStatus | TraceSegmentStatusValue, *, at: str | None = None
@@ -310,17 +289,16 @@ class TraceBehaviour(RuledModel, frozen=True):
         where = f"/segments/{position}/status"
         target = checked_move("TraceSegment", segment.status, to, SEGMENT_MOVES, where)
         stamps = _stamps(target, segment.started_at, segment.finished_at, at, where)
-        try:
-            moved = segment.model_copy(update={"status": target, **stamps})
-        except ValidationError:  # an ``at`` that is no timestamp: refused again by the trace, located in it
-            given = given_with(segment, {"status": target, **stamps})
-            return validated_copy(self, {"segments": _replaced(segments, position, given)})
-        changed = _replaced(segments, position, moved)
+        # An ``at`` that is no timestamp is refused again by the trace, located in it.
+        return edited_member(self, "segments", segments, position, {"status": target, **stamps}, self._restamped)
+
+    def _restamped(self, old: TraceSegment, new: TraceSegment, segments: tuple[TraceSegment, ...]) -> Self | None:
+        """The trace with ``segments``, where ``new`` is ``old`` moved, built unvalidated if its stamps are in order."""
         known = self._known()
         # Proof: the ids and parents are unchanged; the one rule that reads a segment's stamps reads its own two.
-        if known is not None and not _ended_before_start(moved.started_at, moved.finished_at):
-            return self._derived(known, segments=changed)
-        return validated_copy(self, {"segments": changed})
+        if known is not None and not _ended_before_start(new.started_at, new.finished_at):
+            return self._derived(known, segments=segments)
+        return None
 
     def remove_segment(self, segment_id: str, /) -> Self:
         """The trace without the segment of that id (the first, if several have it).
@@ -484,6 +462,20 @@ class TraceBehaviour(RuledModel, frozen=True):
         return _pictures.trace_mermaid(cast("Trace", self))
 
 
+class SegmentChanges(TypedDict, total=False):
+    """The fields of a segment that ``Trace.update_segment`` may change; ``None`` leaves an optional field out.
+
+    Not the id (other segments name it), the status or the stamps (they move with ``transition_segment``).
+    """
+
+    label: str
+    parent_segment_id: str | None
+    attributes: JsonObjectInput | None
+
+
+_SEGMENT_CHANGES = frozenset(SegmentChanges.__annotations__)
+
+
 _SEGMENT_FIELDS = attrgetter("segment_id", "parent_segment_id", "started_at", "finished_at")
 
 
@@ -597,13 +589,6 @@ def _event(trace_id: str, event_type: str, at: str, data: Mapping[str, Any] | No
     return event
 
 
-def _replaced(items: tuple[Any, ...], position: int, item: Any) -> tuple[Any, ...]:
-    """``items`` with the one at ``position`` replaced; the others shared."""
-    changed = list(items)  # a copy of the references (the fastest of the ways measured, _plan)
-    changed[position] = item
-    return tuple(changed)
-
-
 class _TraceKnown:
     """What the fast paths know of one sound trace: where each segment is (its ids are unique)."""
 
@@ -661,11 +646,8 @@ def _segment_integrity(segments: Sequence[TraceSegment]) -> Iterator[RuleViolati
         if parent == segment.segment_id:
             yield RuleViolation(loc, "self_parent", f"segment {parent} is its own parent")
         elif parent not in first:
-            yield RuleViolation(
-                loc,
-                "unknown_parent",
-                f"segment {segment.segment_id} has parent {parent}, which is not a segment of this trace",
-            )
+            text = f"segment {segment.segment_id} has parent {parent}, which is not a segment of this trace"
+            yield RuleViolation(loc, "unknown_parent", text)
     yield from _parent_cycles(segments, first)
 
 

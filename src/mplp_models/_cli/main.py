@@ -70,23 +70,21 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _command(add: _AddParser, name: str, text: str, epilog: str = "") -> argparse.ArgumentParser:
-    return add(
-        name, help=text, description=text, epilog=epilog + _EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def _command(add: _AddParser, name: str, text: str, notes: str = "") -> argparse.ArgumentParser:
+    """The parser of the command ``name``: ``text`` is its help, ``notes`` a paragraph above the exit statuses."""
+    epilog = f"{notes}\n{_EPILOG}" if notes else _EPILOG
+    return add(name, help=text, description=text, epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+_VALIDATE_NOTES = """\
+Each document gets one line: `SOURCE: ok KIND ID` on stdout, or
+`SOURCE: invalid KIND: /json/pointer: message; ...` on stderr. The kind is told
+from the payload's keys unless --kind names it.
+"""
 
 
 def _add_validate(add: _AddParser) -> None:
-    command = _command(
-        add,
-        "validate",
-        "Validate JSON documents against the models and their rules.",
-        (
-            "Each document gets one line: `SOURCE: ok KIND ID` on stdout, or\n"
-            "`SOURCE: invalid KIND: /json/pointer: message; ...` on stderr. The kind is told\n"
-            "from the payload's keys unless --kind names it.\n\n"
-        ),
-    )
+    command = _command(add, "validate", "Validate JSON documents against the models and their rules.", _VALIDATE_NOTES)
     command.add_argument("paths", nargs="*", metavar="PATH", help="a JSON file (or NDJSON with --ndjson); - for stdin")
     command.add_argument("--kind", metavar="MODEL", help="validate every document as this model (e.g. Plan)")
     command.add_argument("--schema-only", action="store_true", help="check the schemas only, not the rules beyond them")
@@ -135,15 +133,15 @@ def _add_flow_options(command: argparse.ArgumentParser) -> None:
     flow.add_argument("--profile", choices=("sa", "map"), help="with --flow, add the SA or MAP profile's rules")
 
 
+_CANONICALIZE_NOTES = """\
+The input must be strict JSON (no duplicate keys, no lone surrogates). The output
+has no trailing newline: it is exactly the bytes to hash or sign.
+"""
+
+
 def _add_canonicalize(add: _AddParser) -> None:
     command = _command(
-        add,
-        "canonicalize",
-        "Write the RFC 8785 canonical JSON bytes of a document to stdout.",
-        (
-            "The input must be strict JSON (no duplicate keys, no lone surrogates). The output\n"
-            "has no trailing newline: it is exactly the bytes to hash or sign.\n\n"
-        ),
+        add, "canonicalize", "Write the RFC 8785 canonical JSON bytes of a document to stdout.", _CANONICALIZE_NOTES
     )
     command.add_argument("path", metavar="PATH", help="a JSON file; - for stdin")
     command.add_argument(
@@ -152,20 +150,19 @@ def _add_canonicalize(add: _AddParser) -> None:
     command.set_defaults(run=_canonicalize)
 
 
+_SCHEMA_NOTES = """\
+The file is written byte for byte; its $refs name other files of the set. With
+--bundle, one self-contained draft-07 schema is written instead: every file it
+refers to is copied under its $defs and each $ref points there, so that any
+validator can use it alone, offline:
+
+  mplp-models schema Plan --bundle > plan.bundle.json
+  check-jsonschema --schemafile plan.bundle.json plan.json
+"""
+
+
 def _add_schema(add: _AddParser) -> None:
-    command = _command(
-        add,
-        "schema",
-        "Write the frozen JSON Schema (draft-07) of a model to stdout.",
-        (
-            "The file is written byte for byte; its $refs name other files of the set. With\n"
-            "--bundle, one self-contained draft-07 schema is written instead: every file it\n"
-            "refers to is copied under its $defs and each $ref points there, so that any\n"
-            "validator can use it alone, offline:\n\n"
-            "  mplp-models schema Plan --bundle > plan.bundle.json\n"
-            "  check-jsonschema --schemafile plan.bundle.json plan.json\n\n"
-        ),
-    )
+    command = _command(add, "schema", "Write the frozen JSON Schema (draft-07) of a model to stdout.", _SCHEMA_NOTES)
     command.add_argument("name", nargs="?", metavar="NAME", help="a model name, e.g. Plan (see --list)")
     command.add_argument("--list", action="store_true", help="list the names, schema files and $ids")
     command.add_argument(
@@ -174,18 +171,16 @@ def _add_schema(add: _AddParser) -> None:
     command.set_defaults(run=_schema)
 
 
+_NEW_NOTES = """\
+`new flow DIR` writes a session whose documents name each other (context, plan,
+confirm, trace, collab) into DIR, one file each.
+"""
+
+
 def _add_new(add: _AddParser) -> None:
     from mplp_models._cli.skeletons import SKELETONS
 
-    command = _command(
-        add,
-        "new",
-        "Write a valid starting document with fresh ids and timestamps.",
-        (
-            "`new flow DIR` writes a session whose documents name each other (context, plan,\n"
-            "confirm, trace, collab) into DIR, one file each.\n\n"
-        ),
-    )
+    command = _command(add, "new", "Write a valid starting document with fresh ids and timestamps.", _NEW_NOTES)
     command.add_argument("kind", choices=(*SKELETONS, "flow"), help="what to create")
     command.add_argument("dir", nargs="?", metavar="DIR", help="with flow: the folder to write the session into")
     command.add_argument("--canonical", action="store_true", help="RFC 8785 bytes instead of indented JSON")
@@ -199,7 +194,7 @@ def _add_store(add: _AddParser) -> None:
         add,
         "store",
         "List, show and export what a store holds (mplp_models.store), read only.",
-        "STORE is a SQLite file or a PostgreSQL connection string (postgresql://... or\n`host=... dbname=...`).\n\n",
+        "STORE is a SQLite file or a PostgreSQL connection string (postgresql://... or\n`host=... dbname=...`).\n",
     )
     actions = command.add_subparsers(title="actions", required=True, metavar="ACTION", dest="action")
     listing = actions.add_parser("ls", help="the latest version of every document: KIND ID vN SHA256 WRITTEN_AT")

@@ -16,42 +16,26 @@ if TYPE_CHECKING:
 __all__ = ["SKELETONS", "flow_skeleton", "skeleton"]
 
 
+def _module(now: str, module: str, /, **fields: Any) -> dict[str, Any]:
+    """A document of an MPLP ``module`` (``plan``...): fresh metadata and ``<module>_id``, then ``fields``."""
+    return {"meta": new_meta(now), f"{module}_id": new_id(), **fields}
+
+
 def _plan(now: str) -> dict[str, Any]:
-    return {
-        "meta": new_meta(now),
-        "plan_id": new_id(),
-        "context_id": new_id(),
-        "title": "New plan",
-        "objective": "What the plan should achieve",
-        "status": "draft",
-        "steps": [{"step_id": new_id(), "description": "First step", "status": "pending", "order_index": 0}],
-    }
+    step = {"step_id": new_id(), "description": "First step", "status": "pending", "order_index": 0}
+    return _module(now, "plan", context_id=new_id(), title="New plan", objective="What the plan should achieve",
+                   status="draft", steps=[step])  # fmt: skip
 
 
 def _dialog(now: str) -> dict[str, Any]:
-    return {
-        "meta": new_meta(now),
-        "dialog_id": new_id(),
-        "context_id": new_id(),
-        "status": "active",
-        "messages": [{"role": "user", "content": "Hello", "timestamp": now}],
-        "started_at": now,
-    }
+    message = {"role": "user", "content": "Hello", "timestamp": now}
+    return _module(now, "dialog", context_id=new_id(), status="active", messages=[message], started_at=now)
 
 
 def _inbox(now: str) -> dict[str, Any]:
-    return {
-        "schema_version": 1,
-        "message_id": f"IM-{uuid.uuid4().hex}",
-        "type": "information",
-        "status": "unread",
-        "sender_id": "sender",
-        "recipient_ids": ["recipient"],
-        "subject": "Subject",
-        "body": "",
-        "created_at": now,
-        "updated_at": now,
-    }
+    return {"schema_version": 1, "message_id": f"IM-{uuid.uuid4().hex}", "type": "information", "status": "unread",
+            "sender_id": "sender", "recipient_ids": ["recipient"], "subject": "Subject", "body": "",
+            "created_at": now, "updated_at": now}  # fmt: skip
 
 
 def _sample(now: str) -> dict[str, Any]:
@@ -59,92 +43,48 @@ def _sample(now: str) -> dict[str, Any]:
 
 
 def _context(now: str) -> dict[str, Any]:
-    return {
-        "meta": new_meta(now),
-        "context_id": new_id(),
-        "root": {"domain": "domain", "environment": "development"},
-        "title": "New context",
-        "status": "draft",
-        "created_at": now,
-    }
+    root = {"domain": "domain", "environment": "development"}
+    return _module(now, "context", root=root, title="New context", status="draft", created_at=now)
 
 
 def _confirm(now: str) -> dict[str, Any]:
-    return {
-        "meta": new_meta(now),
-        "confirm_id": new_id(),
-        "target_type": "plan",
-        "target_id": new_id(),
-        "status": "pending",
-        "requested_by_role": "requester",
-        "requested_at": now,
-    }
+    return _module(now, "confirm", target_type="plan", target_id=new_id(), status="pending",
+                   requested_by_role="requester", requested_at=now)  # fmt: skip
 
 
 def _trace(now: str) -> dict[str, Any]:
     trace_id = new_id()
-    return {
-        "meta": new_meta(now),
-        "trace_id": trace_id,
-        "context_id": new_id(),
-        "root_span": {"trace_id": trace_id, "span_id": new_id()},
-        "status": "pending",
-    }
+    return {"meta": new_meta(now), "trace_id": trace_id, "context_id": new_id(),
+            "root_span": {"trace_id": trace_id, "span_id": new_id()}, "status": "pending"}  # fmt: skip
 
 
 def _role(now: str) -> dict[str, Any]:
-    return {"meta": new_meta(now), "role_id": new_id(), "name": "New role", "created_at": now}
+    return _module(now, "role", name="New role", created_at=now)
 
 
 def _extension(now: str) -> dict[str, Any]:
-    return {
-        "meta": new_meta(now),
-        "extension_id": new_id(),
-        "context_id": new_id(),
-        "name": "New extension",
-        "extension_type": "capability",
-        "version": "0.1.0",
-        "status": "registered",
-    }
+    return _module(now, "extension", context_id=new_id(), name="New extension", extension_type="capability",
+                   version="0.1.0", status="registered")  # fmt: skip
 
 
 def _collab(now: str) -> dict[str, Any]:
-    return {
-        "meta": new_meta(now),
-        "collab_id": new_id(),
-        "context_id": new_id(),
-        "title": "New collaboration",
-        "purpose": "What the participants work on together",
-        "mode": "orchestrated",
-        "status": "draft",
-        "participants": [{"participant_id": "participant-1", "kind": "agent"}],
-        "created_at": now,
-    }
+    participant = {"participant_id": "participant-1", "kind": "agent"}
+    return _module(now, "collab", context_id=new_id(), title="New collaboration",
+                   purpose="What the participants work on together", mode="orchestrated", status="draft",
+                   participants=[participant], created_at=now)  # fmt: skip
 
 
 def _core(now: str) -> dict[str, Any]:
     modules = [
         {"module_id": module, "version": PROTOCOL_VERSION, "status": "enabled"} for module in ("context", "plan")
     ]
-    return {
-        "meta": new_meta(now),
-        "core_id": new_id(),
-        "protocol_version": PROTOCOL_VERSION,
-        "status": "draft",
-        "modules": modules,
-    }
+    return _module(now, "core", protocol_version=PROTOCOL_VERSION, status="draft", modules=modules)
 
 
 def _network(now: str) -> dict[str, Any]:
-    return {
-        "meta": new_meta(now),
-        "network_id": new_id(),
-        "context_id": new_id(),
-        "name": "New network",
-        "topology_type": "single_node",
-        "status": "draft",
-        "nodes": [{"node_id": new_id(), "kind": "agent", "status": "active"}],
-    }
+    node = {"node_id": new_id(), "kind": "agent", "status": "active"}
+    return _module(now, "network", context_id=new_id(), name="New network", topology_type="single_node",
+                   status="draft", nodes=[node])  # fmt: skip
 
 
 def _event_core(now: str) -> dict[str, Any]:
