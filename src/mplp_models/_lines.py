@@ -65,7 +65,9 @@ def check_lines(
     A pure function of its input, for ``map_partitions`` (Dask), ``mapPartitions`` (Spark) and the
     like. Each line is read as strictly as ``parse`` reads a document. A line may keep its ``\\n``
     (as ``dask.bag.read_text`` leaves it on): it is taken off, so that the verdict, and the text an
-    error message quotes, is the one the command gives on the same file.
+    error message quotes, is the one the command gives on the same file. The lines are taken up to
+    1,024 documents (1 MiB) at a time, and the ones that look alike are checked one after another,
+    which is faster on a stream that mixes kinds; the verdicts are in line order all the same.
 
     Args:
         lines: The lines, as bytes or str (a str is read as its UTF-8 encoding).
