@@ -158,7 +158,7 @@ def in_process(folder: Path, rounds: int, budget: float) -> dict[str, Any]:
     for label, (model, field, document) in table.items():
         lines = [line_of(document, field, n) for n in range(PER_KIND)]
         assert type(mm.parse(lines[0])) is model, label
-        cases = {
+        cases: dict[str, Callable[[], object]] = {
             "orjson.loads": _each(orjson.loads, lines),
             "from_json": _each(model.from_json, lines),
             "parse": _each(mm.parse, lines),
