@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 from conftest import PAYLOAD_FILES, PAYLOADS, ROOT, examples
+from fast_path_switch import fast_paths
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import mplp_models as mm
+from mplp_models import _lines
 from mplp_models._kinds import kind_named
 
 
@@ -72,6 +74,42 @@ def test_each_verdict_is_what_parse_says_of_the_line(semantic: bool) -> None:
             assert verdict.id == str(getattr(instance, kind_named(type(instance).__name__).id_field))
         else:
             assert verdict.id is None and verdict.errors
+
+
+@st.composite
+def streams(draw: st.DrawFn) -> list[bytes | str]:
+    """Lines of mixed_lines in any order and number, some as str, some repeated, some past the limit."""
+    pool = mixed_lines()
+    chosen = draw(st.lists(st.sampled_from(pool), min_size=0, max_size=60))
+    as_text = draw(st.lists(st.booleans(), min_size=len(chosen), max_size=len(chosen)))
+    return [line.decode() if text and b"\xff" not in line else line for line, text in zip(chosen, as_text, strict=True)]
+
+
+@settings(max_examples=examples(quick=60, deep=600), deadline=None)
+@given(lines=streams(), semantic=st.booleans(), limit=st.sampled_from([None, 300, 5_000]))
+def test_the_verdicts_are_the_documents_own_in_line_order_with_the_fast_paths_on_and_off(
+    lines: list[bytes | str], semantic: bool, limit: int | None
+) -> None:
+    # With the fast paths on, a window of documents is checked with those alike side by side: the same verdicts.
+    with fast_paths(False):
+        alone = [mm.check_lines([line], semantic=semantic, max_line_bytes=limit)[0] for line in lines]
+        strict = mm.check_lines(lines, semantic=semantic, max_line_bytes=limit)
+    with fast_paths(True):
+        fast = mm.check_lines(lines, semantic=semantic, max_line_bytes=limit)
+        from_a_generator = mm.check_lines(iter(lines), semantic=semantic, max_line_bytes=limit)
+    assert strict == alone
+    assert fast == strict
+    assert from_a_generator == strict
+
+
+def test_a_stream_longer_than_a_window_keeps_every_verdict_in_its_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = mixed_lines() * 3
+    with fast_paths(False):
+        strict = mm.check_lines(lines)
+    monkeypatch.setattr(_lines, "_WINDOW_LINES", 7)  # many windows, one cut after another
+    monkeypatch.setattr(_lines, "_WINDOW_BYTES", 4_000)
+    with fast_paths(True):
+        assert mm.check_lines(lines) == strict
 
 
 def test_the_rules_switch_off_with_semantic_false() -> None:

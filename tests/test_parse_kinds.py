@@ -19,9 +19,12 @@ from typing import Any
 import pytest
 from conftest import CONFORMANCE, PAYLOAD_FILES, REGISTRY, SCHEMAS, examples, load, reference_accepts
 from fast_path_switch import either_path, fast_paths  # noqa: F401  # either_path: a fixture
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import mplp_models as mm
+from mplp_models import _parse
 from mplp_models._kinds import KINDS
 
 # The rule's order where two kinds accept one document, written out from docs/events.md.
@@ -302,3 +305,49 @@ def test_the_tricky_texts_are_read_as_the_reference_reads_them() -> None:
         for enabled in (True, False):
             with fast_paths(enabled):
                 assert outcome(copy.deepcopy(document)) is expected(document), (name, enabled)
+
+
+# --- the kinds' yes or no, held to model_validate ----------------------------------------------------
+
+MUTATION_VALUES: list[Any] = [None, "", "x", 0, -1, 1.5, True, [], ["x"], {}, {"a": 1}, "2026-03-02T15:00:00Z"]
+
+
+@st.composite
+def mutated_documents(draw: st.DrawFn) -> dict[str, Any]:
+    """An example of any kind with a few of its top-level keys dropped, changed, added (other kinds' keys too) or
+    made a timestamp of 1970."""
+    documents = [load(path) for path in PAYLOAD_FILES]
+    document: dict[str, Any] = copy.deepcopy(draw(st.sampled_from(documents)))
+    keys = top_level_keys()
+    for _ in range(draw(st.integers(0, 3))):
+        action = draw(st.sampled_from(["drop", "change", "add", "early", "early"]))
+        stamps = sorted(key for key, value in document.items() if isinstance(value, str) and value[:2] == "20")
+        if action == "early" and stamps:  # valid by the schema, and often before what it follows: a rule broken
+            document[draw(st.sampled_from(stamps))] = "1970-01-01T00:00:00Z"
+        elif action == "drop" and document:
+            del document[draw(st.sampled_from(sorted(document)))]
+        elif action == "change" and document:
+            document[draw(st.sampled_from(sorted(document)))] = draw(st.sampled_from(MUTATION_VALUES))
+        else:
+            document[draw(st.sampled_from(keys))] = draw(st.sampled_from(MUTATION_VALUES))
+    return document
+
+
+@settings(max_examples=examples(quick=150, deep=1_500), deadline=None)
+@given(document=mutated_documents())
+def test_a_kinds_yes_or_no_is_model_validates_with_the_fast_paths_on_and_off(document: dict[str, Any]) -> None:
+    # _schema_accepts asks the fail-fast validator alone with the fast paths on: the same answer, every kind.
+    for kind in KINDS:
+        try:
+            kind.model.model_validate(copy.deepcopy(document), context=mm.SCHEMA_ONLY)
+            accepted = True
+        except ValidationError:
+            accepted = False
+        for enabled in (True, False):
+            with fast_paths(enabled):
+                assert _parse._schema_accepts(kind.model, document) is accepted, (kind.name, enabled)
+    raw = json.dumps(document).encode()
+    with fast_paths(False):
+        strict = verdict(raw)
+    with fast_paths(True):
+        assert verdict(raw) == strict

@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mplp_models as mm
-from mplp_models._timestamp_order import earliest_and_latest, in_text_order, is_before, none_before
+from mplp_models._timestamp_order import earliest_and_latest, in_text_order, is_before, none_before, none_given_before
 
 Parts = tuple[int, int, int, int, int, int, str, str, str]  # year .. second, fraction, offset, separator
 
@@ -349,6 +349,26 @@ def test_earliest_and_latest_and_none_before_agree_with_datetime_on_mixed_offset
                 found = earliest_and_latest(stamps), none_before(stamps[1:], moment)
             if found != ((first_earliest, first_latest), expected):
                 disagreements.append((stamps, enabled, found))
+    assert disagreements == []
+
+
+def test_none_given_before_agrees_with_datetime_on_mixed_offsets_with_stamps_not_given() -> None:
+    # An inbox message's unset stamps are None: skipped, as if the list held only the others.
+    rng = random.Random(3339)
+    disagreements = []
+    for _ in range(2_000):
+        pairs = mixed_pairs(rng.randint(1, 4), rng.randrange(2**32))
+        stamps = [stamp for pair in pairs for stamp in pair]
+        keys = [reference(stamp) for stamp in stamps]
+        expected = all(key >= keys[0] for key in keys[1:])
+        given: list[mm.Timestamp | None] = list(stamps[1:])
+        for _ in range(rng.randint(0, 3)):
+            given.insert(rng.randint(0, len(given)), None)
+        for enabled in (True, False):
+            with fast_paths(enabled):
+                found = none_given_before(given, stamps[0])
+            if found is not expected:
+                disagreements.append((stamps, given, enabled, found))
     assert disagreements == []
 
 

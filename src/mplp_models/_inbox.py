@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, ClassVar
 from typing_extensions import Self
 
 from mplp_models._rules import RuledModel, RuleViolation
-from mplp_models._types import Timestamp, is_before, none_before
+from mplp_models._timestamp_order import none_given_before
+from mplp_models._types import Timestamp, is_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (
@@ -70,7 +71,7 @@ class _InboxRules(RuledModel, frozen=True):
         (its proof is in _timestamp_order), false exactly when ``created <= value``. The test of form is
         ``is_before``'s, written out: ``none_before`` or a call per stamp takes half again as
         long as this whole check. Stamps of other forms (offsets that differ) are asked of
-        ``none_before``, which compares them by their fields. tests/test_rules_speed.py holds
+        ``none_given_before``, which compares them by their fields. tests/test_rules_speed.py holds
         it to the plain rules (fast paths off) on generated messages, and fails if a part of
         the test of form is dropped.
         """
@@ -81,7 +82,7 @@ class _InboxRules(RuledModel, frozen=True):
         created = self.created_at
         width = len(created)
         if created[-1] != "Z" or created[10] != "T" or ":60" in created:
-            return _none_given_before(later, created)
+            return none_given_before(later, created)
         for value in later:
             if value is not None and not (
                 len(value) == width
@@ -90,7 +91,7 @@ class _InboxRules(RuledModel, frozen=True):
                 and ":60" not in value
                 and created <= value
             ):
-                return _none_given_before(later, created)
+                return none_given_before(later, created)
         return True
 
     def _stamp_violations(self) -> Iterator[RuleViolation]:
@@ -103,11 +104,6 @@ class _InboxRules(RuledModel, frozen=True):
             value: Timestamp | None = getattr(self, name)
             if value is not None and is_before(value, self.created_at):
                 yield RuleViolation((name,), "before_created", f"{name} {value} is before created_at {self.created_at}")
-
-
-def _none_given_before(stamps: tuple[Timestamp | None, ...], moment: Timestamp) -> bool:
-    """Whether no stamp given (not None) is before ``moment``, by ``none_before`` (stamps of any form)."""
-    return none_before([stamp for stamp in stamps if stamp is not None], moment)
 
 
 _TRANSITION_DOC = """The message moved to another status and stamped.

@@ -18,6 +18,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from mplp_models import _fastpath
 from mplp_models._base import SCHEMA_ONLY, MplpModel
+from mplp_models._bounded import fail_fast_validator
 from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessage
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage
 from mplp_models._generated.mplp.v1_0.common.events_schema import Event
@@ -314,8 +315,17 @@ def _admits(kind: type[MplpModel], keys: frozenset[str]) -> bool:
 
 
 def _schema_accepts(kind: type[MplpModel], value: Any) -> bool:
+    """Whether ``kind``'s schema accepts ``value``: ``kind.model_validate(value, context=SCHEMA_ONLY)`` does not raise.
+
+    Asked of each refused line, once or more: only the answer counts, never the errors. So the fast paths ask
+    the class's fail-fast validator alone, the first step of ``model_validate`` (``_bounded.validate_python``),
+    which accepts exactly what it accepts; the steps after it only list the errors.
+    """
     try:
-        kind.model_validate(value, context=SCHEMA_ONLY)
+        if _fastpath.ENABLED:
+            fail_fast_validator(kind).validate_python(value, context=SCHEMA_ONLY)
+        else:
+            kind.model_validate(value, context=SCHEMA_ONLY)
     except ValidationError:
         return False
     return True

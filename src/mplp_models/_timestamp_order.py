@@ -33,7 +33,7 @@ from mplp_models._instants import days_from_civil
 if TYPE_CHECKING:
     from mplp_models._types import Timestamp
 
-__all__ = ["earliest_and_latest", "in_text_order", "is_before", "none_before"]
+__all__ = ["earliest_and_latest", "in_text_order", "is_before", "none_before", "none_given_before"]
 
 _INSTANT = operator.methodcaller("instant")
 
@@ -171,25 +171,43 @@ def none_before(stamps: Sequence[Timestamp], moment: Timestamp) -> bool:
     return _none_before_by_fields(stamps, moment)
 
 
-def _none_before_by_fields(stamps: Sequence[Timestamp], moment: Timestamp) -> bool:
-    """``none_before`` where ``moment`` has no leap second, each stamp compared by its fields (``_earlier``).
+def _none_before_by_fields(stamps: Sequence[Timestamp | None], moment: Timestamp) -> bool:
+    """``none_before`` where ``moment`` has no leap second, each stamp compared by its fields (``_earlier``); a
+    ``None`` among ``stamps`` is skipped (an inbox message's unset stamps).
 
     ``moment``'s are read once; a stamp of its date whose UTC minute differs is decided by the
-    minutes alone, as ``_earlier`` decides it (the dates being one text).
+    minutes alone, as ``_earlier`` decides it (the dates being one text). Each stamp's UTC
+    minute is ``_utc_minutes``'s, written out: the call per stamp took a fifth of the time.
     """
     day, minutes = moment[:10], _utc_minutes(moment)
     for stamp in stamps:
+        if stamp is None:
+            continue
         if ":60" in stamp:
             if stamp.instant() < moment.instant():
                 return False
             continue
-        other = _utc_minutes(stamp)
+        other = _MINUTES[stamp[11:16]]
+        last = stamp[-1]
+        if last != "Z" and last != "z":
+            other = other - _MINUTES[stamp[-5:]] if stamp[-6] == "+" else other + _MINUTES[stamp[-5:]]
         if other != minutes and stamp[:10] == day:
             if other < minutes:
                 return False
         elif _earlier(stamp, other, moment, minutes):
             return False
     return True
+
+
+def none_given_before(stamps: Sequence[Timestamp | None], moment: Timestamp) -> bool:
+    """``none_before`` of the stamps that are given (not ``None``): compared by their fields, with no list made.
+
+    For the rules' whole-model checks (``_inbox``), once the texts' forms differ; a leap second in
+    ``moment``, and every list when the fast paths are off, goes to ``none_before``.
+    """
+    if not _fastpath.ENABLED or ":60" in moment:
+        return none_before([stamp for stamp in stamps if stamp is not None], moment)
+    return _none_before_by_fields(stamps, moment)
 
 
 def in_text_order(stamps: Sequence[str]) -> bool:

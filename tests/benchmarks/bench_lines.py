@@ -11,7 +11,9 @@ made unique, and an inbox message whose stamps mix offsets (``+02:00``,
 * In process, per kind and overall: ``orjson.loads`` (the floor: JSON to dicts,
   nothing checked), the kind's ``from_json``, ``mm.parse`` (which also tells the
   kind) and the naive models' ``model_validate_json`` (naive.py: datamodel-codegen's
-  defaults, told each line's kind beforehand), one call per line. A naive model
+  defaults, told each line's kind beforehand), one call per line; overall also
+  ``check_lines`` of all the lines at once (which checks the lines that look
+  alike side by side). A naive model
   that cannot import (the git event's needs email-validator) or refuses the
   example (ids read as UUIDs) leaves its kind out of the naive column and out of
   the overall comparison with it.
@@ -156,7 +158,7 @@ def in_process(folder: Path, rounds: int, budget: float) -> dict[str, Any]:
     for label, (model, field, document) in table.items():
         lines = [line_of(document, field, n) for n in range(PER_KIND)]
         assert type(mm.parse(lines[0])) is model, label
-        cases = {
+        cases: dict[str, Callable[[], object]] = {
             "orjson.loads": _each(orjson.loads, lines),
             "from_json": _each(model.from_json, lines),
             "parse": _each(mm.parse, lines),
@@ -170,6 +172,7 @@ def in_process(folder: Path, rounds: int, budget: float) -> dict[str, Any]:
     cases = {
         "orjson.loads": _each(orjson.loads, every),
         "parse": _each(mm.parse, every),
+        "check_lines": functools.partial(mm.check_lines, every),
         "orjson.loads, the naive's lines": _each(orjson.loads, [line for _, line in comparable]),
         "parse, the naive's lines": _each(mm.parse, [line for _, line in comparable]),
         "naive": _each_of([readers[label] for label, _ in comparable], [line for _, line in comparable]),
@@ -182,6 +185,7 @@ def in_process(folder: Path, rounds: int, budget: float) -> dict[str, Any]:
             name: (len(comparable) if "naive" in name else len(every)) / found.median for name, found in samples.items()
         },
         "parse_vs_orjson": measure.ratio(samples["parse"], samples["orjson.loads"]),
+        "check_lines_vs_orjson": measure.ratio(samples["check_lines"], samples["orjson.loads"]),
         "naive_vs_orjson": measure.ratio(samples["naive"], samples["orjson.loads, the naive's lines"]),
         "parse_vs_orjson_on_the_naive_lines": measure.ratio(
             samples["parse, the naive's lines"], samples["orjson.loads, the naive's lines"]
@@ -388,7 +392,8 @@ def print_tables(result: dict[str, Any]) -> None:
     for name, rate in overall["lines_per_second"].items():
         print(f"    {name:<34} {rate:>10,.0f} lines/s")
     print(
-        f"    per line: parse / orjson.loads {overall['parse_vs_orjson']:.1f}; on the {overall['naive_lines']:,} lines"
+        f"    per line: parse / orjson.loads {overall['parse_vs_orjson']:.1f}, check_lines (the lines alike checked"
+        f" side by side) / orjson.loads {overall['check_lines_vs_orjson']:.1f}; on the {overall['naive_lines']:,} lines"
         f" the naive models read: parse / orjson.loads {overall['parse_vs_orjson_on_the_naive_lines']:.1f},"
         f" naive / orjson.loads {overall['naive_vs_orjson']:.1f}, parse / naive {overall['parse_vs_naive']:.2f}"
     )
