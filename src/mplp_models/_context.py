@@ -40,7 +40,8 @@ class ContextRootBehaviour(MplpModel, frozen=True):
     def _extra_is_json(cls, data: Any) -> Any:
         if not isinstance(data, Mapping):
             return data  # the model's own validation words the error
-        extra = {key: value for key, value in data.items() if key not in cls.model_fields}  # pyright: ignore[reportUnknownVariableType]
+        fields = cls.__pydantic_fields__  # once: ``model_fields`` is a property, and this runs on every read
+        extra = {key: value for key, value in data.items() if key not in fields}  # pyright: ignore[reportUnknownVariableType]
         if not extra:
             return data  # pyright: ignore[reportUnknownVariableType]
         try:
