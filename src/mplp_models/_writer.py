@@ -344,7 +344,7 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str,
         if kind is dict:  # an open object: C-level passes beat the walk on a large one
             written = value if len(value) > _WALKED_MOST and exactly_json([value]) else _written_object(value, 1)
         elif kind is tuple:  # the model's own array (frozen): its items are open objects
-            written = _written_items(value)
+            written = _written_array(value, 0)  # its items at level 1, each an open object
         else:
             written = _written(value, 1)
         if written is not value:
@@ -366,17 +366,6 @@ def written_object(value: dict[Any, Any]) -> dict[Any, Any]:
         raise Unproven
     written: dict[Any, Any] = _written(value, 1)
     return written
-
-
-def _written_items(value: tuple[Any, ...]) -> Any:
-    """A model's own array (a tuple), each item at level 1: itself, or a list of its items prepared."""
-    changed: list[Any] | None = None  # a list of value's items, made at the first change
-    for index, item in enumerate(value):
-        written = _written(item, 1)
-        if written is not item:
-            changed = list(value) if changed is None else changed
-            changed[index] = written
-    return value if changed is None else changed
 
 
 # The walk is written with the leaves tested inline by identity (``str``, ``int``, ``bool``, None, and
@@ -410,7 +399,7 @@ def _written_object(value: dict[Any, Any], level: int) -> Any:
     return value if changed is None else changed
 
 
-def _written_array(value: list[Any], level: int) -> Any:
+def _written_array(value: Sequence[Any], level: int) -> Any:
     changed: list[Any] | None = None  # a copy of value, made at its first change
     for index, item in enumerate(value):
         kind: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
