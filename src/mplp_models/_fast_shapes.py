@@ -136,9 +136,8 @@ def fast_path_problems(kind: type) -> list[str]:
     # Both the decorators and the built schema: MplpModel puts given_members in place of a model
     # serializer, which is then in no schema; an Annotated validator is in no decorator.
     functions = {id(function): function for function in [*_decorated_functions(kind), *_core_functions(schema)]}
-    own = _own_functions()
     problems += [
-        f"validator or serializer {function!r}" for function in functions.values() if id(_unbound(function)) not in own
+        f"validator or serializer {function!r}" for function in functions.values() if id(_unbound(function)) not in _OWN
     ]
     return problems
 
@@ -204,10 +203,6 @@ def own_functions(*functions: object, extra_keys: bool = False) -> None:
         _OWN[id(function)] = function
         if extra_keys:
             _EXTRA_CHECKS[id(function)] = function
-
-
-def _own_functions() -> dict[int, object]:
-    return _OWN
 
 
 own_functions(*CORE_FUNCTIONS)
