@@ -1,33 +1,20 @@
 """The writing fast path: ``write_json`` by orjson through ``model_members``, and the strict writing it must equal.
 
-``write_json(model)`` is what ``to_json`` gives. Its strict function is
-``strictly_written``: ``model_dump`` (with ``given_members`` as every model's
-serializer, which refuses an open object changed in place into what is no
-JSON value) and ``canonical_json``'s walk of the dict. Its fast function hands
+``write_json`` is what ``to_json`` gives. Its strict function, ``strictly_written``, is ``model_dump`` (with
+``given_members`` as every model's serializer) and ``canonical_json``'s walk of the dict. Its fast function hands
 the model to orjson, whose ``default`` is ``model_members``:
 
-* a model is handed over as its own ``__dict__`` (not copied) when every field
-  was given, or as a copy without the fields that were not; its values are
-  JSON already (str-valued enums and ``Timestamp`` are str subclasses, which
-  orjson writes as their text), and field names are ASCII, so orjson's key
-  order is RFC 8785's;
-* the fields that may hold a float or an open object (``Facts.prepared``) are
-  proven canonical, and made so, by one walk of the model's own
-  (``written_fields``: as they are, but an integral float as its ``int`` and
-  another float whose orjson text differs as a ``Fragment`` of its RFC 8785
-  text); what the walk cannot prove takes the exact path, ``first_problem``
-  then ``prepare``, field by field;
-* a list of ``_BULK_LEAST`` or more models of one plain class is turned into
-  their member dicts in bulk, by C-level maps, and their prepared fields
-  proven canonical at once (``_json_values.exactly_json``);
-* ``OPT_STRICT_INTEGER`` stops at an integer beyond +/-(2**53 - 1), and so does
-  a lone surrogate: those documents take the strict function, which writes
-  what has an exact form and names the pointer of what has not.
+* a model is handed over as its own ``__dict__`` (a copy without the fields not given): its values are JSON
+  already (enums and ``Timestamp`` are str subclasses) and field names ASCII, so orjson's key order is RFC 8785's;
+* the fields that may hold a float or an open object (``Facts.prepared``) are proven canonical, and made so,
+  by ``written_fields``; what it cannot prove takes ``first_problem`` then ``prepare``, field by field;
+* a list of ``_BULK_LEAST`` or more models of one plain class is turned into member dicts by C-level maps,
+  and their prepared fields proven at once (``exactly_json``);
+* ``OPT_STRICT_INTEGER`` stops at an integer beyond +/-(2**53 - 1), and UTF-8 at a lone surrogate: the strict
+  function then writes what has an exact form and names the pointer of what has not.
 
-It relies on every model being plain (``_fast_shapes.is_plain``); any other
-makes ``model_members`` raise ``TypeError``, which stops orjson, and the strict
-function writes the document. ``write_every_field`` is the writing that
-``_reader``'s proof counts: every field as read, nothing prepared.
+Any model that is not plain (``_fast_shapes.is_plain``) makes ``model_members`` raise ``TypeError``, which stops
+orjson. ``write_every_field`` is the writing that ``_reader``'s proof counts: every field as read.
 """
 
 from __future__ import annotations
@@ -173,10 +160,8 @@ def _prepared_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[st
 
 
 def _prepared_open(value: Any) -> Any:
-    """A number or open object (or a model's own array of them) ready for orjson; else a ``CanonicalJSONError``.
-
-    What ``first_problem`` refuses makes orjson stop, and the strict function names it.
-    """
+    """A number or open object (or a model's own array of them) ready for orjson; else a ``CanonicalJSONError``
+    (which stops orjson: the strict function names the problem)."""
     items: tuple[Any, ...] = (value,)
     if isinstance(value, tuple):
         items = cast(tuple[Any, ...], value)  # type: ignore[redundant-cast]
@@ -202,10 +187,7 @@ def _given_members_of(values: dict[str, Any], given: set[str]) -> dict[str, Any]
 def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
     """The given fields of an open model (``ContextRoot``) and its extra keys, checked and prepared as one open object.
 
-    Its fields are never floats, open objects or models (else it is left to
-    ``model_dump``). The extra keys are counted among the given ones and are no
-    field names; an object whose keys need RFC 8785's UTF-16 order (``prepare``
-    writes it whole) is left to ``model_dump`` too.
+    Left to ``model_dump``: a class with floats, open objects or models in fields, and keys in UTF-16 order.
     """
     kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # a model: model_members said so
     facts = facts_of(kind)
@@ -228,13 +210,8 @@ _BULK_LEAST = 8  # the fewest items of a list taken in bulk: below, a call per i
 
 
 def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
-    """The members of a list of models in bulk, when they are of one plain class; else the list.
-
-    The prepared fields of all the items are screened at once
-    (``exactly_json``); when that fails, the list is left to
-    ``model_members``, item by item, which screens each and takes the exact
-    path for those that need it.
-    """
+    """The members of a list of models in bulk, their prepared fields screened at once (``exactly_json``),
+    when they are of one plain class; else the list, left to ``model_members`` item by item."""
     if len(items) < _BULK_LEAST:
         return items
     first: object = items[0]
@@ -427,11 +404,7 @@ def _written_float(value: float) -> Any:
 
 
 def given_members(model: BaseModel | None, handler: Callable[[Any], Any]) -> Any:
-    """pydantic's serialization of a model (``handler``) without the fields that were not given.
-
-    The wrap serializer of every model with optional fields: pydantic would
-    write an absent field as ``null``, which the schema refuses for most of them.
-    """
+    """pydantic's serialization of a model (``handler``) without the fields not given (which it writes as null)."""
     if model is None:
         # An unset field that may not be null holds None; pydantic serializes
         # it with the model's serializer before the parent drops it.
@@ -467,9 +440,7 @@ own_functions(given_members)  # every model's wrap serializer, which model_membe
 def refuse_changed_open_objects(model: BaseModel) -> None:
     """A ``CanonicalJSONError`` naming the first value of an open object of ``model`` that is no JSON value.
 
-    Its own open objects (not its models'): its open fields (``JsonObject``, or
-    an array of them) and the extra keys of an open model, which are read as
-    one open object (``first_problem``); the pointer starts at ``model``.
+    Its own open fields (not its models') and an open model's extra keys, as one open object.
     """
     values = model.__dict__
     places: list[tuple[tuple[object, ...], Any]] = []
@@ -506,11 +477,7 @@ _OPEN_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def open_fields(kind: type) -> tuple[str, ...]:
-    """The fields of a model class that hold an open object (``JsonObject``) or an array of them.
-
-    A generated class's facts say; any other class's fields (a subclass of the
-    user's may add one) are looked at, once.
-    """
+    """The fields of a model class that hold an open object or an array of them: its facts, else its fields'."""
     names = _OPEN_FIELDS.get(kind)
     if names is None:
         facts = facts_of(kind)
@@ -525,11 +492,8 @@ def open_fields(kind: type) -> tuple[str, ...]:
 
 
 def _holds_open(field: Any) -> bool:
-    """Whether a field holds an open object or an array of them.
-
-    A required field's annotation is no longer ``JsonObject`` (pydantic takes the outermost
-    ``Annotated`` apart into ``metadata``): its open object's check is then among the field's markers.
-    """
+    """Whether a field holds an open object or an array of them (a required field's check is in its metadata:
+    pydantic takes the outermost ``Annotated`` apart)."""
     return _is_open(field.metadata) or _mentions_open(field.annotation)
 
 
@@ -563,15 +527,9 @@ def not_null_fields(kind: type) -> frozenset[str]:
 def write_every_field(model: Any) -> tuple[bytes, int]:
     """``model`` written with every field, given or not (``OPT_STRICT_INTEGER``), and how many were not given.
 
-    The reader's proof (``_reader.read_as_strictly``) counts colons in it.
-    Nothing is copied or converted: each model is its own ``__dict__``, and a
-    list of models the list of theirs. An unset field holds its default,
-    ``None`` here, and is written as ``"name":null``; so the text has one
-    ``:`` per given key, one per unset field, and those of the strings. Plain
-    models only: a ``TypeError`` (which orjson's ``JSONEncodeError`` is) for
-    any other value. The outermost model is handed over as its members: orjson
-    calls back only for the models inside, and a model with no field that may
-    hold one is written with no callback at all.
+    The reader's proof (``_reader.counts_agree``) counts colons in it: each model is its own ``__dict__``, an
+    unset field ``None`` written as ``"name":null``, so the text has one ``:`` per given key, one per unset
+    field, and those of the strings. Plain models only: a ``TypeError`` (as orjson's ``JSONEncodeError``) else.
     """
     kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # any value
     return every_field_writer(kind)(model)
