@@ -264,9 +264,6 @@ class _JsonOnly:
         kind = node["type"]
         if kind == "json-or-python":
             return _with_ref(cast(core_schema.JsonOrPythonSchema, node)["json_schema"], node)
-        if kind == "chain":
-            number = _bounded_number(cast(core_schema.ChainSchema, node))
-            return node if number is None else _with_ref(number, node)
         if kind == "str" and node.get("min_length") == 0:
             # JsonText's bound refuses a lone surrogate (pydantic-core then reads the text as UTF-8, about 8 ns
             # a string): JSON text brings none that pydantic's parser takes, and the proof's writing refuses any.
@@ -309,48 +306,6 @@ class _JsonOnly:
         }
         self.outer_made = {**node, "schema": {**fields, "fields": own}}
         return self.outer_made
-
-
-_INT = {"type": "int", "strict": True}
-_FINITE = {"type": "float", "allow_inf_nan": False, "strict": True}
-_UNION_KEYS = frozenset({"type", "choices", "custom_error_type", "custom_error_message", "custom_error_context"})
-
-
-def _bounded_number(chain: core_schema.ChainSchema) -> dict[str, Any] | None:
-    """A bounded ``JsonNumber``'s JSON steps (``_types._NumericSchema``) as one union, or None for any other chain.
-
-    The type's union (a strict ``int``, a finite strict ``float``) then one union per bound (``int`` and
-    ``float``, each with the bound) accept an int exactly when it is within the bounds (an int that fails the
-    int's bound fails the float's too: the bounds are integers a double holds, and rounding keeps the order
-    with them) and a float exactly when it is finite and within them, each kept as given: so does one union
-    of a bounded strict ``int`` and a bounded finite strict ``float``, with a step and a union fewer. Only the
-    errors differ, and this validator's errors are dropped (the strict reading words them).
-    """
-    steps: list[Any] = list(chain["steps"])
-    if len(steps) < 2 or not _plain_choices(steps[0], {}):
-        return None
-    bounds: dict[str, Any] = {}
-    for step in steps[1:]:
-        limit: Any = step.get("custom_error_context") if step.get("type") == "custom-error" else None
-        if not isinstance(limit, dict) or len(cast(dict[str, Any], limit)) != 1:
-            return None
-        ((name, value),) = cast(dict[str, Any], limit).items()
-        if name not in ("ge", "le") or name in bounds or type(value) is not int or abs(value) > 2**53:
-            return None
-        if not _plain_choices(step.get("schema"), {name: value}):
-            return None
-        bounds[name] = value
-    return {"type": "union", "choices": [{**_INT, **bounds}, {**_FINITE, **bounds}]}
-
-
-def _plain_choices(union: Any, bound: dict[str, Any]) -> bool:
-    """Whether ``union`` is a union of exactly a strict ``int`` and a strict ``float`` with ``bound``."""
-    if not isinstance(union, dict):
-        return False
-    schema = cast(dict[str, Any], union)
-    number = _FINITE if not bound else {"type": "float", "strict": True, **bound}
-    choices = [{**_INT, **bound}, number]
-    return schema.get("type") == "union" and schema.get("choices") == choices and set(schema) <= _UNION_KEYS
 
 
 def _unique_left_out(field: dict[str, Any]) -> dict[str, Any]:
