@@ -19,6 +19,7 @@ orjson. ``write_every_field`` is the writing that ``_reader``'s proof counts: ev
 
 from __future__ import annotations
 
+import functools
 import typing
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -473,22 +474,14 @@ def _located_from(model: BaseModel, refusal: CanonicalJSONError) -> CanonicalJSO
     return refusal  # held otherwise (a class of the user's own): located from the model that refused
 
 
-_OPEN_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
+@functools.cache
 def open_fields(kind: type) -> tuple[str, ...]:
     """The fields of a model class that hold an open object or an array of them: its facts, else its fields'."""
-    names = _OPEN_FIELDS.get(kind)
-    if names is None:
-        facts = facts_of(kind)
-        fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
-        names = (
-            (*facts.open, *facts.open_arrays)
-            if facts is not NO_FACTS
-            else tuple(name for name, field in fields.items() if _holds_open(field))
-        )
-        _OPEN_FIELDS[kind] = names
-    return names
+    facts = facts_of(kind)
+    if facts is not NO_FACTS:
+        return (*facts.open, *facts.open_arrays)
+    fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
+    return tuple(name for name, field in fields.items() if _holds_open(field))
 
 
 def _holds_open(field: Any) -> bool:
@@ -507,18 +500,11 @@ def _mentions_open(annotation: Any) -> bool:
     return any(_mentions_open(argument) for argument in typing.get_args(annotation))
 
 
-_NOT_NULL: dict[type, frozenset[str]] = {}
-
-
+@functools.cache
 def not_null_fields(kind: type) -> frozenset[str]:
     """The optional fields of a model class that may not be ``null`` (marked ``NotNull``)."""
-    names = _NOT_NULL.get(kind)
-    if names is None:
-        fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
-        names = _NOT_NULL[kind] = frozenset(
-            name for name, field in fields.items() if any(marker is NotNull for marker in field.metadata)
-        )
-    return names
+    fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
+    return frozenset(name for name, field in fields.items() if any(marker is NotNull for marker in field.metadata))
 
 
 # --- the writing the reader's proof counts ---------------------------------------------------------
@@ -572,10 +558,10 @@ def _write_nested(model: Any) -> tuple[bytes, int]:
 
 def _every_member(item: Any) -> tuple[dict[str, Any], int]:
     """A plain model's every field (and extra keys) for ``write_every_field``, and how many were not given."""
-    plan = _EVERY.get(item.__class__)
+    plan = _PLANS.get(item.__class__)  # model_members' plan: a class seen first, or not plain, is checked
     if plan is None:
-        plan = _every_plan(item)
-    extra, arrays = plan
+        plan = _plan_of(item)
+    _, arrays, extra, _ = plan
     values: dict[str, Any] = item.__dict__
     given: set[str] = item.__pydantic_fields_set__
     if extra:  # its extra keys are counted among the given and written with the fields
@@ -592,16 +578,3 @@ def _every_member(item: Any) -> tuple[dict[str, Any], int]:
             members[name] = dicts = list(map(_DICT, items))
             unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
     return members, unset
-
-
-_EVERY: dict[type, tuple[bool, tuple[str, ...]]] = {}
-"""A plain class's extra keys and arrays of models, for ``_every_member``: one C-level look per model."""
-
-
-def _every_plan(item: Any) -> tuple[bool, tuple[str, ...]]:
-    kind: type = type(item)  # pyright: ignore[reportUnknownVariableType]  # any value
-    if not isinstance(item, BaseModel) or not is_plain(kind):
-        raise TypeError(f"{kind.__name__} is not a plain model")
-    facts = facts_of(kind)
-    plan = _EVERY[kind] = (facts.extra, facts.model_arrays)
-    return plan
