@@ -627,46 +627,21 @@ _BOUND_KEYWORDS = {"ge": "minimum", "le": "maximum"}
 
 
 class _NumericSchema:
-    """A JSON number type with optional inclusive bounds, each one more core step (``Field(ge=...)`` on a union
-    would be a Python call per value), failing with pydantic's own error."""
+    """A JSON ``integer`` (an int, or a float with no fraction: ``1.0``, ``1e2``) or ``number`` (an int or a finite
+    float, kept as given), never a bool or a string, with optional inclusive bounds: each one more core step
+    (``Field(ge=...)`` on a union would be a Python call per value), failing with pydantic's own error."""
 
-    def __init__(self, *, ge: int | None = None, le: int | None = None) -> None:
+    def __init__(self, json_type: Literal["integer", "number"], *, ge: int | None = None, le: int | None = None):
+        self.json_type = json_type
         self.bounds = {name: value for name, value in (("ge", ge), ("le", le)) if value is not None}
 
     def _type_schema(self) -> core_schema.CoreSchema:
-        raise NotImplementedError
-
-    def _json_type(self) -> str:
-        raise NotImplementedError
-
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        steps = [self._type_schema(), *(_bound(name, value) for name, value in self.bounds.items())]
-        checked = steps[0] if len(steps) == 1 else core_schema.chain_schema(steps)
-        # Python input may hold a NaN (json.loads reads one); JSON text reaches
-        # a float only through the parser, whose NaN the type refuses with no
-        # Python call. The screen makes the error quote text, not the NaN.
-        screened = core_schema.chain_schema([core_schema.no_info_plain_validator_function(_screen_number), checked])
-        return core_schema.json_or_python_schema(json_schema=checked, python_schema=screened)
-
-    def __get_pydantic_json_schema__(
-        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        return {"type": self._json_type(), **{_BOUND_KEYWORDS[name]: value for name, value in self.bounds.items()}}
-
-
-def _bound(name: str, value: int) -> core_schema.CoreSchema:
-    # The int or the float as it is (int first: the value is one or the other), or Pydantic's error for the bound.
-    limit: dict[str, Any] = {name: value}
-    number = core_schema.union_schema(
-        [core_schema.int_schema(strict=True, **limit), core_schema.float_schema(strict=True, **limit)]
-    )
-    return core_schema.custom_error_schema(number, custom_error_type=_BOUND_ERRORS[name], custom_error_context=limit)
-
-
-class _JsonIntSchema(_NumericSchema):
-    """A JSON integer: an int, or a float with no fraction (``1.0``, ``1e2``), never a bool or a string."""
-
-    def _type_schema(self) -> core_schema.CoreSchema:
+        if self.json_type == "number":
+            return core_schema.union_schema(
+                [core_schema.int_schema(strict=True), core_schema.float_schema(strict=True, allow_inf_nan=False)],
+                custom_error_type="json_number",
+                custom_error_message="Input should be a finite JSON number",
+            )
         # Python's int() rather than Pydantic's float-to-int, which stops at 64 bits
         # (JSON Schema counts 1e30 as an integer too). Runs for float input only.
         integral_float = core_schema.chain_schema(
@@ -681,22 +656,28 @@ class _JsonIntSchema(_NumericSchema):
             custom_error_message="Input should be a JSON integer",
         )
 
-    def _json_type(self) -> str:
-        return "integer"
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        steps = [self._type_schema(), *(_bound(name, value) for name, value in self.bounds.items())]
+        checked = steps[0] if len(steps) == 1 else core_schema.chain_schema(steps)
+        # Python input may hold a NaN (json.loads reads one); JSON text reaches
+        # a float only through the parser, whose NaN the type refuses with no
+        # Python call. The screen makes the error quote text, not the NaN.
+        screened = core_schema.chain_schema([core_schema.no_info_plain_validator_function(_screen_number), checked])
+        return core_schema.json_or_python_schema(json_schema=checked, python_schema=screened)
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"type": self.json_type, **{_BOUND_KEYWORDS[name]: value for name, value in self.bounds.items()}}
 
 
-class _JsonNumberSchema(_NumericSchema):
-    """A JSON number: an int or a finite float, kept as given, never a bool or a string."""
-
-    def _type_schema(self) -> core_schema.CoreSchema:
-        return core_schema.union_schema(
-            [core_schema.int_schema(strict=True), core_schema.float_schema(strict=True, allow_inf_nan=False)],
-            custom_error_type="json_number",
-            custom_error_message="Input should be a finite JSON number",
-        )
-
-    def _json_type(self) -> str:
-        return "number"
+def _bound(name: str, value: int) -> core_schema.CoreSchema:
+    # The int or the float as it is (int first: the value is one or the other), or Pydantic's error for the bound.
+    limit: dict[str, Any] = {name: value}
+    number = core_schema.union_schema(
+        [core_schema.int_schema(strict=True, **limit), core_schema.float_schema(strict=True, **limit)]
+    )
+    return core_schema.custom_error_schema(number, custom_error_type=_BOUND_ERRORS[name], custom_error_context=limit)
 
 
 class _ConstOneSchema:
@@ -704,7 +685,7 @@ class _ConstOneSchema:
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         return core_schema.chain_schema(
-            [_JsonIntSchema().__get_pydantic_core_schema__(source, handler), core_schema.literal_schema([1])]
+            [_NumericSchema("integer").__get_pydantic_core_schema__(source, handler), core_schema.literal_schema([1])]
         )
 
     def __get_pydantic_json_schema__(
@@ -734,24 +715,24 @@ class _JsonTextSchema:
 JsonText = Annotated[str, _JsonTextSchema()]
 """A JSON Schema ``string`` with no other constraint."""
 
-JsonInt = Annotated[int, _JsonIntSchema()]
+JsonInt = Annotated[int, _NumericSchema("integer")]
 """A JSON Schema ``integer``."""
 
-JsonNumber = Annotated[float, _JsonNumberSchema()]
+JsonNumber = Annotated[float, _NumericSchema("number")]
 """A JSON Schema ``number``: typed ``float`` (which admits ``int``), holding the int or float that was given."""
 
 # The bounded forms that the schemas use (``minimum``/``maximum``); the codegen
 # maps each bounded integer or number onto one of these by name.
-JsonIntMin0 = Annotated[int, _JsonIntSchema(ge=0)]
+JsonIntMin0 = Annotated[int, _NumericSchema("integer", ge=0)]
 """A JSON Schema ``integer`` with ``minimum: 0``."""
 
-JsonNumberMin0 = Annotated[float, _JsonNumberSchema(ge=0)]
+JsonNumberMin0 = Annotated[float, _NumericSchema("number", ge=0)]
 """A JSON Schema ``number`` with ``minimum: 0``."""
 
-JsonNumberMin0Max1 = Annotated[float, _JsonNumberSchema(ge=0, le=1)]
+JsonNumberMin0Max1 = Annotated[float, _NumericSchema("number", ge=0, le=1)]
 """A JSON Schema ``number`` with ``minimum: 0`` and ``maximum: 1``."""
 
-JsonNumberMin0Max5 = Annotated[float, _JsonNumberSchema(ge=0, le=5)]
+JsonNumberMin0Max5 = Annotated[float, _NumericSchema("number", ge=0, le=5)]
 """A JSON Schema ``number`` with ``minimum: 0`` and ``maximum: 5``."""
 
 ConstOne = Annotated[Literal[1], _ConstOneSchema()]
