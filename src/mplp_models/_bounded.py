@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from pydantic import PydanticUserError, ValidationError
@@ -30,6 +30,7 @@ __all__ = [
     "Edit",
     "fail_fast_copy",
     "fail_fast_validator",
+    "nodes_of",
     "validate_python",
     "validator_of_copy",
 ]
@@ -146,18 +147,25 @@ def validator_of_copy(schema: Any, config: Any, classes: Iterable[type[Any]]) ->
 
 def _models(schema: object) -> dict[type[Any], Any]:
     """The classes of the ``model`` schemas in ``schema``, each with its configuration (``config``, or None)."""
-    found: dict[type[Any], Any] = {}
-    stack: list[object] = [schema]
+    steps = (cast(dict[str, Any], node) for node in nodes_of(schema) if isinstance(node, dict))
+    return {
+        step["cls"]: step.get("config")
+        for step in steps
+        if step.get("type") == "model" and isinstance(step.get("cls"), type)
+    }
+
+
+def nodes_of(schema: Any) -> list[Any]:
+    """Every dict, list and value in a core schema."""
+    found: list[Any] = []
+    stack: list[Any] = [schema]
     while stack:
         node = stack.pop()
-        members, items = _as_object(node), _as_array(node)
-        if members is not None:
-            if members.get("type") == "model" and isinstance(members.get("cls"), type):
-                found[members["cls"]] = members.get("config")
-            step = isinstance(members.get("type"), str)  # else a mapping of names, whose keys are no keywords
-            stack.extend(value for key, value in members.items() if not step or key not in _NOT_VALIDATION)
-        elif items is not None:
-            stack.extend(items)
+        found.append(node)
+        if isinstance(node, dict):
+            stack.extend(cast(dict[str, Any], node).values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(cast(Sequence[Any], node))
     return found
 
 

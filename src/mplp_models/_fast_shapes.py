@@ -14,10 +14,10 @@ computed field) goes through ``model_dump`` and the strict reading.
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, cast
 
-from mplp_models._bounded import BUILD_LOCK
+from mplp_models._bounded import BUILD_LOCK, nodes_of
 from mplp_models._public import is_generated
 from mplp_models._types import CORE_FUNCTIONS
 
@@ -147,7 +147,7 @@ def _extra_problems(kind: type, schema: Any) -> list[str]:
     problems: list[str] = []
     if not any(id(_unbound(function)) in _EXTRA_CHECKS for function in _decorated_functions(kind)):
         problems.append("extra='allow': keys that are no field, not checked as an open object")
-    if any(isinstance(node, dict) and "extras_schema" in node for node in _nodes(schema)):
+    if any(isinstance(node, dict) and "extras_schema" in node for node in nodes_of(schema)):
         problems.append("a declared type for its extra keys (__pydantic_extra__)")
     return problems
 
@@ -155,20 +155,6 @@ def _extra_problems(kind: type, schema: Any) -> list[str]:
 def _unbound(function: object) -> object:
     """The function itself of a bound method (a ``@classmethod`` validator is held bound to its class)."""
     return getattr(function, "__func__", function)
-
-
-def _nodes(schema: Any) -> list[Any]:
-    """Every dict, list and value in a core schema."""
-    found: list[Any] = []
-    stack: list[Any] = [schema]
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if isinstance(node, dict):
-            stack.extend(cast(dict[str, Any], node).values())
-        elif isinstance(node, (list, tuple)):
-            stack.extend(cast(Sequence[Any], node))
-    return found
 
 
 def _field_problems(field: Any) -> list[str]:
@@ -230,7 +216,7 @@ def _decorated_functions(kind: type) -> list[object]:
 def _core_functions(schema: Any) -> list[object]:
     """Every function in a core schema, once: validators (``{"function": {"function": f}}``) and serializers."""
     found: dict[int, object] = {}
-    for node in _nodes(schema):
+    for node in nodes_of(schema):
         function = cast(dict[str, Any], node).get("function") if isinstance(node, dict) else None
         if callable(function):
             found.setdefault(id(function), function)
