@@ -63,7 +63,7 @@ _NOT_VALIDATION = frozenset({"metadata", "serialization", "ref", "cls", "config"
 
 _CACHE: weakref.WeakKeyDictionary[type, tuple[object, SchemaValidator]] = weakref.WeakKeyDictionary()
 # One build at a time: two builds sharing a model class would unmark it while the other builds
-# (validator_of_copy); held too by whoever reads the mark (_fast_shapes._shape).
+# (validator_of_copy); held too by whoever reads the mark (_fast_shapes._plain).
 BUILD_LOCK = threading.RLock()
 
 

@@ -83,7 +83,6 @@ __all__ = [
     "in_text_order",
     "is_before",
     "none_before",
-    "refuse_changed_open_object",
     "writable_errors",
 ]
 
@@ -190,16 +189,13 @@ def _check_open_object(value: Any) -> Any:
     raise _reading_error(problem)
 
 
-def refuse_changed_open_object(value: Any) -> None:
-    """A ``ValueError`` if an open object was changed in place into what the reading refuses (``first_problem``)."""
+def _write_open_object(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
+    """The open object written by ``handler``; a ``ValueError`` if it was changed in place into what the reading
+    refuses (``first_problem``)."""
     problem = None if _fastpath.on(_fastpath.VALUES) and plainly_json(value) else first_problem(value)
     if problem is not None:
         message = f"{problem.message()} at {pointer(problem.location)}"
         raise ValueError(f"an open object changed after validation cannot be written: {message}")
-
-
-def _write_open_object(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
-    refuse_changed_open_object(value)
     return handler(value)
 
 
