@@ -1,13 +1,7 @@
 """What the fast paths know of a model class: its ``Facts`` (written by the codegen), and whether it is plain.
 
-The codegen writes each generated class's facts beside its fields
-(``__mplp_facts__``): which fields the writer prepares (numbers and open
-objects), which hold open objects, models or arrays of models, which arrays
-must hold unique items, which fields may not be null or may be left out, and
-whether it keeps keys that are no field. A class is "plain" when it is a
-generated one and meets every condition the proofs of the fast paths rely on
-(``fast_path_problems``); only plain classes take the fast paths, and any other
-(a subclass a user wrote, with a default, a serializer, extra fields or a
+A class is "plain" when it is a generated one that meets every condition the proofs of the fast paths rely on
+(``fast_path_problems``); any other (a subclass a user wrote, with a default, a serializer, extra fields or a
 computed field) goes through ``model_dump`` and the strict reading.
 """
 
