@@ -385,7 +385,7 @@ def test_the_sdks_own_validators_and_serializers_pass() -> None:
     # Plan holds every one of them: the rules, given_members, and each function of the types.
     functions = _fast_shapes._core_functions(mm.Plan.__pydantic_core_schema__)
     extra = {id(function) for function in EXTRA_FUNCTIONS}  # the open root's, in no plan
-    assert {id(function) for function in functions} == set(_fast_shapes._own_functions()) - extra
+    assert {id(function) for function in functions} == set(_fast_shapes._OWN) - extra
     assert fast_path_problems(mm.Plan) == [] and is_plain(mm.Plan)
     # ContextRoot holds the other two: its extra keys' check (held bound to the class) and writer.
     root = [

@@ -4,29 +4,18 @@ pydantic-core collects every problem of an input before anyone can cap the
 listing (pydantic/pydantic#8242): two megabytes of ``{"steps":[0,0,...]}`` are a
 million entries, about 460 MB to raise. So the models' own doors validate with a
 copy of each class's core schema in which every array stops at its first bad item (pydantic-core's
-``fail_fast``), built once per class:
-
-- a valid input gives the same model through either validator: ``fail_fast``
-  changes only what happens after a bad item (tests/test_bounded_errors.py
-  checks it differentially);
-- an input that fails and holds at most ``FULL_ERRORS_MAX_VALUES`` values is
-  validated again by the class's own validator, which lists every problem (up
-  to ``_errors.MAX_ERRORS``, and how many more);
-- a bigger one that fails keeps the fail-fast listing; when an array on the
-  way to a problem had items after the failing one (items that were not
-  checked), a last entry says that the checks stopped (``_errors.too_many(shown, None)``).
-
-Memory and time are then linear in the input with a small constant: the
-fail-fast validation keeps a few errors per array, and counting the values of
-a small input stops at the maximum. This module sits below ``_base`` (it
-imports the models of nobody); ``_base`` hands it the class.
+``fail_fast``), built once per class. A valid input gives the same model through either validator
+(tests/test_bounded_errors.py checks it differentially); one that fails and holds at most
+``FULL_ERRORS_MAX_VALUES`` values is validated again by the class's own, which lists every problem; a
+bigger one keeps the fail-fast listing, with a last entry saying the checks stopped where they left
+items unchecked. Memory and time are then linear in the input.
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from pydantic import PydanticUserError, ValidationError
@@ -41,6 +30,7 @@ __all__ = [
     "Edit",
     "fail_fast_copy",
     "fail_fast_validator",
+    "nodes_of",
     "validate_python",
     "validator_of_copy",
 ]
@@ -73,7 +63,7 @@ _NOT_VALIDATION = frozenset({"metadata", "serialization", "ref", "cls", "config"
 
 _CACHE: weakref.WeakKeyDictionary[type, tuple[object, SchemaValidator]] = weakref.WeakKeyDictionary()
 # One build at a time: two builds sharing a model class would unmark it while the other builds
-# (validator_of_copy); held too by whoever reads the mark (_fast_shapes._shape).
+# (validator_of_copy); held too by whoever reads the mark (_fast_shapes._plain).
 BUILD_LOCK = threading.RLock()
 
 
@@ -92,11 +82,9 @@ Edit = Callable[[dict[str, Any]], dict[str, Any]]
 def fail_fast_copy(schema: CoreSchema, edit: Edit | None = None) -> CoreSchema:
     """A copy of ``schema`` with ``fail_fast`` on every array, and each step first given to ``edit``.
 
-    The one rewrite of pydantic-core's schemas in the package: the models'
-    fail-fast validators, and with ``edit`` the fast reading's validator of JSON
-    text (``_reader``). What is no validation (``_NOT_VALIDATION``: functions,
-    classes, serializers) is kept as it is; a mapping of names (a model's
-    fields) is no step, and a field may be called ``metadata``.
+    The one rewrite of pydantic-core's schemas in the package (with ``edit``: ``_reader``'s). What is no
+    validation (``_NOT_VALIDATION``) is kept as it is; a mapping of names (a model's fields) is no step, and
+    a field may be called ``metadata``.
     """
 
     def copied(node: Any) -> Any:
@@ -139,18 +127,12 @@ def fail_fast_validator(cls: type[Any]) -> SchemaValidator:
 def validator_of_copy(schema: Any, config: Any, classes: Iterable[type[Any]]) -> SchemaValidator:
     """A validator of ``schema``, an edited copy of a model's, that validates the ``classes`` in it by it.
 
-    The one place where the SDK builds validators of edited copies (this module's
-    fail-fast ones, ``_fast_shapes``' readings of JSON text): pydantic-core reuses
-    the validator a complete model class already has for a ``model`` schema of
-    that class (its "prebuilt" validators, pydantic >= 2.10), which would ignore
-    the copy's edits. It looks for the class's own
-    ``__pydantic_complete__``: marked incomplete while the validator is built,
-    each class is built from the copy. The builds take turns (``BUILD_LOCK``), and
-    so does this package's other reader of the mark (``_fast_shapes``, which
-    rebuilds a class found incomplete); pydantic-core builds with the GIL held.
-    Another thread's own ``model_rebuild`` of one of these classes at that very
-    moment would still see the mark: at worst, one validator then holds that
-    class's own (prebuilt) validator, whose errors are not bounded.
+    pydantic-core reuses the validator a complete model class already has for a ``model`` schema of that
+    class (its "prebuilt" validators, pydantic >= 2.10), which would ignore the copy's edits; it looks for
+    the class's own ``__pydantic_complete__``, so each class is marked incomplete while the validator is
+    built. The builds take turns (``BUILD_LOCK``), as does ``_fast_shapes``' reading of the mark. Another
+    thread's own ``model_rebuild`` at that very moment would still see the mark: at worst, one validator
+    then holds that class's prebuilt validator, whose errors are not bounded.
     """
     with BUILD_LOCK:
         marked = [cls for cls in classes if cls.__dict__.get("__pydantic_complete__") is True]
@@ -165,30 +147,32 @@ def validator_of_copy(schema: Any, config: Any, classes: Iterable[type[Any]]) ->
 
 def _models(schema: object) -> dict[type[Any], Any]:
     """The classes of the ``model`` schemas in ``schema``, each with its configuration (``config``, or None)."""
-    found: dict[type[Any], Any] = {}
-    stack: list[object] = [schema]
+    steps = (cast(dict[str, Any], node) for node in nodes_of(schema) if isinstance(node, dict))
+    return {
+        step["cls"]: step.get("config")
+        for step in steps
+        if step.get("type") == "model" and isinstance(step.get("cls"), type)
+    }
+
+
+def nodes_of(schema: Any) -> list[Any]:
+    """Every dict, list and value in a core schema."""
+    found: list[Any] = []
+    stack: list[Any] = [schema]
     while stack:
         node = stack.pop()
-        members, items = _as_object(node), _as_array(node)
-        if members is not None:
-            if members.get("type") == "model" and isinstance(members.get("cls"), type):
-                found[members["cls"]] = members.get("config")
-            step = isinstance(members.get("type"), str)  # else a mapping of names, whose keys are no keywords
-            stack.extend(value for key, value in members.items() if not step or key not in _NOT_VALIDATION)
-        elif items is not None:
-            stack.extend(items)
+        found.append(node)
+        if isinstance(node, dict):
+            stack.extend(cast(dict[str, Any], node).values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(cast(Sequence[Any], node))
     return found
 
 
 def validate_python(cls: type[Any], value: Any, schema_only: Mapping[str, Any], **options: Any) -> Any:
-    """``value`` validated as ``cls``, with a bounded error: what the models' ``model_validate`` does.
+    """``value`` validated as ``cls``, with a bounded error (see the module): what the models' ``model_validate`` does.
 
-    The fail-fast validator first; on failure, a value small enough
-    (``FULL_ERRORS_MAX_VALUES``) is validated again by the class's own, whose
-    error lists every problem; a bigger one keeps the fail-fast error, ending with
-    an entry saying the checks stopped when they left items of an array unchecked. ``schema_only`` is the
-    context that skips the rules beyond
-    the schemas (``_base.SCHEMA_ONLY``): it tells the schema's problems from the rules'.
+    ``schema_only``, the context that skips the rules (``SCHEMA_ONLY``), tells the schema's problems from the rules'.
     """
     if options.get("by_alias") is False and options.get("by_name") is not True:  # as pydantic's model_validate
         raise PydanticUserError(
@@ -199,19 +183,9 @@ def validate_python(cls: type[Any], value: Any, schema_only: Mapping[str, Any], 
         return validator.validate_python(value, **options)
     except ValidationError as error:
         if _at_most(value, FULL_ERRORS_MAX_VALUES):
-            _listed_in_full(cls, value, options)
-            raise error from None  # the full reading found nothing: the value changed under the first one
+            cls.__pydantic_validator__.validate_python(value, **options)  # its error lists every problem
+            raise error from None  # it found none: the value changed under the first reading (a user's validator)
         raise _stopped(error, value, _schema_problems(validator, value, schema_only, options)) from None
-
-
-def _listed_in_full(cls: type[Any], value: Any, options: Mapping[str, Any]) -> None:
-    """Raises the error of the class's own validator, which lists every problem of ``value``; returns if it finds none.
-
-    A value that passed it after failing the fail-fast validator would be one that
-    changed between the two readings (a validator of the user's that changes its
-    input): never a model made of what was refused.
-    """
-    cls.__pydantic_validator__.validate_python(value, **options)
 
 
 def _schema_problems(
@@ -237,9 +211,7 @@ def _schema_problems(
 def _at_most(value: object, limit: int) -> bool:
     """Whether ``value`` holds at most ``limit`` values (itself included), each one that reads the same twice.
 
-    Stops counting at the limit. An iterator (a generator given for an array) was
-    used up by the first reading: a second would see it empty, so the value is not
-    read again (False), and the fail-fast error stands.
+    Stops counting at the limit; False for an iterator, which the first reading used up.
     """
     count = 0
     stack: list[object] = [value]

@@ -1,24 +1,17 @@
 """RFC 8785 (JSON Canonicalization Scheme) output.
 
-orjson with ``OPT_SORT_KEYS`` already writes RFC 8785 for most documents: the
-same string escapes, no whitespace, integers as digits. It differs in three
-places only, and only those are handled in Python:
+orjson with ``OPT_SORT_KEYS`` already writes RFC 8785 for most documents (the same string escapes, no
+whitespace, integers as digits). It differs in three places only, handled here:
 
-* floats: orjson writes ``100.0``, ``1e+20`` and ``-0.0`` where ECMAScript's
-  Number-to-String (which RFC 8785 requires) writes ``100``,
-  ``100000000000000000000`` and ``0``; each float is replaced by an
-  ``orjson.Fragment`` holding its ECMAScript text;
-* key order: orjson sorts by code point, RFC 8785 by UTF-16 code unit; they
-  differ only for keys with characters above U+FFFF, so only an object with
-  such a key is sorted here;
-* integers: RFC 8785 numbers are IEEE-754 doubles. Every integer within
-  +/-(2**53 - 1) is one; beyond that, an integer is written only when its
-  canonical text reads back as the same number, and refused otherwise rather
-  than changed (see ``_prepare_large_integer``).
+* floats: orjson writes ``100.0``, ``1e+20`` and ``-0.0`` where ECMAScript's Number-to-String writes ``100``,
+  ``100000000000000000000`` and ``0``; each float becomes an ``orjson.Fragment`` of its ECMAScript text;
+* key order: orjson sorts by code point, RFC 8785 by UTF-16 code unit; they differ only for keys with
+  characters above U+FFFF, so only an object with such a key is sorted here;
+* integers: RFC 8785 numbers are IEEE-754 doubles; beyond +/-(2**53 - 1), an integer is written only when
+  its canonical text reads back as the same number, and refused otherwise (``_prepare_large_integer``).
 
-``canonical_json`` writes any JSON value so, and a model by its own ``to_json``
-(``_fast_writing``). What is no JSON value (``_json_values.first_problem``, tuples
-being arrays here) is refused, with the pointer of the value.
+``canonical_json`` writes any JSON value so, and a model by its own ``to_json`` (``_writer``). What is no
+JSON value (``first_problem``, tuples being arrays here) is refused, with the pointer of the value.
 """
 
 from __future__ import annotations
@@ -106,8 +99,7 @@ def canonical_json(value: Any) -> bytes:
     return dumps(value)
 
 
-# The classes whose instances write themselves, and how: ``MplpModel`` by its ``to_json``, which
-# registers here when it is defined (this module is below it, and imports nothing of it).
+# The classes whose instances write themselves: ``MplpModel`` registers its ``to_json`` (it is above this module).
 _writers: tuple[tuple[type, Callable[[Any], bytes]], ...] = ()
 
 
@@ -150,14 +142,8 @@ class _PathError(Exception):
 
 
 def prepare(value: Any) -> Any:
-    """A JSON value ready for orjson: the object itself when nothing needs changing, else a changed copy.
-
-    Floats become their ECMAScript text (``es6_number``, in a ``Fragment``),
-    an integer beyond +/-(2**53 - 1) the text of the double it is when that
-    reads back the same (else ``_PathError``), an object with a key beyond
-    U+FFFF one sorted by UTF-16, subclasses of the JSON types the base value
-    they hold. What is no JSON value raises; ``first_problem`` then names it.
-    """
+    """A JSON value ready for orjson (see the module): the object itself when nothing needs changing, else a
+    changed copy, subclasses of the JSON types as the base value they hold. What is no JSON value raises."""
     kind = value.__class__
     if kind is str or kind is bool or value is None:
         return value
@@ -244,9 +230,7 @@ def _prepare_array(value: list[Any]) -> Any:
 
 
 def _prepare_other(value: Any) -> Any:
-    # Subclasses of the JSON types (str-valued enums, Timestamp) are written as
-    # the base value they hold: the base class's own conversion, since a
-    # subclass may override __str__ (an Enum's gives "PlanStatus.draft").
+    # A subclass of a JSON type (an enum, Timestamp) by its base's conversion: an Enum's str() is "PlanStatus.draft".
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, str):

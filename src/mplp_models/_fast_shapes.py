@@ -1,23 +1,17 @@
 """What the fast paths know of a model class: its ``Facts`` (written by the codegen), and whether it is plain.
 
-The codegen writes each generated class's facts beside its fields
-(``__mplp_facts__``): which fields the writer prepares (numbers and open
-objects), which hold open objects, models or arrays of models, which arrays
-must hold unique items, which fields may not be null or may be left out, and
-whether it keeps keys that are no field. A class is "plain" when it is a
-generated one and meets every condition the proofs of the fast paths rely on
-(``fast_path_problems``); only plain classes take the fast paths, and any other
-(a subclass a user wrote, with a default, a serializer, extra fields or a
+A class is "plain" when it is a generated one that meets every condition the proofs of the fast paths rely on
+(``fast_path_problems``); any other (a subclass a user wrote, with a default, a serializer, extra fields or a
 computed field) goes through ``model_dump`` and the strict reading.
 """
 
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, cast
 
-from mplp_models._bounded import BUILD_LOCK
+from mplp_models._bounded import BUILD_LOCK, nodes_of
 from mplp_models._public import is_generated
 from mplp_models._types import CORE_FUNCTIONS
 
@@ -136,9 +130,8 @@ def fast_path_problems(kind: type) -> list[str]:
     # Both the decorators and the built schema: MplpModel puts given_members in place of a model
     # serializer, which is then in no schema; an Annotated validator is in no decorator.
     functions = {id(function): function for function in [*_decorated_functions(kind), *_core_functions(schema)]}
-    own = _own_functions()
     problems += [
-        f"validator or serializer {function!r}" for function in functions.values() if id(_unbound(function)) not in own
+        f"validator or serializer {function!r}" for function in functions.values() if id(_unbound(function)) not in _OWN
     ]
     return problems
 
@@ -148,7 +141,7 @@ def _extra_problems(kind: type, schema: Any) -> list[str]:
     problems: list[str] = []
     if not any(id(_unbound(function)) in _EXTRA_CHECKS for function in _decorated_functions(kind)):
         problems.append("extra='allow': keys that are no field, not checked as an open object")
-    if any(isinstance(node, dict) and "extras_schema" in node for node in _nodes(schema)):
+    if any(isinstance(node, dict) and "extras_schema" in node for node in nodes_of(schema)):
         problems.append("a declared type for its extra keys (__pydantic_extra__)")
     return problems
 
@@ -156,20 +149,6 @@ def _extra_problems(kind: type, schema: Any) -> list[str]:
 def _unbound(function: object) -> object:
     """The function itself of a bound method (a ``@classmethod`` validator is held bound to its class)."""
     return getattr(function, "__func__", function)
-
-
-def _nodes(schema: Any) -> list[Any]:
-    """Every dict, list and value in a core schema."""
-    found: list[Any] = []
-    stack: list[Any] = [schema]
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if isinstance(node, dict):
-            stack.extend(cast(dict[str, Any], node).values())
-        elif isinstance(node, (list, tuple)):
-            stack.extend(cast(Sequence[Any], node))
-    return found
 
 
 def _field_problems(field: Any) -> list[str]:
@@ -206,10 +185,6 @@ def own_functions(*functions: object, extra_keys: bool = False) -> None:
             _EXTRA_CHECKS[id(function)] = function
 
 
-def _own_functions() -> dict[int, object]:
-    return _OWN
-
-
 own_functions(*CORE_FUNCTIONS)
 
 
@@ -235,7 +210,7 @@ def _decorated_functions(kind: type) -> list[object]:
 def _core_functions(schema: Any) -> list[object]:
     """Every function in a core schema, once: validators (``{"function": {"function": f}}``) and serializers."""
     found: dict[int, object] = {}
-    for node in _nodes(schema):
+    for node in nodes_of(schema):
         function = cast(dict[str, Any], node).get("function") if isinstance(node, dict) else None
         if callable(function):
             found.setdefault(id(function), function)

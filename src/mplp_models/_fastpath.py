@@ -1,16 +1,12 @@
 """The switches of the fast paths: ``MPLP_MODELS_NO_FAST_PATHS`` names those to turn off, ``1`` all of them.
 
-A fast path gives what its strict path gives, by a proof written next to it,
-in the module that holds both (docs/architecture.md lists them). Each has a
-name here; ``MPLP_MODELS_NO_FAST_PATHS=reading,writing`` turns those two off,
-``1`` (or any
-other text that is no list of names) every one, and ``0`` or nothing none. Off, a path takes its
-strict function: slower, and independent of the proofs, for ruling the fast
-paths out when a result looks wrong, and for the tests, which run the
-differential and round-trip checks both ways.
-
-Read once, when this module is first imported. Each fast path asks ``on`` when
-it runs, so the tests flip ``ENABLED`` (all of them) or ``OFF`` here.
+A fast path gives what its strict path gives, by a proof written next to it
+(docs/architecture.md lists them). ``MPLP_MODELS_NO_FAST_PATHS=reading,writing``
+turns those two off, ``1`` (or any other text that is no list of names) every
+one, ``0`` or nothing none. Off, a path takes its strict function: for ruling
+the fast paths out when a result looks wrong, and for the tests, which run the
+differential checks both ways. Read once, at import; each fast path asks ``on``
+when it runs, so the tests flip ``ENABLED`` (all of them) or ``OFF``.
 """
 
 from __future__ import annotations

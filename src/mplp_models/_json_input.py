@@ -1,31 +1,21 @@
 """The strict reading of JSON text: what ``from_json`` and ``parse`` read, and the errors that say where it went wrong.
 
-orjson parses: it refuses invalid UTF-8, lone surrogate escapes, NaN and
-Infinity literals, and numbers that overflow a double. Nesting deeper than
-``MAX_JSON_DEPTH`` is refused here. orjson keeps the last of two equal keys, as most
-parsers do, so duplicates are found here too: two parsers that read one payload
-differently are a known way past a signature check.
+orjson parses: it refuses invalid UTF-8, lone surrogate escapes, NaN and Infinity literals, and numbers that
+overflow a double. Here are refused nesting deeper than ``MAX_JSON_DEPTH`` and duplicate keys (orjson keeps the
+last, as most parsers do: two parsers that read one payload differently are a known way past a signature
+check); integers beyond 64 bits, which orjson rounds to a double, are read exactly (``_exact_integers``).
 
-Integers beyond 64 bits, which orjson would round to a double, are read
-exactly (see ``_exact_integers``).
+The fast path of this reading (``_fastpath.LOADING``) finds duplicates by two C-speed passes: every ``:`` of
+the input is structural (one per key) or inside a string; orjson's compact writing of the value read has one
+structural ``:`` per key it kept, and the same ``:`` inside strings, unless the input spelled one as the escape
+``\\u003a``. So, with no such escape, the input has a duplicate key exactly when it holds more colons than the
+writing. Its strict function (for a text with the escape, to name the key, and for every text with the fast
+path off, when the standard library also reads every text again for exact integers) is a tokenizer
+(``find_duplicate_key``), linear in time and memory: once escapes are blanked (``_plain``), a string is one
+character class repeated, which the regex engine matches without state per character.
 
-The fast path of this reading (``_fastpath.LOADING``) is the duplicate check
-by two C-speed passes, not a Python walk: in the input, every ``:`` is either
-structural (one per key) or inside a string; orjson's compact
-re-serialization of the parsed value has one structural ``:`` per key it kept,
-and the same ``:`` inside strings, unless the input spelled a colon as the
-escape ``\\u003a``. So, with no such escape, the input has a duplicate key
-exactly when it holds more colons than the re-serialization. Its strict
-function, for a text with the escape, to name the offending key, and for every
-text with the fast path off, is a tokenizer that walks the input
-(``find_duplicate_key``), in time and memory linear in it: once escapes are
-blanked (``_plain``), a string is one character class repeated, which the regex
-engine matches without keeping state per character, and only keys are copied
-out. With the fast path off the standard library also reads every text a
-second time for exact integers, not only those with an ``e+``.
-
-Every refusal names where the text went wrong (``place``: line, column, byte)
-and, as its location, the value being read there (``pointer_at``).
+Every refusal names where the text went wrong (``place``: line, column, byte) and, as its location, the value
+being read there (``pointer_at``).
 """
 
 from __future__ import annotations
@@ -55,10 +45,7 @@ __all__ = [
 ]
 
 MAX_JSON_DEPTH = 254
-"""Deepest nesting of arrays and objects in a JSON text that is read (what orjson can write back).
-
-Open objects inside a model nest no deeper than ``MAX_OPEN_OBJECT_DEPTH``.
-"""
+"""Deepest nesting of arrays and objects in a JSON text that is read (what orjson can write back)."""
 
 MAX_DEPTH = MAX_JSON_DEPTH
 """The earlier name of ``MAX_JSON_DEPTH``, kept so that code using it still runs (deprecated)."""
@@ -80,11 +67,7 @@ def json_bytes(data: Any, title: str) -> bytes:
 
 
 def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> Any:
-    """The JSON value of ``data`` (bytes, bytearray, memoryview or str); a ``ValidationError`` if it is not strict JSON.
-
-    Each refusal names where the text went wrong: line, column and byte offset in
-    its message, and the location of the value being read there.
-    """
+    """The JSON value of ``data`` (bytes, bytearray, memoryview or str), or a ``ValidationError``: not strict JSON."""
     raw = json_bytes(data, title)
     try:
         value = orjson.loads(raw)
@@ -97,8 +80,7 @@ def load_json(data: Any, title: str, *, allow_duplicate_keys: bool = False) -> A
         offset = _too_deep(raw)
         message = f"Invalid JSON: nested deeper than {MAX_JSON_DEPTH} levels at {place(raw, offset)}"
         raise invalid(title, "json_invalid", message, pointer_at(raw, offset), raw) from None
-    # Two short-cuts, each with its proof (in _exact_integers and the module
-    # docstring); with the fast paths off, the second reading and the walk run always.
+    # Two short-cuts, each with its proof (in _exact_integers and the module docstring).
     fast = _fastpath.on(_fastpath.LOADING)
     if not fast or (b"+" in compact and b"e+" in compact):  # the lone byte first: it is found at memchr speed
         value = _exact_integers(raw, title)
@@ -179,12 +161,10 @@ def _too_deep(raw: bytes) -> int:
 
 
 def _exact_integers(raw: bytes, title: str) -> Any:
-    """The value again, with integers beyond 64 bits exact.
+    """The value again, with integers beyond 64 bits exact (the standard library's reading).
 
-    orjson reads such an integer as the nearest double, which would round what
-    the sender wrote; it then writes that double with an exponent (``e+``), so
-    only a text whose value has one (or a string with ``e+`` in it) is read a
-    second time, by the standard library, which keeps integers exact.
+    orjson reads such an integer as the nearest double and writes that with an exponent (``e+``), so only a
+    text whose writing has one (maybe in a string) needs this second reading.
     """
     try:
         return json.loads(raw)
@@ -238,8 +218,7 @@ def _plain(raw: bytes) -> bytes:
 def find_duplicate_key(raw: bytes) -> tuple[tuple[str | int, ...], str, int] | None:
     """The location of the first duplicated key of a valid JSON text, the key, and its byte offset; or None.
 
-    Iterative, so any depth that orjson reads is fine; time and memory linear in
-    the input: the tokens are found in ``_plain(raw)`` and only keys are copied out.
+    Iterative (any depth orjson reads); linear: the tokens are found in ``_plain(raw)``, only keys copied out.
     """
     plain = _plain(raw)
     stack: list[_Open] = []
@@ -273,12 +252,9 @@ def find_duplicate_key(raw: bytes) -> tuple[tuple[str | int, ...], str, int] | N
 def pointer_at(raw: bytes, offset: int) -> tuple[str | int, ...]:
     """The location of the value that the text was reading at byte ``offset``, where it went wrong.
 
-    At the end of the text, the whole document: it is the document that was cut short.
-
-    ``raw[:offset]`` is valid as far as it goes (the parser read it), but where
-    the text is not UTF-8: then the walk is a best guess, which never fails. The value
-    is the member whose key came last, or the array's item being read; else the
-    innermost object or array; else the whole document.
+    The member whose key came last, or the array's item being read; else the innermost container; else (and at
+    the end of the text, which was cut short) the whole document. ``raw[:offset]`` is valid as far as it goes,
+    but where it is not UTF-8: then the walk is a best guess, which never fails.
     """
     if offset >= len(raw):
         return ()

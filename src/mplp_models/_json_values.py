@@ -10,17 +10,11 @@ lists), keys that are not ``str``, NaN and infinities, integers beyond a
 double's range (no JSON reader takes their digits), and text with a lone
 surrogate (it has no UTF-8 form).
 
-``first_problem`` is the definition: every reading and writing of an open
-object, and ``canonical_json``, asks it, or first one of the two screens, each
-of which answers True only where it would find nothing (tests/test_json_values.py
-holds both to it on random Python values of every kind):
-
-* ``plainly_json``: one orjson round trip, for values of any size;
-* ``exactly_json``: passes over the values level by level, for many small ones,
-  and true only where orjson also writes them as RFC 8785 does (floats by
-  ``same_float_text``), so that the writer hands them over as they are.
-
-The numbers' RFC 8785 text (``es6_number``) is here too: ``exactly_json`` needs it.
+``first_problem`` is the definition: every reading and writing of an open object, and ``canonical_json``, asks
+it, or first one of two screens that answer True only where it would find nothing (tests/test_json_values.py
+holds both to it on random Python values of every kind): ``plainly_json``, one orjson round trip, for values of
+any size; ``exactly_json``, level by level, for many small ones, and true only where orjson also writes them as
+RFC 8785 does (``same_float_text``, which needs ``es6_number``, here too).
 """
 
 from __future__ import annotations
@@ -52,9 +46,7 @@ __all__ = [
 MAX_OPEN_OBJECT_DEPTH = 128
 """How deep arrays and objects may nest inside an open object (the object itself is level 1).
 
-pydantic-core stops at a fixed recursion depth with a ``TypeError``; this limit
-keeps every schema's open objects well inside it and gives a ``ValidationError``.
-The nesting of a whole JSON text is ``MAX_JSON_DEPTH``'s.
+pydantic-core stops at a fixed recursion depth with a ``TypeError``; this limit keeps open objects well inside it.
 """
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -66,7 +58,7 @@ class Problem(NamedTuple):
     """The first value that is no JSON value the models accept: where, what kind of problem, and the value."""
 
     location: Location
-    kind: str  # one of MESSAGES' keys
+    kind: str  # not_json, unordered, key, non_finite, too_deep, beyond_double, surrogate or surrogate_key
     value: object
 
     def message(self) -> str:
@@ -82,20 +74,7 @@ class Problem(NamedTuple):
             return f"nests deeper than {self.value} levels"
         if kind == "beyond_double":
             return f"integer {short_repr(self.value)} is beyond a double's range, which a JSON reader refuses"
-        return MESSAGES[kind]
-
-
-MESSAGES = {
-    "not_json": "not a JSON value",
-    "unordered": "a set is not a JSON value",
-    "key": "an object key that is not a string",
-    "non_finite": "not a JSON number",
-    "beyond_double": "an integer beyond a double's range",
-    "surrogate": "text with a lone surrogate has no UTF-8 form",
-    "surrogate_key": "object key with a lone surrogate has no UTF-8 form",
-    "too_deep": "nests deeper than the limit",  # the limit is the problem's value
-}
-"""Each kind of problem, in words (``Problem.message`` names the value where it can)."""
+        return f"{'object key' if kind == 'surrogate_key' else 'text'} with a lone surrogate has no UTF-8 form"
 
 
 def non_finite_name(value: float) -> str:

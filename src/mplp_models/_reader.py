@@ -1,21 +1,13 @@
 """The reading fast path: ``read`` by pydantic's JSON mode, kept where ``read_as_strictly`` shows it the strict one's.
 
-``read(kind, raw, ...)`` is what ``from_json``, ``model_validate_json`` and
-``parse`` give. Its strict function is ``read_strictly``: the strict JSON
-reading (``_json_input.load_json``: orjson, the duplicate-key check, exact
-integers, the depth limit), then a validation of the Python value
-(``_bounded.validate_python``). Its fast function, ``read_fast``, lets
-pydantic read the text itself with the class's own validator of JSON text
-(``Reading``: its JSON mode validates while it parses, which is faster than
-orjson followed by a validation of Python objects), and keeps that model only
-when ``read_as_strictly`` shows that the strict function would have given the
-same one and what the validator left out holds (``Reading.after``); otherwise,
-and whenever pydantic refuses the text, the strict function decides, with its
-own errors. The proof writes the model back (``_writer.write_every_field``)
-and counts.
-
-The strict reading's own names (``load_json``, ``invalid``...) are here too,
-for the modules above.
+``read`` is what ``from_json``, ``model_validate_json`` and ``parse`` give.
+Its strict function, ``read_strictly``, is ``_json_input.load_json`` then
+``_bounded.validate_python``. Its fast function, ``read_fast``, lets pydantic
+validate while it parses (``Reading``), and keeps the model only when the
+counts of ``counts_agree`` (the proof: the model written back by
+``_writer.write_every_field``) and what the validator left out
+(``Reading.screen``, ``Reading.after``) hold; otherwise, and whenever pydantic
+refuses the text, the strict function decides, with its own errors.
 """
 
 from __future__ import annotations
@@ -32,36 +24,19 @@ from pydantic_core import core_schema
 from mplp_models import _fastpath
 from mplp_models._bounded import SCHEMA_ONLY, fail_fast_copy, fail_fast_validator, validate_python, validator_of_copy
 from mplp_models._fast_shapes import facts_of, is_plain, model_class, rules_check
-from mplp_models._json_input import (
-    MAX_DEPTH,
-    MAX_JSON_DEPTH,
-    find_duplicate_key,
-    invalid,
-    json_bytes,
-    load_json,
-    place,
-    pointer_at,
-)
+from mplp_models._json_input import MAX_DEPTH as MAX_DEPTH  # the strict reading's names, for the modules above
+from mplp_models._json_input import MAX_JSON_DEPTH as MAX_JSON_DEPTH
+from mplp_models._json_input import find_duplicate_key as find_duplicate_key
+from mplp_models._json_input import invalid as invalid
+from mplp_models._json_input import json_bytes as json_bytes
+from mplp_models._json_input import load_json as load_json
+from mplp_models._json_input import place as place
+from mplp_models._json_input import pointer_at as pointer_at
 from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, plainly_json
 from mplp_models._types import OPEN_OBJECT_CHECK, OPEN_OBJECT_REFUSAL, UNIQUE_CHECK
 from mplp_models._writer import every_field_writer, write_every_field
 
-__all__ = [
-    "MAX_DEPTH",
-    "MAX_JSON_DEPTH",
-    "Reading",
-    "fast_reading",
-    "find_duplicate_key",
-    "invalid",
-    "json_bytes",
-    "load_json",
-    "place",
-    "pointer_at",
-    "read",
-    "read_as_strictly",
-    "read_fast",
-    "read_strictly",
-]
+__all__ = ["Reading", "fast_reading", "read", "read_as_strictly", "read_fast", "read_strictly"]
 
 _BACKSLASH = ord("\\")
 _READING = _fastpath.READING
@@ -88,9 +63,7 @@ def read_strictly(
 def read_as_strictly(raw: bytes, model: Any) -> bool:
     """Whether ``model``, read by pydantic from ``raw`` in JSON mode, is what ``read_strictly`` gives (the schema).
 
-    What ``read_fast`` asks of every model it reads (by ``counts_agree``), and
-    of the open objects the reading held, its rules and its unique arrays
-    (``Reading.after``).
+    ``read_fast`` asks the same (``counts_agree``) inline, then ``Reading.screen`` and ``Reading.after``.
     """
     try:
         written, unset = write_every_field(model)
@@ -158,11 +131,7 @@ _SHORT_TEXT = 2 * (MAX_OPEN_OBJECT_DEPTH + 1)
 def read_fast(kind: type, raw: bytes, context: Any = None, options: Mapping[str, Any] | None = None) -> Any:
     """The model of class ``kind`` read from ``raw`` by its fast reading, if the proof keeps it; else None.
 
-    None also for a class with no fast reading (``fast_reading``) and for any
-    text that reading refuses: the strict reading then decides, and words the
-    errors. ``context`` and ``options`` are passed to the validator
-    (pydantic-core takes ~0.7 us more for a ``context=None`` given). The
-    caller asks whether the fast path is on.
+    None also for a class with no fast reading and for a text it refuses. The caller asks whether the path is on.
     """
     reads = _READS.get(kind)
     if reads is None:
@@ -176,11 +145,8 @@ _READS: dict[type, _Read] = {}
 
 
 def _read_of(kind: type) -> _Read:
-    """``read_fast`` for one class, with what depends on the class alone decided here, once.
-
-    An event is read in a few microseconds: each call and each look-up that a
-    plain payload does not need takes its share. A class rebuilt since
-    (``model_rebuild(force=True)``: a new core schema) is read by a new one.
+    """``read_fast`` for one class, with what depends on the class alone decided once (an event is read in a few
+    microseconds: each call and look-up takes its share); a class rebuilt since (a new core schema) gets a new one.
     """
     model_class_: Any = kind
     schema = model_class_.__pydantic_core_schema__  # first: a rebuild meanwhile ends in _read_again
@@ -201,7 +167,7 @@ def _read_of(kind: type) -> _Read:
         if model_class_.__pydantic_core_schema__ is not schema:
             return _read_again(kind, raw, context, options)
         try:
-            model = (
+            model = (  # pydantic-core takes ~0.7 us more for a context=None given
                 validator.validate_json(raw)
                 if context is None and not options
                 else validator.validate_json(raw, context=context, **(options or {}))
@@ -231,15 +197,10 @@ def _read_again(kind: type, raw: bytes, context: Any, options: Mapping[str, Any]
 class Reading:
     """How ``read_fast`` reads one plain class: its validator of JSON text, and what to ask of a model it read.
 
-    ``validator`` is the class's own in JSON mode, but that its open objects
-    (``JsonObject``) are taken as pydantic's parser reads them, with no
-    Python call, and that the outermost model is built without its rules
-    (``_fast_shapes.rules_after_reading``) and without the ``UniqueItems``
-    checks of its own fields; every array fails fast (``_bounded``): a text it
-    refuses goes to the strict reading, and its errors are dropped.
-    ``screen`` asks, once the model is read, that its open objects hold what ``first_problem`` allows
-    (``_screen``); ``after(model, context)`` what else was left out (None: nothing): the unique arrays,
-    then the rules.
+    ``validator`` is the class's own in JSON mode (every array failing fast) but for what ``_JsonOnly`` takes
+    out: the open objects' checks, the outermost model's rules and its own ``UniqueItems`` checks. ``screen``
+    then asks that the open objects hold what ``first_problem`` allows, ``after(model, context)`` the unique
+    arrays and the rules (None: nothing).
     """
 
     __slots__ = ("after", "kind", "screen", "validator")
@@ -282,13 +243,10 @@ def _step_function(node: Mapping[str, Any]) -> object:
 class _JsonOnly:
     """The edit (``_bounded.fail_fast_copy``) that makes a class's core schema its validator of JSON text.
 
-    Each ``json-or-python`` step becomes its JSON branch; ``JsonObject``'s two
-    before-validators are taken out (``open``: some were), unless the class
-    keeps keys of its own (``extra="allow"``: they are checked by ``_context``'s
-    functions, which the screen after does not stand in for); the outermost
-    model's registered rules (``sound``) and the ``UniqueItems`` checks of its
-    own fields are taken out. ``models`` and ``config``: what
-    ``validator_of_copy`` needs.
+    Each ``json-or-python`` step becomes its JSON branch; ``JsonObject``'s two before-validators go (``open``:
+    some did), unless the class keeps extra keys (``_context``'s functions check those, not the screen); the
+    outermost model's registered rules (kept in ``sound``) and its own fields' ``UniqueItems`` checks go.
+    ``models`` and ``config``: what ``validator_of_copy`` needs.
     """
 
     def __init__(self, kind: type) -> None:
@@ -306,9 +264,6 @@ class _JsonOnly:
         kind = node["type"]
         if kind == "json-or-python":
             return _with_ref(cast(core_schema.JsonOrPythonSchema, node)["json_schema"], node)
-        if kind == "chain":
-            number = _bounded_number(cast(core_schema.ChainSchema, node))
-            return node if number is None else _with_ref(number, node)
         if kind == "str" and node.get("min_length") == 0:
             # JsonText's bound refuses a lone surrogate (pydantic-core then reads the text as UTF-8, about 8 ns
             # a string): JSON text brings none that pydantic's parser takes, and the proof's writing refuses any.
@@ -351,48 +306,6 @@ class _JsonOnly:
         }
         self.outer_made = {**node, "schema": {**fields, "fields": own}}
         return self.outer_made
-
-
-_INT = {"type": "int", "strict": True}
-_FINITE = {"type": "float", "allow_inf_nan": False, "strict": True}
-_UNION_KEYS = frozenset({"type", "choices", "custom_error_type", "custom_error_message", "custom_error_context"})
-
-
-def _bounded_number(chain: core_schema.ChainSchema) -> dict[str, Any] | None:
-    """A bounded ``JsonNumber``'s JSON steps (``_types._NumericSchema``) as one union, or None for any other chain.
-
-    The type's union (a strict ``int``, a finite strict ``float``) then one union per bound (``int`` and
-    ``float``, each with the bound) accept an int exactly when it is within the bounds (an int that fails the
-    int's bound fails the float's too: the bounds are integers a double holds, and rounding keeps the order
-    with them) and a float exactly when it is finite and within them, each kept as given: so does one union
-    of a bounded strict ``int`` and a bounded finite strict ``float``, with a step and a union fewer. Only the
-    errors differ, and this validator's errors are dropped (the strict reading words them).
-    """
-    steps: list[Any] = list(chain["steps"])
-    if len(steps) < 2 or not _plain_choices(steps[0], {}):
-        return None
-    bounds: dict[str, Any] = {}
-    for step in steps[1:]:
-        limit: Any = step.get("custom_error_context") if step.get("type") == "custom-error" else None
-        if not isinstance(limit, dict) or len(cast(dict[str, Any], limit)) != 1:
-            return None
-        ((name, value),) = cast(dict[str, Any], limit).items()
-        if name not in ("ge", "le") or name in bounds or type(value) is not int or abs(value) > 2**53:
-            return None
-        if not _plain_choices(step.get("schema"), {name: value}):
-            return None
-        bounds[name] = value
-    return {"type": "union", "choices": [{**_INT, **bounds}, {**_FINITE, **bounds}]}
-
-
-def _plain_choices(union: Any, bound: dict[str, Any]) -> bool:
-    """Whether ``union`` is a union of exactly a strict ``int`` and a strict ``float`` with ``bound``."""
-    if not isinstance(union, dict):
-        return False
-    schema = cast(dict[str, Any], union)
-    number = _FINITE if not bound else {"type": "float", "strict": True, **bound}
-    choices = [{**_INT, **bound}, number]
-    return schema.get("type") == "union" and schema.get("choices") == choices and set(schema) <= _UNION_KEYS
 
 
 def _unique_left_out(field: dict[str, Any]) -> dict[str, Any]:
@@ -448,11 +361,9 @@ _Screen = Callable[[Any, bytes, int, bytes, int], bool]
 def _screen(kind: type) -> _Screen:
     """How the fast reading screens the open objects of a model of ``kind`` it read.
 
-    Where every open object is a field of the class's own, or an item of one (an event, a learning sample), the
-    text is small and mostly those objects: its counts (``plainly_open``) cost less than finding the objects
-    and writing them again. Where they sit in models inside (the module kinds' events and trace, a dialog's
-    messages), the text is mostly other things, and most documents hold none: they are found (by the
-    classes' facts) and written again together (``_json_values.plainly_json``).
+    Where every open object is the class's own field (or an item of one), the text is mostly those objects and
+    its counts (``plainly_open``) cost less than finding them; where they sit in models inside, they are found
+    (by the classes' facts) and written again together (``plainly_json``).
     """
     paths = _paths_of(kind, frozenset())
     find = _finder(paths)
@@ -501,10 +412,8 @@ def _paths_of(kind: type, within: frozenset[type]) -> tuple[_Path, ...]:
 def _finder(paths: tuple[_Path, ...]) -> _Find:
     """The finder of the ways ``paths``: each followed by C-level maps over every model on the way.
 
-    ``filter(None, ...)`` drops what is unset (None), an empty array and an
-    empty object (which holds nothing to screen); an array's items are chained.
-    The model's own open fields (one step, no array) are read off its
-    ``__dict__`` by one ``itemgetter``.
+    ``filter(None, ...)`` drops what is unset, empty arrays and empty objects; the model's own open fields
+    are read off its ``__dict__`` by one ``itemgetter``.
     """
     own = [name for (name, many), *rest in paths if not rest and not many]
     walks = [

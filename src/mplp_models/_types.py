@@ -83,7 +83,6 @@ __all__ = [
     "in_text_order",
     "is_before",
     "none_before",
-    "refuse_changed_open_object",
     "writable_errors",
 ]
 
@@ -116,15 +115,11 @@ def _refuse_unordered(value: Any) -> Any:
 
 
 def _open_object_from_python(value: Any) -> Any:
-    """An open object given from Python, with its tuples made lists: the JSON value that it stands for.
+    """An open object given from Python, its tuples made lists (as ``from_json`` stores an array); else its error.
 
-    A tuple is read as the JSON array it writes as (the models hand out
-    tuples), and stored as a list, as ``from_json`` stores an array, so that
-    equality, ``to_json`` and ``model_dump`` agree with a reading of the written
-    bytes. What JSON cannot hold (``_json_values.first_problem``) is refused
-    here, located at the value inside the object (a ``ValidationError`` raised
-    in a validator keeps its locations, under the field's): pydantic's
-    ``JsonValue`` would locate it with its union's tags (``/a/dict/b``).
+    What ``first_problem`` refuses is located at the value inside the object
+    (a ``ValidationError`` raised here keeps its locations, under the field's),
+    where pydantic's ``JsonValue`` would name its union's tags (``/a/dict/b``).
     """
     if not isinstance(value, dict) or (_fastpath.on(_fastpath.VALUES) and plainly_json(value)):
         return cast(object, value)  # not a dict: the dict schema refuses it
@@ -179,12 +174,10 @@ def _reading_error(problem: Problem) -> PydanticCustomError:
 def _check_open_object(value: Any) -> Any:
     """The open object as it is when it holds JSON values only (``first_problem``); else its error.
 
-    In every mode: pydantic's JSON parser takes ``NaN``, ``Infinity`` and
-    ``1e400`` into an open object, which strict JSON does not, and in Python
-    input the value schema refuses them only where the model's own config
-    applies (not in a ``TypeAdapter`` that builds the model's schema first).
-    A NaN or an infinity is handed on as ``NonFinite`` text, which
-    ``_refuse_non_finite`` refuses quoting the text rather than the object.
+    In both modes: pydantic's JSON parser takes ``NaN``, ``Infinity`` and
+    ``1e400`` into an open object, and Python input's value schema refuses them
+    only under the model's own config (not in a ``TypeAdapter``). A NaN or an
+    infinity goes on as ``NonFinite`` text, which ``_refuse_non_finite`` refuses.
     """
     if not isinstance(value, dict) or (_fastpath.on(_fastpath.VALUES) and plainly_json(value, parsed=True)):
         return cast(object, value)
@@ -196,25 +189,21 @@ def _check_open_object(value: Any) -> Any:
     raise _reading_error(problem)
 
 
-def refuse_changed_open_object(value: Any) -> None:
-    """A ``ValueError`` if an open object was changed in place into what the reading refuses (``first_problem``)."""
+def _write_open_object(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
+    """The open object written by ``handler``; a ``ValueError`` if it was changed in place into what the reading
+    refuses (``first_problem``)."""
     problem = None if _fastpath.on(_fastpath.VALUES) and plainly_json(value) else first_problem(value)
     if problem is not None:
         message = f"{problem.message()} at {pointer(problem.location)}"
         raise ValueError(f"an open object changed after validation cannot be written: {message}")
-
-
-def _write_open_object(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
-    refuse_changed_open_object(value)
     return handler(value)
 
 
 class NonFinite(str):
     """What an error quotes for a NaN or an infinity: its JSON-style name, as text.
 
-    An error's ``input`` is what the failing step was given. A NaN there
-    cannot be written as JSON, and FastAPI's default error handler answers 500
-    instead of 422 when it tries; this text can be written.
+    FastAPI's default error handler answers 500 instead of 422 for an error
+    whose ``input`` is a NaN, which JSON cannot write; this text it can.
     """
 
     __slots__ = ()
@@ -229,12 +218,10 @@ def writable_errors(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     """Every model's outermost validator: the value as validated, or its errors bounded and with JSON-writable inputs.
 
     Python input (``json.loads``'s, so FastAPI's) may hold a NaN, an infinity
-    or a lone surrogate where no number field screens it (a string, an enum,
-    an id, an array, a key, the whole object), and an error quotes it, in its
-    ``input`` (or, a key, in its ``loc``). FastAPI's 422 renderer cannot write
-    those, and answers 500. Hostile input may give an error for every two bytes
-    (``[0,0,...]`` where objects belong) or a string of megabytes to quote.
-    A valid value costs one call here; the screening runs on the failure path only.
+    or a lone surrogate anywhere, which an error quotes in its ``input`` or
+    ``loc`` and FastAPI's 422 renderer cannot write (it answers 500); hostile
+    input may give an error for every two bytes or a string of megabytes to
+    quote. A valid value costs one call; the screening runs on failure only.
     """
     try:
         return handler(value)
@@ -243,13 +230,8 @@ def writable_errors(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
 
 
 def _writable_error(error: ValidationError, given_value: Any) -> ValidationError:
-    """``error``, bounded (``_errors.first_entries``, ``too_many``), strings longer than
-    ``MAX_INPUT_CHARS`` in its inputs cut, and each NaN, infinity and lone surrogate in an
-    input, location or message as text.
-
-    Once per validation (the models inside are not screened on their own:
-    ``_base._screened``). When nothing changes, the error is kept as it is;
-    else every entry is built again (``_detail``).
+    """``error`` bounded (``first_entries``, ``too_many``), long input strings cut, and each NaN, infinity and
+    lone surrogate in an input, location or message as text: itself when nothing changes, else built again.
     """
     entries, total = first_entries(error, _errors.MAX_ERRORS)
     # Fast path: an error quotes the input's own values (its keys, strings and numbers, or
@@ -289,8 +271,7 @@ def _short(value: Any) -> Any:
 def _input_at(value: Any, entry: ErrorDetails) -> Any:
     """What a pydantic entry at ``entry["loc"]`` in ``value`` quotes: the value there (for ``missing``, its object).
 
-    As deep as the location leads through dicts, lists and tuples: a part naming
-    a union's member or a validator is no key of the value.
+    As deep as the location leads (a part naming a union's member or a validator is no key of the value).
     """
     loc = entry["loc"][:-1] if entry["type"] == "missing" else entry["loc"]
     found: Any = value
@@ -308,11 +289,8 @@ def _input_at(value: Any, entry: ErrorDetails) -> Any:
 
 
 def _detail(entry: ErrorDetails, loc: tuple[int | str, ...], value: Any, message: str) -> InitErrorDetails:
-    """The entry to build again: pydantic's own error where its context words the same message, else its final text.
-
-    The final text takes no context (which may quote the value screened),
-    as ``_errors.json_worded`` rebuilds an entry.
-    """
+    """The entry built again: pydantic's own error where its context words the same message, else its final text
+    (with no context, which may quote the value screened, as ``_errors.json_worded`` rebuilds an entry)."""
     kind, context = entry["type"], entry.get("ctx")
     if message is entry["msg"] and _writable(context, 0) is context:
         known = cast("ErrorType", kind)  # checked next: pydantic refuses a kind of its own it does not know
@@ -396,10 +374,8 @@ else:
     )
 """A JSON value as a constructor takes it from Python: arrays as lists or tuples, objects as dicts.
 
-Typed read-only (``Sequence``, ``Mapping``), which checkers hold covariant: a ``dict[str, int]``,
-a ``list[str]`` and another model's open object (a ``JsonObject``) are JSON input as they are.
-The run time takes lists, tuples and dicts (``JsonObject`` holds lists); a checker also lets
-through another sequence or mapping (``bytes`` is a ``Sequence[int]`` to it), which the run time refuses.
+Typed read-only (``Sequence``, ``Mapping``), which checkers hold covariant, so a ``dict[str, int]`` is
+JSON input; a checker also lets through another sequence (``bytes``), which the run time refuses.
 """
 
 if TYPE_CHECKING:
@@ -410,10 +386,7 @@ else:
 
 
 class _FromPython:
-    """Marks an open object: Python input is first made the JSON value it stands for (``_open_object_from_python``).
-
-    Only in Python mode: JSON text holds no tuple and nothing that is not JSON.
-    """
+    """Marks an open object: Python input (only) is first made the JSON value it stands for."""
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         schema = handler(source)
@@ -463,12 +436,7 @@ _PARTS = re.compile(
 
 
 class Timestamp(str):
-    """An RFC 3339 date-time, kept exactly as the sender wrote it.
-
-    It is a ``str``, so it compares, hashes and serializes as its text
-    (``.000Z`` stays ``.000Z``). ``to_datetime`` gives the instant as an
-    aware ``datetime.datetime``.
-    """
+    """An RFC 3339 date-time, kept exactly as the sender wrote it: a ``str`` (``.000Z`` stays ``.000Z``)."""
 
     __slots__ = ()
 
@@ -578,11 +546,7 @@ UUID4_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 
 
 class _MplpIdSchema:
-    """An MPLP id: lowercase, hyphenated UUID version 4 text, checked in the core schema.
-
-    One error for every wrong input, naming what to do with a ``uuid.UUID``
-    (the usual mistake in Python), at no cost per value.
-    """
+    """An MPLP id: lowercase UUID version 4 text, with one error naming what to do with a ``uuid.UUID``."""
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         return core_schema.custom_error_schema(
@@ -606,11 +570,8 @@ MplpIdText = Annotated[str, _MplpIdSchema()]
 
 
 class StatusEnum(str, enum.Enum):
-    """Base of the str-valued enums: ``str()``, f-strings and ``format`` give the value on every Python.
-
-    Python 3.12 changed what ``format()`` of a mixed-in enum gives (the member's
-    name); the value is what a payload holds, so that is what they render.
-    """
+    """Base of the str-valued enums: ``str()``, f-strings and ``format`` give the value on every Python (3.12
+    changed ``format()`` of a mixed-in enum to give the member's name)."""
 
     __str__ = str.__str__
     __format__ = str.__format__  # type: ignore[assignment]  # the same call, typed by str rather than Enum
@@ -619,11 +580,8 @@ class StatusEnum(str, enum.Enum):
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         """Pydantic's enum schema, refusing in Python mode another enum's member whose value is one of ours.
 
-        Such a member is a ``str`` (``PlanStatus.in_progress`` given to a step),
-        which pydantic's lax enum reads by value. In Python mode the input must be
-        our member (the strict branch, no Python call) or no enum's member at all
-        (then read by value); either way a refusal is pydantic's ``enum`` error.
-        JSON text holds no member: the JSON mode is pydantic's, unchanged.
+        Such a member is a ``str`` (``PlanStatus.in_progress`` given to a step), which pydantic's lax enum reads
+        by value; a refusal is pydantic's ``enum`` error. The JSON mode is pydantic's, unchanged.
         """
         # The definition reference moves to the outer schema: the inner one appears more than once.
         schema: dict[str, Any] = dict(handler(source))
@@ -654,10 +612,6 @@ _as_timestamp = functools.partial(str.__new__, Timestamp)
 """A ``Timestamp`` of text the core schema has matched: a C-level call, no Python frame per value."""
 
 
-def _custom_error(kind: str, message: str) -> dict[str, str]:
-    return {"custom_error_type": kind, "custom_error_message": message}
-
-
 def _integral(value: float) -> int:
     if not value.is_integer():
         raise PydanticCustomError("json_integer", "Input should be a JSON integer")
@@ -669,21 +623,34 @@ _BOUND_KEYWORDS = {"ge": "minimum", "le": "maximum"}
 
 
 class _NumericSchema:
-    """A JSON number type with optional inclusive bounds, all checked in the core schema.
+    """A JSON ``integer`` (an int, or a float with no fraction: ``1.0``, ``1e2``) or ``number`` (an int or a finite
+    float, kept as given), never a bool or a string, with optional inclusive bounds: each one more core step
+    (``Field(ge=...)`` on a union would be a Python call per value), failing with pydantic's own error."""
 
-    Pydantic would check ``Field(ge=...)`` on these unions with a Python call
-    per value; here each bound is one more core step, on a value already known
-    to be an int or a float, and fails with Pydantic's own error.
-    """
-
-    def __init__(self, *, ge: int | None = None, le: int | None = None) -> None:
+    def __init__(self, json_type: Literal["integer", "number"], *, ge: int | None = None, le: int | None = None):
+        self.json_type = json_type
         self.bounds = {name: value for name, value in (("ge", ge), ("le", le)) if value is not None}
 
     def _type_schema(self) -> core_schema.CoreSchema:
-        raise NotImplementedError
-
-    def _json_type(self) -> str:
-        raise NotImplementedError
+        if self.json_type == "number":
+            return core_schema.union_schema(
+                [core_schema.int_schema(strict=True), core_schema.float_schema(strict=True, allow_inf_nan=False)],
+                custom_error_type="json_number",
+                custom_error_message="Input should be a finite JSON number",
+            )
+        # Python's int() rather than Pydantic's float-to-int, which stops at 64 bits
+        # (JSON Schema counts 1e30 as an integer too). Runs for float input only.
+        integral_float = core_schema.chain_schema(
+            [
+                core_schema.float_schema(strict=True, allow_inf_nan=False),
+                core_schema.no_info_plain_validator_function(_integral),
+            ]
+        )
+        return core_schema.union_schema(
+            [core_schema.int_schema(strict=True), integral_float],
+            custom_error_type="json_integer",
+            custom_error_message="Input should be a JSON integer",
+        )
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         steps = [self._type_schema(), *(_bound(name, value) for name, value in self.bounds.items())]
@@ -697,7 +664,7 @@ class _NumericSchema:
     def __get_pydantic_json_schema__(
         self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
-        return {"type": self._json_type(), **{_BOUND_KEYWORDS[name]: value for name, value in self.bounds.items()}}
+        return {"type": self.json_type, **{_BOUND_KEYWORDS[name]: value for name, value in self.bounds.items()}}
 
 
 def _bound(name: str, value: int) -> core_schema.CoreSchema:
@@ -709,46 +676,12 @@ def _bound(name: str, value: int) -> core_schema.CoreSchema:
     return core_schema.custom_error_schema(number, custom_error_type=_BOUND_ERRORS[name], custom_error_context=limit)
 
 
-class _JsonIntSchema(_NumericSchema):
-    """A JSON integer: an int, or a float with no fraction (``1.0``, ``1e2``), never a bool or a string."""
-
-    def _type_schema(self) -> core_schema.CoreSchema:
-        # Python's int() rather than Pydantic's float-to-int, which stops at 64 bits
-        # (JSON Schema counts 1e30 as an integer too). Runs for float input only.
-        integral_float = core_schema.chain_schema(
-            [
-                core_schema.float_schema(strict=True, allow_inf_nan=False),
-                core_schema.no_info_plain_validator_function(_integral),
-            ]
-        )
-        return core_schema.union_schema(
-            [core_schema.int_schema(strict=True), integral_float],
-            **_custom_error("json_integer", "Input should be a JSON integer"),  # type: ignore[arg-type]
-        )
-
-    def _json_type(self) -> str:
-        return "integer"
-
-
-class _JsonNumberSchema(_NumericSchema):
-    """A JSON number: an int or a finite float, kept as given, never a bool or a string."""
-
-    def _type_schema(self) -> core_schema.CoreSchema:
-        return core_schema.union_schema(
-            [core_schema.int_schema(strict=True), core_schema.float_schema(strict=True, allow_inf_nan=False)],
-            **_custom_error("json_number", "Input should be a finite JSON number"),  # type: ignore[arg-type]
-        )
-
-    def _json_type(self) -> str:
-        return "number"
-
-
 class _ConstOneSchema:
     """The JSON value 1 (``1.0`` is the same number; ``true`` and ``"1"`` are not)."""
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         return core_schema.chain_schema(
-            [_JsonIntSchema().__get_pydantic_core_schema__(source, handler), core_schema.literal_schema([1])]
+            [_NumericSchema("integer").__get_pydantic_core_schema__(source, handler), core_schema.literal_schema([1])]
         )
 
     def __get_pydantic_json_schema__(
@@ -760,12 +693,10 @@ class _ConstOneSchema:
 class _JsonTextSchema:
     """A JSON string: text that UTF-8 can carry.
 
-    pydantic's ``StrictStr`` keeps a Python ``str`` as it is, lone surrogates
-    included (JSON text cannot hold one, so only Python input brings it), and
-    the canonical writer would then refuse the model. A length bound, even
-    ``min_length=0``, makes pydantic-core read the text as UTF-8, which refuses
-    it with ``string_unicode`` as every constrained string field does; for
-    ASCII text that costs no copy.
+    ``StrictStr`` keeps a lone surrogate of a Python ``str``, which the canonical
+    writer would then refuse; a length bound, even ``min_length=0``, makes
+    pydantic-core read the text as UTF-8 and refuse it (``string_unicode``), at
+    no copy for ASCII text.
     """
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
@@ -780,24 +711,24 @@ class _JsonTextSchema:
 JsonText = Annotated[str, _JsonTextSchema()]
 """A JSON Schema ``string`` with no other constraint."""
 
-JsonInt = Annotated[int, _JsonIntSchema()]
+JsonInt = Annotated[int, _NumericSchema("integer")]
 """A JSON Schema ``integer``."""
 
-JsonNumber = Annotated[float, _JsonNumberSchema()]
+JsonNumber = Annotated[float, _NumericSchema("number")]
 """A JSON Schema ``number``: typed ``float`` (which admits ``int``), holding the int or float that was given."""
 
 # The bounded forms that the schemas use (``minimum``/``maximum``); the codegen
 # maps each bounded integer or number onto one of these by name.
-JsonIntMin0 = Annotated[int, _JsonIntSchema(ge=0)]
+JsonIntMin0 = Annotated[int, _NumericSchema("integer", ge=0)]
 """A JSON Schema ``integer`` with ``minimum: 0``."""
 
-JsonNumberMin0 = Annotated[float, _JsonNumberSchema(ge=0)]
+JsonNumberMin0 = Annotated[float, _NumericSchema("number", ge=0)]
 """A JSON Schema ``number`` with ``minimum: 0``."""
 
-JsonNumberMin0Max1 = Annotated[float, _JsonNumberSchema(ge=0, le=1)]
+JsonNumberMin0Max1 = Annotated[float, _NumericSchema("number", ge=0, le=1)]
 """A JSON Schema ``number`` with ``minimum: 0`` and ``maximum: 1``."""
 
-JsonNumberMin0Max5 = Annotated[float, _JsonNumberSchema(ge=0, le=5)]
+JsonNumberMin0Max5 = Annotated[float, _NumericSchema("number", ge=0, le=5)]
 """A JSON Schema ``number`` with ``minimum: 0`` and ``maximum: 5``."""
 
 ConstOne = Annotated[Literal[1], _ConstOneSchema()]
@@ -805,11 +736,7 @@ ConstOne = Annotated[Literal[1], _ConstOneSchema()]
 
 
 class _NotNull:
-    """Marks an optional field that the schema does not allow to be ``null``.
-
-    The field defaults to ``None`` when absent, but an explicit ``null`` is
-    refused, as JSON Schema refuses it. Done in the core schema: no cost per value.
-    """
+    """Marks an optional field that may not be ``null``: ``None`` when absent, an explicit ``null`` refused."""
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         schema = handler(source)
@@ -856,11 +783,7 @@ def _check_unique(items: list[Any]) -> list[Any]:
 
 
 class _Ordered:
-    """Marks an array field: from Python, a set, a frozenset or a dict view is refused (``_refuse_unordered``).
-
-    Only in Python mode, where such input can come from: JSON text pays nothing.
-    A generator or another iterator stays accepted (read in its order).
-    """
+    """Marks an array field: from Python (only), a set or a dict view is refused; an iterator is read in order."""
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         schema = handler(source)

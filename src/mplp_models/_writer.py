@@ -1,37 +1,25 @@
 """The writing fast path: ``write_json`` by orjson through ``model_members``, and the strict writing it must equal.
 
-``write_json(model)`` is what ``to_json`` gives. Its strict function is
-``strictly_written``: ``model_dump`` (with ``given_members`` as every model's
-serializer, which refuses an open object changed in place into what is no
-JSON value) and ``canonical_json``'s walk of the dict. Its fast function hands
+``write_json`` is what ``to_json`` gives. Its strict function, ``strictly_written``, is ``model_dump`` (with
+``given_members`` as every model's serializer) and ``canonical_json``'s walk of the dict. Its fast function hands
 the model to orjson, whose ``default`` is ``model_members``:
 
-* a model is handed over as its own ``__dict__`` (not copied) when every field
-  was given, or as a copy without the fields that were not; its values are
-  JSON already (str-valued enums and ``Timestamp`` are str subclasses, which
-  orjson writes as their text), and field names are ASCII, so orjson's key
-  order is RFC 8785's;
-* the fields that may hold a float or an open object (``Facts.prepared``) are
-  proven canonical, and made so, by one walk of the model's own
-  (``written_fields``: as they are, but an integral float as its ``int`` and
-  another float whose orjson text differs as a ``Fragment`` of its RFC 8785
-  text); what the walk cannot prove takes the exact path, ``first_problem``
-  then ``prepare``, field by field;
-* a list of ``_BULK_LEAST`` or more models of one plain class is turned into
-  their member dicts in bulk, by C-level maps, and their prepared fields
-  proven canonical at once (``_json_values.exactly_json``);
-* ``OPT_STRICT_INTEGER`` stops at an integer beyond +/-(2**53 - 1), and so does
-  a lone surrogate: those documents take the strict function, which writes
-  what has an exact form and names the pointer of what has not.
+* a model is handed over as its own ``__dict__`` (a copy without the fields not given): its values are JSON
+  already (enums and ``Timestamp`` are str subclasses) and field names ASCII, so orjson's key order is RFC 8785's;
+* the fields that may hold a float or an open object (``Facts.prepared``) are proven canonical, and made so,
+  by ``written_fields``; what it cannot prove takes ``first_problem`` then ``prepare``, field by field;
+* a list of ``_BULK_LEAST`` or more models of one plain class is turned into member dicts by C-level maps,
+  and their prepared fields proven at once (``exactly_json``);
+* ``OPT_STRICT_INTEGER`` stops at an integer beyond +/-(2**53 - 1), and UTF-8 at a lone surrogate: the strict
+  function then writes what has an exact form and names the pointer of what has not.
 
-It relies on every model being plain (``_fast_shapes.is_plain``); any other
-makes ``model_members`` raise ``TypeError``, which stops orjson, and the strict
-function writes the document. ``write_every_field`` is the writing that
-``_reader``'s proof counts: every field as read, nothing prepared.
+Any model that is not plain (``_fast_shapes.is_plain``) makes ``model_members`` raise ``TypeError``, which stops
+orjson. ``write_every_field`` is the writing that ``_reader``'s proof counts: every field as read.
 """
 
 from __future__ import annotations
 
+import functools
 import typing
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -173,10 +161,8 @@ def _prepared_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[st
 
 
 def _prepared_open(value: Any) -> Any:
-    """A number or open object (or a model's own array of them) ready for orjson; else a ``CanonicalJSONError``.
-
-    What ``first_problem`` refuses makes orjson stop, and the strict function names it.
-    """
+    """A number or open object (or a model's own array of them) ready for orjson; else a ``CanonicalJSONError``
+    (which stops orjson: the strict function names the problem)."""
     items: tuple[Any, ...] = (value,)
     if isinstance(value, tuple):
         items = cast(tuple[Any, ...], value)  # type: ignore[redundant-cast]
@@ -202,10 +188,7 @@ def _given_members_of(values: dict[str, Any], given: set[str]) -> dict[str, Any]
 def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
     """The given fields of an open model (``ContextRoot``) and its extra keys, checked and prepared as one open object.
 
-    Its fields are never floats, open objects or models (else it is left to
-    ``model_dump``). The extra keys are counted among the given ones and are no
-    field names; an object whose keys need RFC 8785's UTF-16 order (``prepare``
-    writes it whole) is left to ``model_dump`` too.
+    Left to ``model_dump``: a class with floats, open objects or models in fields, and keys in UTF-16 order.
     """
     kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # a model: model_members said so
     facts = facts_of(kind)
@@ -228,13 +211,8 @@ _BULK_LEAST = 8  # the fewest items of a list taken in bulk: below, a call per i
 
 
 def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
-    """The members of a list of models in bulk, when they are of one plain class; else the list.
-
-    The prepared fields of all the items are screened at once
-    (``exactly_json``); when that fails, the list is left to
-    ``model_members``, item by item, which screens each and takes the exact
-    path for those that need it.
-    """
+    """The members of a list of models in bulk, their prepared fields screened at once (``exactly_json``),
+    when they are of one plain class; else the list, left to ``model_members`` item by item."""
     if len(items) < _BULK_LEAST:
         return items
     first: object = items[0]
@@ -344,7 +322,7 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str,
         if kind is dict:  # an open object: C-level passes beat the walk on a large one
             written = value if len(value) > _WALKED_MOST and exactly_json([value]) else _written_object(value, 1)
         elif kind is tuple:  # the model's own array (frozen): its items are open objects
-            written = _written_items(value)
+            written = _written_array(value, 0)  # its items at level 1, each an open object
         else:
             written = _written(value, 1)
         if written is not value:
@@ -366,17 +344,6 @@ def written_object(value: dict[Any, Any]) -> dict[Any, Any]:
         raise Unproven
     written: dict[Any, Any] = _written(value, 1)
     return written
-
-
-def _written_items(value: tuple[Any, ...]) -> Any:
-    """A model's own array (a tuple), each item at level 1: itself, or a list of its items prepared."""
-    changed: list[Any] | None = None  # a list of value's items, made at the first change
-    for index, item in enumerate(value):
-        written = _written(item, 1)
-        if written is not item:
-            changed = list(value) if changed is None else changed
-            changed[index] = written
-    return value if changed is None else changed
 
 
 # The walk is written with the leaves tested inline by identity (``str``, ``int``, ``bool``, None, and
@@ -410,7 +377,7 @@ def _written_object(value: dict[Any, Any], level: int) -> Any:
     return value if changed is None else changed
 
 
-def _written_array(value: list[Any], level: int) -> Any:
+def _written_array(value: Sequence[Any], level: int) -> Any:
     changed: list[Any] | None = None  # a copy of value, made at its first change
     for index, item in enumerate(value):
         kind: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
@@ -438,11 +405,7 @@ def _written_float(value: float) -> Any:
 
 
 def given_members(model: BaseModel | None, handler: Callable[[Any], Any]) -> Any:
-    """pydantic's serialization of a model (``handler``) without the fields that were not given.
-
-    The wrap serializer of every model with optional fields: pydantic would
-    write an absent field as ``null``, which the schema refuses for most of them.
-    """
+    """pydantic's serialization of a model (``handler``) without the fields not given (which it writes as null)."""
     if model is None:
         # An unset field that may not be null holds None; pydantic serializes
         # it with the model's serializer before the parent drops it.
@@ -478,9 +441,7 @@ own_functions(given_members)  # every model's wrap serializer, which model_membe
 def refuse_changed_open_objects(model: BaseModel) -> None:
     """A ``CanonicalJSONError`` naming the first value of an open object of ``model`` that is no JSON value.
 
-    Its own open objects (not its models'): its open fields (``JsonObject``, or
-    an array of them) and the extra keys of an open model, which are read as
-    one open object (``first_problem``); the pointer starts at ``model``.
+    Its own open fields (not its models') and an open model's extra keys, as one open object.
     """
     values = model.__dict__
     places: list[tuple[tuple[object, ...], Any]] = []
@@ -513,34 +474,19 @@ def _located_from(model: BaseModel, refusal: CanonicalJSONError) -> CanonicalJSO
     return refusal  # held otherwise (a class of the user's own): located from the model that refused
 
 
-_OPEN_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
+@functools.cache
 def open_fields(kind: type) -> tuple[str, ...]:
-    """The fields of a model class that hold an open object (``JsonObject``) or an array of them.
-
-    A generated class's facts say; any other class's fields (a subclass of the
-    user's may add one) are looked at, once.
-    """
-    names = _OPEN_FIELDS.get(kind)
-    if names is None:
-        facts = facts_of(kind)
-        fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
-        names = (
-            (*facts.open, *facts.open_arrays)
-            if facts is not NO_FACTS
-            else tuple(name for name, field in fields.items() if _holds_open(field))
-        )
-        _OPEN_FIELDS[kind] = names
-    return names
+    """The fields of a model class that hold an open object or an array of them: its facts, else its fields'."""
+    facts = facts_of(kind)
+    if facts is not NO_FACTS:
+        return (*facts.open, *facts.open_arrays)
+    fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
+    return tuple(name for name, field in fields.items() if _holds_open(field))
 
 
 def _holds_open(field: Any) -> bool:
-    """Whether a field holds an open object or an array of them.
-
-    A required field's annotation is no longer ``JsonObject`` (pydantic takes the outermost
-    ``Annotated`` apart into ``metadata``): its open object's check is then among the field's markers.
-    """
+    """Whether a field holds an open object or an array of them (a required field's check is in its metadata:
+    pydantic takes the outermost ``Annotated`` apart)."""
     return _is_open(field.metadata) or _mentions_open(field.annotation)
 
 
@@ -554,18 +500,11 @@ def _mentions_open(annotation: Any) -> bool:
     return any(_mentions_open(argument) for argument in typing.get_args(annotation))
 
 
-_NOT_NULL: dict[type, frozenset[str]] = {}
-
-
+@functools.cache
 def not_null_fields(kind: type) -> frozenset[str]:
     """The optional fields of a model class that may not be ``null`` (marked ``NotNull``)."""
-    names = _NOT_NULL.get(kind)
-    if names is None:
-        fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
-        names = _NOT_NULL[kind] = frozenset(
-            name for name, field in fields.items() if any(marker is NotNull for marker in field.metadata)
-        )
-    return names
+    fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
+    return frozenset(name for name, field in fields.items() if any(marker is NotNull for marker in field.metadata))
 
 
 # --- the writing the reader's proof counts ---------------------------------------------------------
@@ -574,15 +513,9 @@ def not_null_fields(kind: type) -> frozenset[str]:
 def write_every_field(model: Any) -> tuple[bytes, int]:
     """``model`` written with every field, given or not (``OPT_STRICT_INTEGER``), and how many were not given.
 
-    The reader's proof (``_reader.read_as_strictly``) counts colons in it.
-    Nothing is copied or converted: each model is its own ``__dict__``, and a
-    list of models the list of theirs. An unset field holds its default,
-    ``None`` here, and is written as ``"name":null``; so the text has one
-    ``:`` per given key, one per unset field, and those of the strings. Plain
-    models only: a ``TypeError`` (which orjson's ``JSONEncodeError`` is) for
-    any other value. The outermost model is handed over as its members: orjson
-    calls back only for the models inside, and a model with no field that may
-    hold one is written with no callback at all.
+    The reader's proof (``_reader.counts_agree``) counts colons in it: each model is its own ``__dict__``, an
+    unset field ``None`` written as ``"name":null``, so the text has one ``:`` per given key, one per unset
+    field, and those of the strings. Plain models only: a ``TypeError`` (as orjson's ``JSONEncodeError``) else.
     """
     kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # any value
     return every_field_writer(kind)(model)
@@ -625,10 +558,10 @@ def _write_nested(model: Any) -> tuple[bytes, int]:
 
 def _every_member(item: Any) -> tuple[dict[str, Any], int]:
     """A plain model's every field (and extra keys) for ``write_every_field``, and how many were not given."""
-    plan = _EVERY.get(item.__class__)
+    plan = _PLANS.get(item.__class__)  # model_members' plan: a class seen first, or not plain, is checked
     if plan is None:
-        plan = _every_plan(item)
-    extra, arrays = plan
+        plan = _plan_of(item)
+    _, arrays, extra, _ = plan
     values: dict[str, Any] = item.__dict__
     given: set[str] = item.__pydantic_fields_set__
     if extra:  # its extra keys are counted among the given and written with the fields
@@ -645,16 +578,3 @@ def _every_member(item: Any) -> tuple[dict[str, Any], int]:
             members[name] = dicts = list(map(_DICT, items))
             unset += sum(map(len, dicts)) - sum(map(len, map(_GIVEN, items)))
     return members, unset
-
-
-_EVERY: dict[type, tuple[bool, tuple[str, ...]]] = {}
-"""A plain class's extra keys and arrays of models, for ``_every_member``: one C-level look per model."""
-
-
-def _every_plan(item: Any) -> tuple[bool, tuple[str, ...]]:
-    kind: type = type(item)  # pyright: ignore[reportUnknownVariableType]  # any value
-    if not isinstance(item, BaseModel) or not is_plain(kind):
-        raise TypeError(f"{kind.__name__} is not a plain model")
-    facts = facts_of(kind)
-    plan = _EVERY[kind] = (facts.extra, facts.model_arrays)
-    return plan
