@@ -19,7 +19,6 @@ from mplp_models._types import Timestamp, is_before
 if TYPE_CHECKING:
     from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (
         CodeInboxMessageStatus,
-        CodeInboxMessageStatusValue,
     )
     from mplp_models._generated.cortex.v1.inbox_schema import InboxMessageStatus, InboxMessageStatusValue
     from mplp_models._types import StatusEnum
@@ -53,7 +52,26 @@ class _InboxRules(RuledModel, frozen=True):
         acknowledged_at: Timestamp | None
         archived_at: Timestamp | None
 
-    def _moved(self, to: object, at: str | None) -> Self:
+    def transition(
+        self, to: InboxMessageStatus | CodeInboxMessageStatus | InboxMessageStatusValue, at: str | None = None
+    ) -> Self:
+        """The message moved to another status and stamped.
+
+        unread -> read -> acknowledged -> archived, and read -> archived.
+
+        Args:
+            to: The new status, a member (of either mode's status enum: both
+                modes share this lifecycle and its four values) or its value.
+            at: The time of the move, set as the status's ``*_at`` and as
+                ``updated_at`` (an RFC 3339 timestamp, as text or ``Timestamp``; default: now).
+
+        Returns:
+            A new message; this one is unchanged.
+
+        Raises:
+            ValueError: If the lifecycle has no such move.
+            ValidationError: If the moved message breaks a rule (``at`` before ``created_at``, say).
+        """
         target = self._check_move(to)
         moment = at if at is not None else Timestamp.now()
         return self.model_copy(update={"status": target, "updated_at": moment, STAMP_OF_STATUS[target.value]: moment})
@@ -106,37 +124,11 @@ class _InboxRules(RuledModel, frozen=True):
                 yield RuleViolation((name,), "before_created", f"{name} {value} is before created_at {self.created_at}")
 
 
-_TRANSITION_DOC = """The message moved to another status and stamped.
-
-        unread -> read -> acknowledged -> archived, and read -> archived.
-
-        Args:
-            to: The new status, a member (of either mode's status enum: both
-                modes share this lifecycle) or its value.
-            at: The time of the move, set as the status's ``*_at`` and as
-                ``updated_at`` (an RFC 3339 timestamp, as text or ``Timestamp``; default: now).
-
-        Returns:
-            A new message; this one is unchanged.
-
-        Raises:
-            ValueError: If the lifecycle has no such move.
-            ValidationError: If the moved message breaks a rule (``at`` before ``created_at``, say).
-        """
-
-
 class InboxMessageBehaviour(_InboxRules, frozen=True):
     """Behaviour of ``InboxMessage``: status timestamps, timeline and broadcast rules; its lifecycle."""
 
     if TYPE_CHECKING:
         status: InboxMessageStatus
-
-    def transition(
-        self, to: InboxMessageStatus | CodeInboxMessageStatus | InboxMessageStatusValue, at: str | None = None
-    ) -> Self:
-        return self._moved(to, at)
-
-    transition.__doc__ = _TRANSITION_DOC
 
     def _plainly_sound(self) -> bool:
         return not self._among_others() and _InboxRules._plainly_sound(self)  # no super(): ~0.1 us a reading
@@ -161,10 +153,3 @@ class CodeInboxMessageBehaviour(_InboxRules, frozen=True):
 
     if TYPE_CHECKING:
         status: CodeInboxMessageStatus
-
-    def transition(
-        self, to: CodeInboxMessageStatus | InboxMessageStatus | CodeInboxMessageStatusValue, at: str | None = None
-    ) -> Self:
-        return self._moved(to, at)
-
-    transition.__doc__ = _TRANSITION_DOC
