@@ -216,16 +216,17 @@ def _plain_keys(value: dict[Any, Any]) -> dict[Any, Any]:
 
 def _prepare_array(value: list[Any]) -> Any:
     changed: list[Any] | None = None
-    for index, item in enumerate(value):
-        try:
+    index = 0
+    try:
+        for index, item in enumerate(value):
             prepared = prepare(item)
-        except _PathError as error:
-            error.segments.append(index)
-            raise
-        if prepared is not item:
-            if changed is None:
-                changed = list(value)
-            changed[index] = prepared
+            if prepared is not item:
+                if changed is None:
+                    changed = list(value)
+                changed[index] = prepared
+    except _PathError as error:  # only prepare(item) raises it: the problem is in that item
+        error.segments.append(index)
+        raise
     return value if changed is None else changed
 
 
