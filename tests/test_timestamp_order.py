@@ -333,13 +333,18 @@ def test_is_before_agrees_with_datetime_on_mixed_offsets() -> None:
     assert by_fields > 15_000  # the comparison by fields was put to the test
 
 
+def mixed_stamps(rng: random.Random, most: int) -> tuple[list[mm.Timestamp], list[tuple[datetime, Decimal]]]:
+    """The stamps of 1 to ``most`` pairs of mixed offsets, in a row, and each one's instant by ``datetime``."""
+    pairs = mixed_pairs(rng.randint(1, most), rng.randrange(2**32))
+    stamps = [stamp for pair in pairs for stamp in pair]
+    return stamps, [reference(stamp) for stamp in stamps]
+
+
 def test_earliest_and_latest_and_none_before_agree_with_datetime_on_mixed_offsets() -> None:
     rng = random.Random(8601)
     disagreements = []
     for _ in range(2_000):
-        pairs = mixed_pairs(rng.randint(1, 5), rng.randrange(2**32))
-        stamps = [stamp for pair in pairs for stamp in pair]
-        keys = [reference(stamp) for stamp in stamps]
+        stamps, keys = mixed_stamps(rng, 5)
         first_earliest = stamps[keys.index(min(keys))]
         first_latest = stamps[keys.index(max(keys))]
         moment = stamps[0]
@@ -357,9 +362,7 @@ def test_none_given_before_agrees_with_datetime_on_mixed_offsets_with_stamps_not
     rng = random.Random(3339)
     disagreements = []
     for _ in range(2_000):
-        pairs = mixed_pairs(rng.randint(1, 4), rng.randrange(2**32))
-        stamps = [stamp for pair in pairs for stamp in pair]
-        keys = [reference(stamp) for stamp in stamps]
+        stamps, keys = mixed_stamps(rng, 4)
         expected = all(key >= keys[0] for key in keys[1:])
         given: list[mm.Timestamp | None] = list(stamps[1:])
         for _ in range(rng.randint(0, 3)):
