@@ -290,6 +290,7 @@ def markdown(results: dict[str, Any]) -> str:
     ]
     if "jobs2_speedup" in nd["cli"]:
         out += ["", f"Speed-up of `--jobs 2` over `--jobs 1`: {times(nd['cli']['jobs2_speedup'])}."]
+    out += _mixed(results.get("lines_per_second"))
     imp = results["imports"]
     out += [
         "",
@@ -351,6 +352,51 @@ def markdown(results: dict[str, Any]) -> str:
         rows.append(cells)
     out += _table(["probe", "schema / rules", *names], rows)
     return "\n".join(out) + "\n"
+
+
+def _mixed(mixed: dict[str, Any] | None) -> list[str]:
+    """The mixed stream of every kind (bench_lines.py), overall; ``bench_lines.py`` prints it kind by kind."""
+    if mixed is None:
+        return []
+    overall = mixed["in_process"]["overall"]
+    per_second = overall["lines_per_second"]
+    command = mixed["command"]
+    out = [
+        "",
+        f"### A mixed stream of every kind: {len(mixed['in_process']['kinds'])} kinds",
+        "",
+        f"Every kind's example in turn ({overall['lines']:,} lines in process; {command['lines']:,} lines, "
+        f"{size(command['bytes'])}, for the command). Lines per second, and the time over `orjson.loads` of the "
+        "same lines. The naive models are told each line's kind and leave out the kinds they cannot read "
+        f"({overall['naive_lines']:,} lines). `tests/benchmarks/bench_lines.py` prints every kind's row.",
+        "",
+    ]
+    rows = [
+        ["in process: `orjson.loads` per line", f"{per_second['orjson.loads']:,.0f}", "1×"],
+        ["in process: `parse` per line", f"{per_second['parse']:,.0f}", times(overall["parse_vs_orjson"])],
+        ["in process: `check_lines`", f"{per_second['check_lines']:,.0f}", times(overall["check_lines_vs_orjson"])],
+        [
+            "in process: naive `model_validate_json` per line",
+            f"{per_second['naive']:,.0f}",
+            times(overall["naive_vs_orjson"]),
+        ],
+    ]
+    shown = {
+        "validate --jobs 1": "`validate --ndjson FILE --jobs 1`",
+        "validate --jobs 2": "`validate --ndjson FILE --jobs 2`",
+        "ceiling, 1 whole processes": "ceiling: one whole process checking the file (no output)",
+        "ceiling, 2 whole processes": "ceiling: two whole processes, half the file each (no output)",
+    }
+    rows += [[shown.get(name, name), f"{case['lines_per_second']:,.0f}", ""] for name, case in command["cases"].items()]
+    out += _table(["", "lines per second", "over `orjson.loads`"], rows)
+    out += [
+        "",
+        f"`parse` over the naive models on their lines: {times(overall['parse_vs_naive'])}. "
+        f"`--jobs 2` over `--jobs 1`: {times(command['jobs2_speedup'])}; the ceilings: two whole processes that "
+        f"each read the file and check half of it {times(command['whole_process_ceiling'])}, two processes that "
+        f"already hold the lines {times(command['held_ceiling']['speedup'])}.",
+    ]
+    return out
 
 
 def _plan_edits(edits: dict[str, Any] | None) -> list[str]:
