@@ -159,8 +159,9 @@ def plainly_json(value: Any, levels: int = MAX_OPEN_OBJECT_DEPTH, *, parsed: boo
     types it does not know; what it writes of the others it knows beyond JSON
     (a tuple, datetimes, UUIDs, dataclasses, enums, ``Fragment``) and of a NaN
     or an infinity (``null``) reads back unequal to them. Nesting: a text
-    with at most ``levels`` brackets nests no deeper (those in strings only
-    add); else the brackets outside strings are taken apart level by level.
+    of at most ``2 * levels + 1`` bytes nests no deeper (a level takes an
+    opener and a closer); else the brackets outside strings are taken apart
+    level by level (counting the openers first cost more than it saved).
     ``parsed``: ``value`` came from a JSON parser (dicts, lists, str, int,
     float, bool, None only), so that only a NaN or an infinity can read back
     unequal, and without a ``null`` written there is none.
@@ -169,7 +170,7 @@ def plainly_json(value: Any, levels: int = MAX_OPEN_OBJECT_DEPTH, *, parsed: boo
         written = orjson.dumps(value)
     except orjson.JSONEncodeError:
         return False
-    if written.count(b"{") + written.count(b"[") > levels and not _nested_at_most(written, levels):
+    if len(written) > 2 * levels + 1 and not _nested_at_most(written, levels):  # deeper takes two bytes a level
         return False
     if parsed and b"null" not in written:
         return True
