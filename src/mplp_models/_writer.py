@@ -118,6 +118,7 @@ def model_members(model: Any) -> Any:
         return _with_extra(model, values, given)
     members = values
     if len(given) != len(values):
+        # _without_unset over the optional fields only, inline: its call is 5% of a small model's to_json.
         members = values.copy()
         for name in optional:
             if name not in given:
@@ -180,10 +181,10 @@ def _prepared_open(value: Any) -> Any:
     return prepare(value)
 
 
-def _without_unset(values: dict[str, Any], given: set[str], names: Iterable[str] | None = None) -> dict[str, Any]:
-    """A copy of ``values`` without the keys of ``names`` (default: every key) that are not ``given``."""
+def _without_unset(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
+    """A copy of ``values`` without the keys that are not ``given``."""
     members = values.copy()  # then dropping the few unset keys: the cheapest way, measured
-    for name in values if names is None else names:
+    for name in values:
         if name not in given:
             del members[name]
     return members
@@ -331,10 +332,8 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str,
             written = value if len(value) > _WALKED_MOST and exactly_json([value]) else _written_object(value, 1)
         elif kind is tuple:  # the model's own array (frozen): its items are open objects
             written = _written_array(value, 0)  # its items at level 1, each an open object
-        elif kind is list:
-            written = _written_array(value, 1)
         else:
-            written = _written(value, 1)
+            written = _WALK.get(kind, _written)(value, 1)
         if written is not value:
             changes = {} if changes is None else changes
             changes[name] = written
