@@ -181,17 +181,6 @@ def _has_escaped_colon(raw: bytes) -> bool:
     return _BACKSLASH in raw and _ESCAPED_COLON.search(raw) is not None
 
 
-class _Open:
-    """An object or array that the tokenizer is inside of."""
-
-    __slots__ = ("index", "keys", "path")
-
-    def __init__(self, keys: set[str] | None, path: tuple[str | int, ...]) -> None:
-        self.keys = keys  # the keys seen so far; None for an array
-        self.path = path
-        self.index = 0  # of the current item, in an array
-
-
 # Once escapes are blanked (``_plain``), a string is a quote, no quote, a quote: one character
 # class repeated, which the regex engine matches in constant memory. The optional closing quote
 # lets a prefix cut inside a string end on it (``pointer_at``).
@@ -220,32 +209,10 @@ def find_duplicate_key(raw: bytes) -> tuple[tuple[str | int, ...], str, int] | N
 
     Iterative (any depth orjson reads); linear: the tokens are found in ``_plain(raw)``, only keys copied out.
     """
-    plain = _plain(raw)
-    stack: list[_Open] = []
-    key: str = ""
-    string = (0, 0)  # the span of the last string, a key when a colon follows
-    for match in _STRUCTURE.finditer(plain):
-        start = match.start()
-        byte = plain[start]
-        if byte == _QUOTE:
-            string = (start, match.end())
-        elif byte == _COLON:
-            key = orjson.loads(raw[string[0] : string[1]])
-            keys = stack[-1].keys
-            if keys is not None and key in keys:
-                return (*stack[-1].path, key), key, string[0]
-            if keys is not None:
-                keys.add(key)
-        elif byte in _OPENERS:
-            path: tuple[str | int, ...] = ()
-            if stack:
-                parent = stack[-1]
-                path = (*parent.path, key if parent.keys is not None else parent.index)
-            stack.append(_Open(set() if byte == ord("{") else None, path))
-        elif byte in _CLOSERS:
-            stack.pop()
-        elif byte == _COMMA and stack[-1].keys is None:
-            stack[-1].index += 1
+    walk = _Walk(raw)
+    for match in _STRUCTURE.finditer(_plain(raw)):
+        if walk.step(match):
+            return (*walk.path, cast(str, walk.member)), cast(str, walk.member), walk.string[0]
     return None
 
 
@@ -261,40 +228,53 @@ def pointer_at(raw: bytes, offset: int) -> tuple[str | int, ...]:
     walk = _Walk(raw)
     for match in _STRUCTURE.finditer(_plain(raw[:offset])):
         walk.step(match)
-    if not walk.kinds:
+    if not walk.keys:
         return ()
     return (*walk.path, walk.member) if walk.member is not None else tuple(walk.path)
 
 
 class _Walk:
-    """Where ``pointer_at``'s walk of a text's tokens is: the open containers, and the value begun last."""
+    """Where a walk of a text's tokens is: the open containers, and the value begun last in the innermost."""
 
     def __init__(self, raw: bytes) -> None:
         self.raw = raw
         self.path: list[str | int] = []  # of the innermost open container
-        self.kinds: list[bool] = []  # for each open container: is it an object
+        self.keys: list[set[str | None] | None] = []  # for each open container: its keys so far, None for an array
         self.member: str | int | None = None  # the value begun last in it, if one is
         self.string = (0, 0)
 
-    def step(self, match: re.Match[bytes]) -> None:
-        """The walk past one token: a string, a colon, an opener, a closer or a comma."""
+    def step(self, match: re.Match[bytes]) -> bool:
+        """The walk past one token (a string, a colon, an opener, a closer or a comma): whether it ends a duplicate
+        key."""
         byte = match.group()[0]  # of the text with its escapes blanked: a quote only where a string starts
         if byte == _QUOTE:
             self.string = (match.start(), match.end())
         elif byte == _COLON:
-            self.member = _key(self.raw, self.string)
+            return self._keyed()
         elif byte in _OPENERS:
-            if self.kinds:
+            if self.keys:
                 self.path.append(self.member if self.member is not None else 0)
-            self.kinds.append(byte == ord("{"))
-            self.member = None if self.kinds[-1] else 0
-        elif not self.kinds:  # a stray closer or comma: only a text that is not UTF-8 gets this far (see above)
-            return
+            self.keys.append(set() if byte == ord("{") else None)
+            self.member = None if byte == ord("{") else 0
+        elif not self.keys:  # a stray closer or comma: only a text that is not UTF-8 gets this far (see above)
+            return False
         elif byte in _CLOSERS:
-            self.kinds.pop()
+            self.keys.pop()
             self.member = self.path.pop() if self.path else None
         elif byte == _COMMA:
-            self.member = None if self.kinds[-1] or not isinstance(self.member, int) else self.member + 1
+            self.member = None if self.keys[-1] is not None or not isinstance(self.member, int) else self.member + 1
+        return False
+
+    def _keyed(self) -> bool:
+        """The walk past a colon: the string before it is the member's key; whether its object had it already."""
+        key = self.member = _key(self.raw, self.string)
+        keys = self.keys[-1] if self.keys else None
+        if keys is None:
+            return False
+        if key in keys:
+            return True
+        keys.add(key)
+        return False
 
 
 def _key(raw: bytes, span: tuple[int, int]) -> str | None:
