@@ -3,7 +3,8 @@
 ``either_path`` runs a test twice, with the fast paths on and off; import it
 into the test module (``from fast_path_switch import either_path``). Tests
 driven by hypothesis's ``@given`` flip the switch inside, with ``fast_paths``:
-a fixture is set once per test, not per example.
+a fixture is set once per test, not per example. ``proof_holds`` asks the reading's
+proof of a model read by pydantic's JSON mode, as ``_reader.read_fast`` asks it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from collections.abc import Iterator
 import pytest
 
 from mplp_models import _fastpath
+from mplp_models._reader import counts_agree
+from mplp_models._writer import write_every_field
 
 
 @contextlib.contextmanager
@@ -31,3 +34,13 @@ def either_path(request: pytest.FixtureRequest) -> Iterator[bool]:
     enabled: bool = request.param
     with fast_paths(enabled):
         yield enabled
+
+
+def proof_holds(raw: bytes, model: object) -> bool:
+    """Whether ``model``, read by pydantic from ``raw`` in JSON mode, is what the strict reading gives: the counts
+    ``read_fast`` asks (``counts_agree``) of the model written with every field."""
+    try:
+        written, unset = write_every_field(model)
+    except TypeError:  # orjson's JSONEncodeError, or a model that is not plain
+        return False
+    return counts_agree(raw, raw.count(b":"), written, unset)

@@ -383,7 +383,7 @@ def every_field(value: Any) -> Any:
 
 @pytest.mark.parametrize("name", sorted(path.name for path in PAYLOADS.glob("*.json")))
 def test_the_proofs_writing_holds_every_field_and_counts_the_unset_ones(name: str) -> None:
-    # What read_as_strictly counts in: every field of every model, unset ones as null, and how many
+    # What the reading's proof (counts_agree) counts in: every field of every model, unset ones as null, and how many
     # were not given, here counted by a walk of the models and pydantic's own dump.
     model = mm.parse((PAYLOADS / name).read_bytes())
     written, unset = write_every_field(model)

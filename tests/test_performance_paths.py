@@ -22,7 +22,7 @@ import orjson
 import pytest
 import rfc8785
 from conftest import PAYLOAD_FILES, PAYLOADS, ROOT, fixture, mutate
-from fast_path_switch import either_path, fast_paths  # noqa: F401  # either_path: a fixture
+from fast_path_switch import either_path, fast_paths, proof_holds  # noqa: F401  # either_path: a fixture
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -30,7 +30,7 @@ from pydantic import ValidationError
 import mplp_models as mm
 from mplp_models import _plan, _public
 from mplp_models._kinds import KINDS
-from mplp_models._reader import load_json, read_as_strictly
+from mplp_models._reader import load_json
 from mplp_models._types import earliest_and_latest, is_before
 
 EVENT = (PAYLOADS / "event.json").read_bytes()
@@ -115,7 +115,7 @@ def test_every_payload_takes_the_fast_path_and_reads_the_same(path: Path) -> Non
     data = path.read_bytes()
     kind = type(mm.parse(data))
     fast = kind.__pydantic_validator__.validate_json(data)  # pydantic's own JSON mode, as the fast path reads
-    assert read_as_strictly(data, fast)  # a context's root, open, included: its extra keys are counted too
+    assert proof_holds(data, fast)  # a context's root, open, included: its extra keys are counted too
     assert same(kind.from_json(data), strict_reading(kind, data))
     assert same(kind.from_json(data, semantic=False), kind.model_validate(json.loads(data), context=mm.SCHEMA_ONLY))
 
@@ -134,7 +134,7 @@ def test_every_payload_takes_the_fast_path_and_reads_the_same(path: Path) -> Non
 )
 def test_the_check_turns_down_what_the_json_mode_cannot_be_trusted_with(name: str) -> None:
     data = EVENT_VARIANTS[name]
-    assert not read_as_strictly(data, mm.Event.__pydantic_validator__.validate_json(data))
+    assert not proof_holds(data, mm.Event.__pydantic_validator__.validate_json(data))
 
 
 @pytest.mark.parametrize("name", ["NaN in open object", "Infinity in open object", "overflow in open object"])

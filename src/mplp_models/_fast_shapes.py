@@ -99,7 +99,7 @@ def _plain(kind: type) -> bool:
 def fast_path_problems(kind: type) -> list[str]:
     """What in model class ``kind`` the proofs of the fast paths do not allow, one line each (none: empty).
 
-    ``_reader.read_as_strictly`` counts one ``:`` per unset field, written as
+    ``_reader.counts_agree`` counts one ``:`` per unset field, written as
     ``"name":null``, and one per key read, each a field; ``model_members``
     writes a model's ``__dict__`` under its field names. So:
 

@@ -1,4 +1,4 @@
-"""The reading fast path: ``read`` by pydantic's JSON mode, kept where ``read_as_strictly`` shows it the strict one's.
+"""The reading fast path: ``read`` by pydantic's JSON mode, kept where ``counts_agree`` shows it the strict one's.
 
 ``read`` is what ``from_json``, ``model_validate_json`` and ``parse`` give.
 Its strict function, ``read_strictly``, is ``_json_input.load_json`` then
@@ -34,9 +34,9 @@ from mplp_models._json_input import place as place
 from mplp_models._json_input import pointer_at as pointer_at
 from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, plainly_json
 from mplp_models._types import OPEN_OBJECT_CHECK, OPEN_OBJECT_REFUSAL, UNIQUE_CHECK
-from mplp_models._writer import every_field_writer, write_every_field
+from mplp_models._writer import every_field_writer
 
-__all__ = ["Reading", "fast_reading", "read", "read_as_strictly", "read_fast", "read_strictly"]
+__all__ = ["Reading", "fast_reading", "read", "read_fast", "read_strictly"]
 
 _BACKSLASH = ord("\\")
 _READING = _fastpath.READING
@@ -58,18 +58,6 @@ def read_strictly(
     """The strict reading: orjson, the duplicate-key check, then a validation of Python objects (bounded errors)."""
     value = load_json(raw, kind.__name__, allow_duplicate_keys=allow_duplicate_keys)
     return validate_python(kind, value, SCHEMA_ONLY, context=context, **(options or {}))
-
-
-def read_as_strictly(raw: bytes, model: Any) -> bool:
-    """Whether ``model``, read by pydantic from ``raw`` in JSON mode, is what ``read_strictly`` gives (the schema).
-
-    ``read_fast`` asks the same (``counts_agree``) inline, then ``Reading.screen`` and ``Reading.after``.
-    """
-    try:
-        written, unset = write_every_field(model)
-    except TypeError:  # orjson's JSONEncodeError, or a model that is not plain
-        return False
-    return counts_agree(raw, raw.count(b":"), written, unset)
 
 
 def counts_agree(raw: bytes, colons: int, written: bytes, unset: int) -> bool:
