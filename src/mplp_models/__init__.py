@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         check_flow_report,
     )
     from mplp_models._flow_folder import load_flow, save_flow
+    from mplp_models._formats import Timestamp
     from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (
         CodeInboxMessage,
         CodeInboxMessageRelations,
@@ -204,7 +205,7 @@ if TYPE_CHECKING:
     from mplp_models._session_picture import flow_mermaid
     from mplp_models._store import StoreConflict
     from mplp_models._types import MAX_OPEN_DEPTH as MAX_OPEN_DEPTH  # deprecated: MAX_OPEN_OBJECT_DEPTH
-    from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonInputValue, JsonObject, JsonObjectInput, Timestamp
+    from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonInputValue, JsonObject, JsonObjectInput
 
     # What the root gave before it had a module of its own (_public.MOVED): still given, deprecated.
     # PEP 702 marks classes, not aliases: the message classes are stand-ins marked @deprecated

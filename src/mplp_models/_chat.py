@@ -18,10 +18,10 @@ from pydantic import BaseModel
 from typing_extensions import NotRequired, TypedDict
 
 from mplp_models._conversion import ConversionError, carries_nothing, describe
+from mplp_models._formats import Timestamp
 from mplp_models._ids import new_id, new_meta
 from mplp_models._public import publish
 from mplp_models._text import encoding_problem
-from mplp_models._types import Timestamp
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.common.metadata_schema import Metadata

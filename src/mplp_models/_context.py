@@ -12,9 +12,10 @@ from typing_extensions import Self
 from mplp_models._base import MplpModel
 from mplp_models._errors import validated_copy, validated_new
 from mplp_models._fast_shapes import own_functions
+from mplp_models._formats import Timestamp
 from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, permissive_moves
-from mplp_models._types import JsonObject, Timestamp
+from mplp_models._types import JsonObject
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextStatus, ContextStatusValue

@@ -13,10 +13,11 @@ from mplp_models import _fastpath
 from mplp_models._edits import UNKNOWN, constructed, item_class, recall, remember
 from mplp_models._errors import EditError, validated_copy, validated_new
 from mplp_models._fast_shapes import is_plain
+from mplp_models._formats import Timestamp
 from mplp_models._generated.mplp.v1_0.common.common_types_schema import Governance
 from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, RuleViolation
-from mplp_models._types import Timestamp, earliest_and_latest
+from mplp_models._types import earliest_and_latest
 
 if TYPE_CHECKING:
     from mplp_models._chat import AgentRole, AnthropicChat, OpenAIChatMessage

@@ -29,6 +29,7 @@ from typing_extensions import Self
 if TYPE_CHECKING:
     from pydantic.config import ExtraValues
 
+from mplp_models._formats import Timestamp
 from mplp_models._generated.mplp.v1_0.common.learning_sample_schema import LearningSample
 from mplp_models._generated.mplp.v1_0.mplp_confirm_schema import Confirm, ConfirmDecision
 from mplp_models._generated.mplp.v1_0.mplp_dialog_schema import Dialog, DialogMessage
@@ -38,7 +39,7 @@ from mplp_models._json_input import load_json
 from mplp_models._plan import PlanBehaviour, _find_cycle  # pyright: ignore[reportPrivateUsage]
 from mplp_models._public import publish
 from mplp_models._rules import RuleViolation as _Problem  # a draft's problem: where, which rule, the message
-from mplp_models._types import JsonText, Ordered, Timestamp
+from mplp_models._types import JsonText, Ordered
 
 __all__ = [
     "ConfirmDecisionDraft",

@@ -17,7 +17,7 @@ from mplp_models._base import MplpModel
 
 if TYPE_CHECKING:
     from mplp_models._cloudevents import CloudEvent
-    from mplp_models._types import Timestamp
+    from mplp_models._formats import Timestamp
 
 __all__ = ["EventBehaviour"]
 

@@ -33,7 +33,7 @@ NAMES: dict[str, str] = {
     " uniqueness of an array's items by a set (_json_values, _types)",
     RULES: "a model's whole-model check of its rules, asked before its rules one by one"
     " (RuledModel._plainly_sound in _rules, _trace, _inbox)",
-    TIMESTAMPS: "Timestamp.to_datetime and instant by datetime.fromisoformat (_types)",
+    TIMESTAMPS: "Timestamp.to_datetime and instant by datetime.fromisoformat (_formats)",
 }
 """Each fast path's name, and what it is (where its fast and strict functions are)."""
 

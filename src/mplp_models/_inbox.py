@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from typing_extensions import Self
 
+from mplp_models._formats import Timestamp
 from mplp_models._rules import RuledModel, RuleViolation
 from mplp_models._timestamp_order import none_given_before
-from mplp_models._types import Timestamp, is_before
+from mplp_models._types import is_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (

@@ -6,7 +6,8 @@ float of seconds holds about 16 significant digits, too few for nanoseconds toda
 1.8e18 ns), so the conversion reads the text's fields as integers and counts days by the
 proleptic Gregorian calendar (``days_from_civil``, after H. Hinnant's ``days_from_civil``).
 
-As in ``Timestamp.instant``, a leap second (``:60``) counts as the first second of the next
+As in ``Timestamp.instant`` (``_formats``, which reads its text by ``fields`` and
+``days_from_civil`` too), a leap second (``:60``) counts as the first second of the next
 minute (Unix time has no leap seconds). Fraction digits past the ninth are dropped: the
 instant is rounded down to its nanosecond.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NANOS_PER_SECOND", "days_from_civil", "nanoseconds", "rfc3339"]
+__all__ = ["NANOS_PER_SECOND", "days_from_civil", "fields", "nanoseconds", "rfc3339"]
 
 NANOS_PER_SECOND = 1_000_000_000
 _NANOS_PER_DAY = 86_400 * NANOS_PER_SECOND
@@ -48,20 +49,31 @@ def _civil_from_days(days: int) -> tuple[int, int, int]:
     return year_of_era + era * 400 + (month <= 2), month, day
 
 
-def nanoseconds(text: str) -> int:
-    """The instant that RFC 3339 ``text`` names, in nanoseconds since 1970-01-01T00:00:00Z.
+def fields(text: str) -> tuple[int, int, int, int, int, int, str, int]:
+    """The fields of RFC 3339 ``text``: year, month, day, hour, minute, second, the fraction's digits (``""`` if
+    none) and the UTC offset in seconds (negative west of UTC); a ``ValueError`` if ``text`` is not an RFC 3339
+    date-time.
 
-    Exact for every offset and fraction (digits past the nanosecond are dropped); a
-    ``ValueError`` if ``text`` is not an RFC 3339 date-time.
+    The layout only: digits in their places, not the calendar (``Timestamp``'s pattern checks that).
     """
     match = _PARTS.fullmatch(text)
     if match is None:
         raise ValueError(f"not an RFC 3339 date-time: {text[:64]!r}")
     year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
     fraction, sign, offset_hours, offset_minutes = match.group(7, 8, 9, 10)
-    offset = 0 if sign is None else (int(offset_hours) * 60 + int(offset_minutes)) * (-1 if sign == "-" else 1)
-    seconds = (days_from_civil(year, month, day) * 24 + hour) * 3600 + (minute - offset) * 60 + second
-    nanos = int((fraction or "")[:9].ljust(9, "0"))
+    offset = 0 if sign is None else (int(offset_hours) * 3600 + int(offset_minutes) * 60) * (-1 if sign == "-" else 1)
+    return year, month, day, hour, minute, second, fraction or "", offset
+
+
+def nanoseconds(text: str) -> int:
+    """The instant that RFC 3339 ``text`` names, in nanoseconds since 1970-01-01T00:00:00Z.
+
+    Exact for every offset and fraction (digits past the nanosecond are dropped); a
+    ``ValueError`` if ``text`` is not an RFC 3339 date-time.
+    """
+    year, month, day, hour, minute, second, fraction, offset = fields(text)
+    seconds = (days_from_civil(year, month, day) * 24 + hour) * 3600 + minute * 60 + second - offset
+    nanos = int(fraction[:9].ljust(9, "0"))
     return seconds * NANOS_PER_SECOND + nanos
 
 

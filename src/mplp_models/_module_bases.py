@@ -15,11 +15,12 @@ from typing_extensions import Self, TypedDict, Unpack
 
 from mplp_models._edits import edited_member
 from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
+from mplp_models._formats import Timestamp
 from mplp_models._ids import new_id, new_meta
 from mplp_models._kinds import kind_named
 from mplp_models._public import is_generated
 from mplp_models._rules import RuledModel, RuleViolation, duplicate_ids, permissive_moves
-from mplp_models._types import Timestamp, is_before, none_before
+from mplp_models._types import is_before, none_before
 
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel

@@ -15,9 +15,9 @@ from mplp_models import _fastpath
 from mplp_models._edits import UNKNOWN, constructed, edited_member, item_class, recall, refuse_extra, remember, replaced
 from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
 from mplp_models._fast_shapes import is_plain
+from mplp_models._formats import Timestamp
 from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import LifecycleModel, RuledModel, RuleViolation, checked_move, duplicate_ids
-from mplp_models._types import Timestamp
 
 if TYPE_CHECKING:
     from mplp_models._drafts import PlanDraft

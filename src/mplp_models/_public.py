@@ -105,9 +105,8 @@ LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("load_flow", "save_flow"), "mplp_models._flow_folder"),
     "new_id": "mplp_models._ids",
     **dict.fromkeys(("LineVerdict", "check_lines"), "mplp_models._lines"),
-    **dict.fromkeys(
-        ("MAX_OPEN_OBJECT_DEPTH", "JsonInputValue", "JsonObject", "JsonObjectInput", "Timestamp"), "mplp_models._types"
-    ),
+    **dict.fromkeys(("MAX_OPEN_OBJECT_DEPTH", "JsonInputValue", "JsonObject", "JsonObjectInput"), "mplp_models._types"),
+    "Timestamp": "mplp_models._formats",
     # The event families, integration events and learning-sample families, their parts and their rules.
     "CIEvent": GENERATED + "mplp.v1_0.integration.mplp_ci_event_schema",
     "CIStage": GENERATED + "mplp.v1_0.integration.mplp_ci_event_schema",

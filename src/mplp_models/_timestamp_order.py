@@ -14,7 +14,7 @@ and to ``datetime`` in tests/test_timestamp_order.py:
 
 Only a leap second (``:60``) takes ``instant()`` always.
 
-Every function takes texts that matched ``_types.DATE_TIME_PATTERN`` (``Timestamp``s):
+Every function takes texts that matched ``_formats.DATE_TIME_PATTERN`` (``Timestamp``s):
 ``YYYY-MM-DD``, ``T`` or ``t``, ``HH:MM:SS``, then ``.digits`` or nothing, then
 ``Z``, ``z`` or ``±hh:mm``, in ASCII digits, hours below 24 (offsets' too) and
 minutes below 60.
@@ -31,7 +31,7 @@ from mplp_models import _fastpath
 from mplp_models._instants import days_from_civil
 
 if TYPE_CHECKING:
-    from mplp_models._types import Timestamp
+    from mplp_models._formats import Timestamp
 
 __all__ = ["earliest_and_latest", "in_text_order", "is_before", "none_before", "none_given_before"]
 

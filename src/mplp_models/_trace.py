@@ -16,9 +16,10 @@ from mplp_models import _fastpath
 from mplp_models._edits import UNKNOWN, constructed, edited_member, item_class, recall, refuse_extra, remember
 from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
 from mplp_models._fast_shapes import is_plain
+from mplp_models._formats import Timestamp
 from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, RuleViolation, checked_move, duplicate_ids, permissive_moves
-from mplp_models._types import Timestamp, in_text_order, is_before
+from mplp_models._types import in_text_order, is_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.common.events_schema import Event

@@ -7,20 +7,18 @@ validator with format checks accepts, keep the sender's text, and do it in
 pydantic-core wherever possible, so no Python code runs per value.
 
 The codegen maps schema keywords onto these names (see ``codegen/generate.py``).
+``Timestamp`` (the draft-07 ``date-time`` format) is defined in ``_formats``,
+beside ``email``, and given here too, where the generated models import it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import enum
-import functools
 import math
 import numbers
 import operator
-import re
 from collections.abc import ItemsView, KeysView, Mapping, Sequence, ValuesView
 from collections.abc import Set as AbstractSet
-from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import (
@@ -46,6 +44,8 @@ from typing_extensions import TypeAliasType
 
 from mplp_models import _errors, _fastpath
 from mplp_models._errors import Quoted, first_entries, too_many
+from mplp_models._formats import AS_TIMESTAMP, Timestamp
+from mplp_models._formats import DATE_TIME_PATTERN as DATE_TIME_PATTERN  # its home before _formats
 from mplp_models._json_values import (
     MAX_OPEN_OBJECT_DEPTH,
     Problem,
@@ -410,138 +410,6 @@ OPEN_OBJECT_CHECK = _check_open_object
 OPEN_OBJECT_REFUSAL = _refuse_non_finite
 """``JsonObject``'s inner before-validator, which refuses what ``OPEN_OBJECT_CHECK`` marked."""
 
-# RFC 3339 section 5.6 `date-time`, with real calendar dates (leap years
-# included) so that no Python code has to run per value. ASCII digits only:
-# `\d` would also match other scripts' digits. pydantic-core's regex engine
-# treats `$` as the end of the text, as ECMA-262 does.
-_DATE = (
-    "(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
-    "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
-    "|02-(?:0[1-9]|1[0-9]|2[0-8]))"
-    "|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)"
-)
-_TIME = "[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\\.[0-9]+)?"
-_OFFSET = "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
-DATE_TIME_PATTERN = f"^{_DATE}{_TIME}{_OFFSET}$"
-_DATE_TIME = re.compile(f"{_DATE}{_TIME}{_OFFSET}")  # for fullmatch: Python's `$` would allow a final newline
-
-_DAYS_IN_400_YEARS = 146_097  # one Gregorian cycle, after which the calendar repeats
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-_EPOCH_DAY = _EPOCH.toordinal()
-_SECOND = timedelta(seconds=1)
-_PARTS = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))",
-    re.ASCII,
-)
-
-
-class Timestamp(str):
-    """An RFC 3339 date-time, kept exactly as the sender wrote it: a ``str`` (``.000Z`` stays ``.000Z``)."""
-
-    __slots__ = ()
-
-    def __new__(cls, text: object) -> Timestamp:
-        """Check ``text`` as a field would; a ``ValueError`` if it is not an RFC 3339 date-time."""
-        if not isinstance(text, str) or _DATE_TIME.fullmatch(text) is None:
-            raise ValueError(f"not an RFC 3339 date-time: {str(text)[:64]!r}")
-        return str.__new__(cls, text)
-
-    @classmethod
-    def from_datetime(cls, value: datetime) -> Timestamp:
-        """The RFC 3339 text of an aware ``datetime`` (naive ones are refused)."""
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError("a Timestamp needs an aware datetime (one with a UTC offset)")
-        text = value.isoformat()
-        return cls(text[:-6] + "Z" if text.endswith("+00:00") else text)
-
-    @classmethod
-    def now(cls) -> Timestamp:
-        """The current time in UTC, to the millisecond (``2026-01-02T03:04:05.678Z``)."""
-        now = datetime.now(timezone.utc)
-        return cls(now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z")
-
-    def to_datetime(self) -> datetime:
-        """The instant as an aware ``datetime``.
-
-        Digits past the microsecond are dropped, and a leap second (``:60``)
-        becomes ``:59.999999``, since ``datetime`` has neither, and year 0000
-        raises ``ValueError``; the text itself is never changed. To order
-        timestamps exactly, compare ``instant`` keys.
-        """
-        # Fast path: the text is valid RFC 3339, which fromisoformat reads right
-        # when it reads it at all (it truncates past the microsecond too); it
-        # does not read `t`, `z` or `:60` (or anything on Python 3.10). Checked
-        # against the reading of the parts below in tests/test_performance_paths.py.
-        if _fastpath.on(_fastpath.TIMESTAMPS):
-            try:
-                return datetime.fromisoformat(self)
-            except ValueError:
-                pass
-        year, month, day, hour, minute, second, offset = self._parts()
-        micro = int(self._fraction()[:6].ljust(6, "0"))
-        if second == 60:
-            second, micro = 59, 999_999
-        return datetime(year, month, day, hour, minute, second, micro, timezone(timedelta(seconds=offset)))
-
-    def instant(self) -> tuple[int, str]:
-        """A key that orders timestamps by the instant they name, exactly.
-
-        ``(seconds, fraction)``: whole seconds since 1970-01-01T00:00:00Z on the
-        proleptic Gregorian calendar, and the fraction's digits without trailing
-        zeros (compared as text, which orders decimal fractions). Unlike
-        ``to_datetime`` it keeps every digit and takes year 0000; a leap
-        second counts as the first second of the next minute.
-        """
-        seconds = None
-        if _fastpath.on(_fastpath.TIMESTAMPS):  # the fast path, as in to_datetime
-            with contextlib.suppress(ValueError):
-                seconds = (datetime.fromisoformat(self) - _EPOCH) // _SECOND
-        return (self._seconds() if seconds is None else seconds), self._fraction()
-
-    def _seconds(self) -> int:
-        """Whole seconds since 1970-01-01T00:00:00Z, read from the parts of the text (year 0000 and ``:60`` too)."""
-        year, month, day, hour, minute, second, offset = self._parts()
-        cycles = 1 if year == 0 else 0  # `date` has no year 0: move it by one Gregorian cycle
-        days = date(year + 400 * cycles, month, day).toordinal() - _DAYS_IN_400_YEARS * cycles - _EPOCH_DAY
-        return days * 86_400 + hour * 3600 + minute * 60 + second - offset
-
-    def _parts(self) -> tuple[int, int, int, int, int, int, int]:
-        """Year, month, day, hour, minute, second and UTC offset in seconds, read from the text."""
-        match = _PARTS.fullmatch(self)
-        if match is None:
-            raise ValueError(f"not an RFC 3339 date-time: {str(self)[:64]!r}")
-        year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
-        sign, off_hours, off_minutes = match.group(7, 8, 9)
-        offset = 0 if sign is None else (int(off_hours) * 3600 + int(off_minutes) * 60) * (-1 if sign == "-" else 1)
-        return year, month, day, hour, minute, second, offset
-
-    def _fraction(self) -> str:
-        if self[19:20] != ".":
-            return ""
-        digits = self[20:-1] if self[-1] in "Zz" else self[20:-6]  # the offset is Z or ±hh:mm
-        return digits.rstrip("0")
-
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        # The custom error replaces a message that would quote the whole
-        # pattern. The str schema also serializes it, as text.
-        text = core_schema.custom_error_schema(
-            core_schema.str_schema(strict=True, pattern=DATE_TIME_PATTERN),
-            custom_error_type="date_time",
-            custom_error_message=(
-                "Input should be an RFC 3339 date-time text such as 2026-01-02T03:04:05Z"
-                " (for a datetime, pass Timestamp.from_datetime(value))"
-            ),
-        )
-        return core_schema.no_info_after_validator_function(_as_timestamp, text)
-
-    @classmethod
-    def __get_pydantic_json_schema__(
-        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        return {"type": "string", "format": "date-time"}
-
-
 UUID4_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
 
 
@@ -606,10 +474,6 @@ def _no_enum_member(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         raise PydanticCustomError("enum", "another enum's member")  # replaced by the union's error
     return cast(object, value)
-
-
-_as_timestamp = functools.partial(str.__new__, Timestamp)
-"""A ``Timestamp`` of text the core schema has matched: a C-level call, no Python frame per value."""
 
 
 def _integral(value: float) -> int:
@@ -807,7 +671,7 @@ CORE_FUNCTIONS: tuple[object, ...] = (
     _refuse_non_finite,  # JsonObject's before-validators: refuse what JSON cannot hold, in both modes
     _check_open_object,
     _write_open_object,  # JsonObject's WrapSerializer: model_members does its checks (and prepare writes floats)
-    _as_timestamp,  # Timestamp: the matched text as a str subclass, unchanged
+    AS_TIMESTAMP,  # Timestamp (_formats): the matched text as a str subclass, unchanged
     _check_unique,  # UniqueItems: refuses, never changes
     _refuse_unordered,  # Ordered: Python mode only, refuses, never changes
     _open_object_from_python,  # JsonObject's Python-mode step: tuples as lists, what JSON cannot hold refused

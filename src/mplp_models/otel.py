@@ -43,12 +43,12 @@ except ImportError as _missing:  # pragma: no cover - the message is the point
 
 from mplp_models._canonical import canonical_json
 from mplp_models._conversion import ConversionError
+from mplp_models._formats import Timestamp
 from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace, TraceSegment
 from mplp_models._ids import PROTOCOL_VERSION, new_id
 from mplp_models._instants import nanoseconds, rfc3339
 from mplp_models._reader import load_json
 from mplp_models._trace import STEP_ATTRIBUTE
-from mplp_models._types import Timestamp
 from mplp_models._version import __version__
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 
 from msgspec import UNSET, Meta, Struct, UnsetType
 
-from mplp_models._types import DATE_TIME_PATTERN
+from mplp_models._formats import DATE_TIME_PATTERN
 
 
 def ecma(pattern: str) -> str:

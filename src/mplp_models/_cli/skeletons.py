@@ -198,7 +198,7 @@ SKELETONS: dict[str, tuple[str, Callable[[str], dict[str, Any]]]] = {
 def skeleton(kind: str) -> MplpModel:
     """A valid ``kind`` (a key of ``SKELETONS``) with fresh ids, stamped now; validated like any input."""
     import mplp_models
-    from mplp_models._types import Timestamp
+    from mplp_models._formats import Timestamp
 
     model_name, make = SKELETONS[kind]
     model: type[MplpModel] = getattr(mplp_models, model_name)
