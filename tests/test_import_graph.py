@@ -197,6 +197,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("values", ("_types",)),
     ("bounded validation", ("_bounded",)),
     ("class facts", ("_fast_shapes",)),
+    ("writable errors", ("_writable_errors",)),
     ("writing", ("_writer",)),
     ("strict JSON input", ("_json_input",)),
     ("reading", ("_reader",)),

@@ -19,7 +19,7 @@ from mplp_models._canonical import written_by_their_own_method
 from mplp_models._errors import json_worded
 from mplp_models._public import publish
 from mplp_models._reader import read
-from mplp_models._types import writable_errors
+from mplp_models._writable_errors import writable_errors
 from mplp_models._writer import given_members, not_null_fields, write_json
 
 __all__ = ["SCHEMA_ONLY", "MplpModel", "json_key"]
@@ -296,7 +296,7 @@ class MplpModel(BaseModel, frozen=True):
             model["serialization"] = core_schema.wrap_serializer_function_ser_schema(given_members)
         _drop_any_return_schemas(schema)
         # Every error of the model, its rules' and its fields' alike, quotes only what JSON can
-        # write: FastAPI's plain routes render the errors of Python input (_types.writable_errors).
+        # write: FastAPI's plain routes render the errors of Python input (_writable_errors).
         # Once, around the outermost model: the errors of the models inside come out through it,
         # and a valid value pays one Python call, not one per model inside.
         return _screened(schema) if outermost else schema

@@ -27,23 +27,19 @@ from pydantic import (
     GetJsonSchemaHandler,
     JsonValue,
     SerializerFunctionWrapHandler,
-    ValidatorFunctionWrapHandler,
     WrapSerializer,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import (
-    ErrorDetails,
     InitErrorDetails,
     PydanticCustomError,
     PydanticKnownError,
     ValidationError,
     core_schema,
 )
-from pydantic_core.core_schema import ErrorType
 from typing_extensions import TypeAliasType
 
-from mplp_models import _errors, _fastpath
-from mplp_models._errors import Quoted, first_entries, too_many
+from mplp_models import _fastpath
 from mplp_models._formats import AS_TIMESTAMP, Timestamp
 from mplp_models._formats import DATE_TIME_PATTERN as DATE_TIME_PATTERN  # its home before _formats
 from mplp_models._json_values import (
@@ -55,7 +51,7 @@ from mplp_models._json_values import (
     within_double,
 )
 from mplp_models._public import publish
-from mplp_models._text import encodable, pointer, short_repr
+from mplp_models._text import pointer, short_repr
 from mplp_models._timestamp_order import earliest_and_latest, in_text_order, is_before, none_before
 
 __all__ = [
@@ -83,7 +79,6 @@ __all__ = [
     "in_text_order",
     "is_before",
     "none_before",
-    "writable_errors",
 ]
 
 MAX_OPEN_DEPTH = MAX_OPEN_OBJECT_DEPTH
@@ -212,133 +207,6 @@ class NonFinite(str):
     def of(cls, value: float) -> NonFinite:
         """The text of a NaN or an infinity."""
         return cls(non_finite_name(value))
-
-
-def writable_errors(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    """Every model's outermost validator: the value as validated, or its errors bounded and with JSON-writable inputs.
-
-    Python input (``json.loads``'s, so FastAPI's) may hold a NaN, an infinity
-    or a lone surrogate anywhere, which an error quotes in its ``input`` or
-    ``loc`` and FastAPI's 422 renderer cannot write (it answers 500); hostile
-    input may give an error for every two bytes or a string of megabytes to
-    quote. A valid value costs one call; the screening runs on failure only.
-    """
-    try:
-        return handler(value)
-    except ValidationError as error:
-        raise _writable_error(error, value) from None
-
-
-def _writable_error(error: ValidationError, given_value: Any) -> ValidationError:
-    """``error`` bounded (``first_entries``, ``too_many``), long input strings cut, and each NaN, infinity and
-    lone surrogate in an input, location or message as text: itself when nothing changes, else built again.
-    """
-    entries, total = first_entries(error, _errors.MAX_ERRORS)
-    # Fast path: an error quotes the input's own values (its keys, strings and numbers, or
-    # what the model keeps of them) or the SDK's own text, which is ASCII or a repr (which
-    # escapes a lone surrogate). So when orjson proves the whole input plain JSON (no NaN,
-    # infinity, lone surrogate or other object: plainly_json), every error is writable.
-    plain = _fastpath.on(_fastpath.VALUES) and plainly_json(given_value)
-    quoted: dict[int, Any] = {}  # an object's errors may all quote it: each input is screened once
-    screened: list[tuple[ErrorDetails, tuple[int | str, ...], Any, str]] = []
-    changed = total > len(entries)
-    for entry in entries:
-        given: Any = entry["input"] if "input" in entry else _input_at(given_value, entry)
-        if id(given) not in quoted:  # the entries hold every input: an id stands for one object throughout
-            quoted[id(given)] = _short(given) if plain else _writable(_short(given), 0)
-        value = quoted[id(given)]
-        loc = entry["loc"] if plain else tuple(_writable(part, 0) for part in entry["loc"])
-        message = entry["msg"] if plain else _writable(entry["msg"], 0)
-        changed = changed or not (
-            value is given and message is entry["msg"] and all(map(operator.is_, loc, entry["loc"]))
-        )
-        screened.append((entry, loc, value, message))
-    if not changed:
-        return error
-    details = [_detail(*each) for each in screened]
-    if total > len(entries):
-        details.append(too_many(len(entries), total))
-    return ValidationError.from_exception_data(error.title, details)
-
-
-def _short(value: Any) -> Any:
-    """A string longer than ``MAX_INPUT_CHARS`` as its start (a ``Quoted``, of known size), else ``value``."""
-    if isinstance(value, str) and len(value) > _errors.MAX_INPUT_CHARS:
-        return Quoted.of(value, _errors.MAX_INPUT_CHARS)
-    return value
-
-
-def _input_at(value: Any, entry: ErrorDetails) -> Any:
-    """What a pydantic entry at ``entry["loc"]`` in ``value`` quotes: the value there (for ``missing``, its object).
-
-    As deep as the location leads (a part naming a union's member or a validator is no key of the value).
-    """
-    loc = entry["loc"][:-1] if entry["type"] == "missing" else entry["loc"]
-    found: Any = value
-    for part in loc:
-        if isinstance(found, dict) and part in found:
-            found = cast("dict[Any, Any]", found)[part]  # type: ignore[redundant-cast]  # pyright: dict[Unknown, ...]
-        elif isinstance(found, (list, tuple)) and isinstance(part, int):
-            items = cast("Sequence[Any]", found)
-            if not -len(items) <= part < len(items):
-                break
-            found = items[part]
-        else:
-            break
-    return cast(Any, found)
-
-
-def _detail(entry: ErrorDetails, loc: tuple[int | str, ...], value: Any, message: str) -> InitErrorDetails:
-    """The entry built again: pydantic's own error where its context words the same message, else its final text
-    (with no context, which may quote the value screened, as ``_errors.json_worded`` rebuilds an entry)."""
-    kind, context = entry["type"], entry.get("ctx")
-    if message is entry["msg"] and _writable(context, 0) is context:
-        known = cast("ErrorType", kind)  # checked next: pydantic refuses a kind of its own it does not know
-        try:
-            own = PydanticKnownError(known, context)
-        except (KeyError, TypeError, ValueError):
-            own = None
-        if own is not None and own.message() == message:
-            detail: InitErrorDetails = {"type": known, "loc": loc, "input": value}
-            if context:
-                detail["ctx"] = context
-            return detail
-    error = PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]  # built at run time
-    return {"type": error, "loc": loc, "input": value}
-
-
-_QUOTE_DEPTH = 2 * MAX_OPEN_OBJECT_DEPTH
-"""How deep an error's input is screened; what nests deeper is quoted as ``_TOO_DEEP``."""
-
-_TOO_DEEP = "(nested too deep to quote)"
-
-
-def _writable(value: Any, depth: int) -> Any:
-    """``value`` itself when JSON can write it, else a copy with NaN and infinities as ``NonFinite`` and lone
-    surrogates escaped (``\\ud800``)."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else NonFinite.of(value)
-    if isinstance(value, str):
-        return value if value.isascii() or encodable(value) else value.encode("utf-8", "backslashreplace").decode()
-    if not isinstance(value, (dict, list, tuple)) or (depth == 0 and plainly_json(value)):
-        return cast(object, value)
-    if depth > _QUOTE_DEPTH:
-        return _TOO_DEEP
-    if isinstance(value, dict):
-        return _writable_members(cast(dict[Any, Any], value), depth)  # type: ignore[redundant-cast]
-    items = cast(Sequence[Any], value)
-    copied_items = [_writable(item, depth + 1) for item in items]
-    if all(map(operator.is_, copied_items, items)):
-        return items
-    return tuple(copied_items) if isinstance(items, tuple) else copied_items
-
-
-def _writable_members(members: dict[Any, Any], depth: int) -> dict[Any, Any]:
-    """An object as ``_writable`` makes it: itself, or a copy with its keys and values made writable."""
-    pairs = [(_writable(key, depth + 1), _writable(item, depth + 1)) for key, item in members.items()]
-    if all(new_key is key and new is item for (new_key, new), (key, item) in zip(pairs, members.items())):
-        return members
-    return dict(pairs)
 
 
 def _refuse_non_finite(value: Any) -> Any:
@@ -678,16 +546,15 @@ CORE_FUNCTIONS: tuple[object, ...] = (
     _screen_number,  # the numbers' Python-mode screen: NaN and infinities as text, then refused
     _integral,  # JsonInt: an integral float as the int of the same value
     _no_enum_member,  # StatusEnum's Python mode: refuses another enum's member, never changes
-    writable_errors,  # every model's outermost step: changes only the inputs its errors quote, never a value
 )
 """The functions the types here put in core schemas: the validators and serializers of the SDK's own
-that a model taking the fast paths may hold (with the rules' and ``given_members``: see
+that a model taking the fast paths may hold (with the rules', ``given_members`` and ``writable_errors``: see
 ``_fast_shapes.fast_path_problems``). None makes the JSON mode read otherwise than the Python mode
 (the numbers' screen only words in Python mode a refusal that JSON mode makes too; the three
 Python-mode-only steps, ``_refuse_unordered``, ``_open_object_from_python`` and ``_no_enum_member``,
 act only on values that no JSON parser gives, sets, views, tuples, enum members, non-string keys and
 other objects, and hand anything ``load_json`` gives back as the same object), none changes a
-string (the colon count of ``read_as_strictly`` counts their colons), and ``model_members`` makes
+string (the colon count of ``_reader.counts_agree`` counts their colons), and ``model_members`` makes
 the serializer's checks too. A new one is added here only with that shown."""
 
 
