@@ -48,7 +48,6 @@ from mplp_models import (
     _reader,
     _timestamp_order,
     _trace,
-    _types,
     _writer,
     testing,
 )
@@ -199,7 +198,7 @@ def test_from_json_and_to_json_take_the_fast_paths_only_when_on(enabled: bool, m
 
 @pytest.mark.parametrize("enabled", [True, False])
 def test_the_rules_skip_their_detailed_passes_only_when_on(enabled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    integrity, timeline = Calls(_plan._step_integrity), Calls(_types.earliest_and_latest)
+    integrity, timeline = Calls(_plan._step_integrity), Calls(_timestamp_order.earliest_and_latest)
     monkeypatch.setattr(_plan, "_step_integrity", integrity)
     monkeypatch.setattr(_dialog, "earliest_and_latest", timeline)
     with fast_paths(enabled):

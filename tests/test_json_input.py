@@ -311,7 +311,7 @@ def test_duplicate_keys_are_found_as_the_standard_library_sees_them(
     value: object, escape: list[bool], fast: bool
 ) -> None:
     from mplp_models import _fastpath
-    from mplp_models._reader import find_duplicate_key, load_json
+    from mplp_models._json_input import find_duplicate_key, load_json
 
     text = spelled(value, escape)
     expected = first_duplicate(text)

@@ -278,7 +278,7 @@ def test_walk_lists_every_segment_once_parents_first(trace: mm.Trace) -> None:
     ],
 )
 def test_is_before_compares_instants(first: str, second: str, before: bool) -> None:
-    from mplp_models._types import is_before
+    from mplp_models._timestamp_order import is_before
 
     assert is_before(mm.Timestamp(first), mm.Timestamp(second)) is before
 

@@ -167,8 +167,8 @@ MUTANTS = [
     Mutant(
         "the tokenizer finds no duplicate",
         "_json_input.py",
-        "if keys is not None and key in keys:",
-        "if keys is not None and key in keys and len(keys) > 1:",
+        "if key in keys:",
+        "if key in keys and len(keys) > 1:",
         READER,
     ),
     Mutant(

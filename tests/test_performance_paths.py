@@ -29,9 +29,9 @@ from pydantic import ValidationError
 
 import mplp_models as mm
 from mplp_models import _plan, _public
+from mplp_models._json_input import load_json
 from mplp_models._kinds import KINDS
-from mplp_models._reader import load_json
-from mplp_models._types import earliest_and_latest, is_before
+from mplp_models._timestamp_order import earliest_and_latest, is_before
 
 EVENT = (PAYLOADS / "event.json").read_bytes()
 

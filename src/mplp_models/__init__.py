@@ -197,10 +197,10 @@ if TYPE_CHECKING:
         TraceStatus,
     )
     from mplp_models._ids import new_id
+    from mplp_models._json_input import MAX_DEPTH as MAX_DEPTH  # deprecated: MAX_JSON_DEPTH
+    from mplp_models._json_input import MAX_JSON_DEPTH
     from mplp_models._lines import LineVerdict, check_lines
     from mplp_models._parse import Payload, parse
-    from mplp_models._reader import MAX_DEPTH as MAX_DEPTH  # deprecated: MAX_JSON_DEPTH
-    from mplp_models._reader import MAX_JSON_DEPTH
     from mplp_models._rules import RuleViolation
     from mplp_models._session_picture import flow_mermaid
     from mplp_models._store import StoreConflict

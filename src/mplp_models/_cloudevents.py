@@ -18,8 +18,8 @@ from pydantic import JsonValue, ValidationError
 from typing_extensions import NotRequired, TypedDict
 
 from mplp_models._conversion import ConversionError, describe, relocated
+from mplp_models._json_input import load_json
 from mplp_models._public import publish
-from mplp_models._reader import load_json
 
 if TYPE_CHECKING:
     from mplp_models._event import EventBehaviour

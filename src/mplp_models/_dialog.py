@@ -17,7 +17,7 @@ from mplp_models._formats import Timestamp
 from mplp_models._generated.mplp.v1_0.common.common_types_schema import Governance
 from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, RuleViolation
-from mplp_models._types import earliest_and_latest
+from mplp_models._timestamp_order import earliest_and_latest
 
 if TYPE_CHECKING:
     from mplp_models._chat import AgentRole, AnthropicChat, OpenAIChatMessage

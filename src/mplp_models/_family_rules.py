@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mplp_models._formats import Timestamp
 from mplp_models._open_models import OpenObjectBehaviour
 from mplp_models._rules import RuledModel, RuleViolation, duplicate_ids
-from mplp_models._types import is_before
+from mplp_models._timestamp_order import is_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.events.mplp_map_event_schema import MAPEvent

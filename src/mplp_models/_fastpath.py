@@ -26,7 +26,7 @@ NAMES: dict[str, str] = {
     READING: "from_json, model_validate_json and parse read by pydantic's JSON mode, kept when the proof holds"
     " (_reader)",
     LOADING: "the strict reading's duplicate-key check by colon counts, and its second, exact reading only of"
-    " texts with an e+ (_reader.load_json)",
+    " texts with an e+ (_json_input.load_json)",
     WRITING: "to_json written by orjson through model_members, the open objects and numbers as they are where"
     " the writing's screens prove it, and es6_number by repr (_writer)",
     VALUES: "the C-speed screens asked before the strict walker of JSON values (plainly_json), and the"

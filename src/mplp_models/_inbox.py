@@ -14,8 +14,7 @@ from typing_extensions import Self
 
 from mplp_models._formats import Timestamp
 from mplp_models._rules import RuledModel, RuleViolation
-from mplp_models._timestamp_order import none_given_before
-from mplp_models._types import is_before
+from mplp_models._timestamp_order import is_before, none_given_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (

@@ -12,10 +12,10 @@ from pydantic import ValidationError
 from mplp_models import _fastpath
 from mplp_models._base import MplpModel
 from mplp_models._errors import ErrorEntry, errors_as_json
+from mplp_models._json_input import invalid
 from mplp_models._kinds import KINDS, PART_ID_FIELDS
 from mplp_models._parse import parse
 from mplp_models._public import model_names, publish
-from mplp_models._reader import invalid
 
 __all__ = ["MAX_LINE_BYTES", "LineVerdict", "check_document", "check_lines", "line_blocks"]
 

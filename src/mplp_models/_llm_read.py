@@ -9,8 +9,8 @@ from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from mplp_models._canonical import dumps
+from mplp_models._json_input import load_json
 from mplp_models._llm_schema import LEAF, PRESENT, VALUE, Slot
-from mplp_models._reader import load_json
 from mplp_models._text import encoding_problem, pointer
 
 __all__ = ["Problems", "decode", "encode", "extract_json", "relocated", "unencodable"]

@@ -20,7 +20,7 @@ from mplp_models._ids import new_id, new_meta
 from mplp_models._kinds import kind_named
 from mplp_models._public import is_generated
 from mplp_models._rules import RuledModel, RuleViolation, duplicate_ids, permissive_moves
-from mplp_models._types import is_before, none_before
+from mplp_models._timestamp_order import is_before, none_before
 
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel

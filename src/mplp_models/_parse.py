@@ -47,9 +47,10 @@ from mplp_models._generated.mplp.v1_0.mplp_network_schema import Network
 from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
 from mplp_models._generated.mplp.v1_0.mplp_role_schema import Role
 from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace
+from mplp_models._json_input import invalid, json_bytes, load_json
 from mplp_models._kinds import DISCRIMINATORS, MPLP_MODULES
 from mplp_models._kinds import KINDS as _REGISTRY
-from mplp_models._reader import invalid, json_bytes, load_json, read_fast
+from mplp_models._reader import read_fast
 
 __all__ = ["Payload", "parse"]
 

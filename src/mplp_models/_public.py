@@ -35,7 +35,7 @@ LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("CanonicalJSONError", "canonical_json"), "mplp_models._canonical"),
     "CloudEvent": "mplp_models._cloudevents",
     "ConversionError": "mplp_models._conversion",
-    "MAX_JSON_DEPTH": "mplp_models._reader",
+    "MAX_JSON_DEPTH": "mplp_models._json_input",
     **dict.fromkeys(("EditError", "ErrorEntry", "UnknownPartError", "errors_as_json"), "mplp_models._errors"),
     **dict.fromkeys(
         (

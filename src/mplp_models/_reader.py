@@ -24,14 +24,7 @@ from pydantic_core import core_schema
 from mplp_models import _fastpath
 from mplp_models._bounded import SCHEMA_ONLY, fail_fast_copy, fail_fast_validator, validate_python, validator_of_copy
 from mplp_models._fast_shapes import facts_of, is_plain, model_class, rules_check
-from mplp_models._json_input import MAX_DEPTH as MAX_DEPTH  # the strict reading's names, for the modules above
-from mplp_models._json_input import MAX_JSON_DEPTH as MAX_JSON_DEPTH
-from mplp_models._json_input import find_duplicate_key as find_duplicate_key
-from mplp_models._json_input import invalid as invalid
-from mplp_models._json_input import json_bytes as json_bytes
-from mplp_models._json_input import load_json as load_json
-from mplp_models._json_input import place as place
-from mplp_models._json_input import pointer_at as pointer_at
+from mplp_models._json_input import json_bytes, load_json
 from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, plainly_json
 from mplp_models._types import OPEN_OBJECT_CHECK, OPEN_OBJECT_REFUSAL, UNIQUE_CHECK
 from mplp_models._writer import every_field_writer

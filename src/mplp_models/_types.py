@@ -52,7 +52,6 @@ from mplp_models._json_values import (
 )
 from mplp_models._public import publish
 from mplp_models._text import pointer, short_repr
-from mplp_models._timestamp_order import earliest_and_latest, in_text_order, is_before, none_before
 
 __all__ = [
     "CORE_FUNCTIONS",
@@ -75,10 +74,6 @@ __all__ = [
     "StatusEnum",
     "Timestamp",
     "UniqueItems",
-    "earliest_and_latest",
-    "in_text_order",
-    "is_before",
-    "none_before",
 ]
 
 MAX_OPEN_DEPTH = MAX_OPEN_OBJECT_DEPTH

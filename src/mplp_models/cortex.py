@@ -46,8 +46,8 @@ from mplp_models._folders import sync_folder
 from mplp_models._formats import Timestamp
 from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessage, CodeInboxMessageStatus
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageStatusValue
+from mplp_models._json_input import invalid, load_json
 from mplp_models._parse import parse
-from mplp_models._reader import invalid, load_json
 from mplp_models._text import encoding_problem
 
 __all__ = [

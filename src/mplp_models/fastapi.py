@@ -129,7 +129,7 @@ from mplp_models import _errors
 from mplp_models._base import MplpModel
 from mplp_models._canonical import canonical_json
 from mplp_models._errors import EditError, Quoted, UnknownPartError, errors_as_json, json_message
-from mplp_models._reader import load_json
+from mplp_models._json_input import load_json
 from mplp_models._text import pointer
 
 __all__ = [

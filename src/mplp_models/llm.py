@@ -55,10 +55,10 @@ from mplp_models._drafts import (
     PlanStepDraft,
 )
 from mplp_models._errors import TOO_MANY, errors_as_json
+from mplp_models._json_input import invalid, load_json
 from mplp_models._llm_formats import AnthropicTool, OpenAIJsonSchema, OpenAIResponseFormat
 from mplp_models._llm_read import Problems, decode, encode, extract_json, relocated, unencodable
 from mplp_models._llm_schema import ANTHROPIC_STRICT_LIMITS, Dialect, dialect_schema, slots, strict_load
-from mplp_models._reader import invalid, load_json
 
 __all__ = [
     "AnthropicTool",

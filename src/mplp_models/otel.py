@@ -47,7 +47,7 @@ from mplp_models._formats import Timestamp
 from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace, TraceSegment
 from mplp_models._ids import PROTOCOL_VERSION, new_id
 from mplp_models._instants import nanoseconds, rfc3339
-from mplp_models._reader import load_json
+from mplp_models._json_input import load_json
 from mplp_models._trace import STEP_ATTRIBUTE
 from mplp_models._version import __version__
 

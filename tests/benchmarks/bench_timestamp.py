@@ -33,7 +33,7 @@ from pydantic_core import core_schema
 import mplp_models as mm
 from mplp_models import _fastpath
 from mplp_models._formats import DATE_TIME_PATTERN
-from mplp_models._types import earliest_and_latest, is_before
+from mplp_models._timestamp_order import earliest_and_latest, is_before
 
 COUNT = 1_000
 

@@ -317,7 +317,7 @@ def _canonicalize(args: argparse.Namespace) -> int:
 
     from mplp_models._canonical import CanonicalJSONError, canonical_json
     from mplp_models._errors import errors_as_json
-    from mplp_models._reader import load_json
+    from mplp_models._json_input import load_json
 
     raw = _read(args.path)
     if raw is None:
