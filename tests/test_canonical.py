@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mplp_models as mm
-from mplp_models._canonical import es6_number
+from mplp_models._json_values import es6_number
 
 
 def vector_names() -> list[str]:

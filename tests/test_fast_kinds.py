@@ -29,8 +29,7 @@ from test_codegen import generated_classes
 
 import mplp_models as mm
 from mplp_models import _fast_shapes, _reader
-from mplp_models._json_values import plainly_json
-from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
+from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, plainly_json
 
 EXAMPLES = {path.name: path.read_bytes() for path in sorted(PAYLOADS.glob("*.json"))}
 

@@ -54,7 +54,7 @@ from mplp_models import (
 from mplp_models._context import EXTRA_FUNCTIONS, ContextRootBehaviour
 from mplp_models._fast_shapes import fast_path_problems, is_plain
 from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextRoot
-from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
+from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH
 
 
 def outcome(model: type[mm.MplpModel], raw: bytes, **options: Any) -> Any:

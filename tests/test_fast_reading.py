@@ -27,8 +27,8 @@ from pydantic import ValidationError
 
 import mplp_models as mm
 from mplp_models import _reader
+from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH
 from mplp_models._public import is_generated
-from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
 from mplp_models._writer import write_every_field
 
 EVENT = (PAYLOADS / "event.json").read_bytes()

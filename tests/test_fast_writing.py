@@ -29,7 +29,7 @@ from test_open_object_writing import Word  # a str subclass: orjson stops at a k
 
 import mplp_models as mm
 from mplp_models import _writer
-from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
+from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH
 from mplp_models._writer import Unproven, written_fields, written_object
 
 # to_json's options on its fast path (_writer._FAST).

@@ -33,8 +33,7 @@ from strict_json import refuse_non_json
 
 import mplp_models as mm
 from mplp_models import testing
-from mplp_models._json_values import es6_number, exactly_json, same_float_text
-from mplp_models._types import MAX_OPEN_OBJECT_DEPTH
+from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, es6_number, exactly_json, same_float_text
 from mplp_models._writer import written_fields
 
 

@@ -197,15 +197,16 @@ if TYPE_CHECKING:
         TraceStatus,
     )
     from mplp_models._ids import new_id
-    from mplp_models._json_input import MAX_DEPTH as MAX_DEPTH  # deprecated: MAX_JSON_DEPTH
-    from mplp_models._json_input import MAX_JSON_DEPTH
+    from mplp_models._json_values import MAX_JSON_DEPTH, MAX_OPEN_OBJECT_DEPTH
     from mplp_models._lines import LineVerdict, check_lines
     from mplp_models._parse import Payload, parse
     from mplp_models._rules import RuleViolation
     from mplp_models._session_picture import flow_mermaid
     from mplp_models._store import StoreConflict
-    from mplp_models._types import MAX_OPEN_DEPTH as MAX_OPEN_DEPTH  # deprecated: MAX_OPEN_OBJECT_DEPTH
-    from mplp_models._types import MAX_OPEN_OBJECT_DEPTH, JsonInputValue, JsonObject, JsonObjectInput
+    from mplp_models._types import JsonInputValue, JsonObject, JsonObjectInput
+
+    MAX_DEPTH = MAX_JSON_DEPTH  # deprecated (_DEPRECATED)
+    MAX_OPEN_DEPTH = MAX_OPEN_OBJECT_DEPTH  # deprecated (_DEPRECATED)
 
     # What the root gave before it had a module of its own (_public.MOVED): still given, deprecated.
     # PEP 702 marks classes, not aliases: the message classes are stand-ins marked @deprecated

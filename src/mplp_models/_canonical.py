@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 
 import orjson
 
-from mplp_models._json_values import MAX_SAFE_INTEGER, es6_number, first_problem
+from mplp_models._json_values import FRAGMENT, MAX_JSON_DEPTH, MAX_SAFE_INTEGER, Location, es6_number, first_problem
 from mplp_models._public import publish
 from mplp_models._text import encodable, pointer, short_repr
 
@@ -30,7 +30,6 @@ __all__ = [
     "CanonicalJSONError",
     "canonical_json",
     "dumps",
-    "es6_number",
     "holder_of",
     "prepare",
     "relocated",
@@ -39,12 +38,6 @@ __all__ = [
 
 
 _T = TypeVar("_T")
-
-# orjson's stubs do not declare Fragment (pre-encoded JSON that dumps embeds as is).
-_Fragment = cast(Callable[[bytes], Any], orjson.Fragment)  # pyright: ignore[reportAttributeAccessIssue]
-
-
-Location = tuple[object, ...]  # keys and indices from the top of the value down
 
 
 class CanonicalJSONError(ValueError):
@@ -123,14 +116,10 @@ def _refusal(value: Any, error: Exception) -> CanonicalJSONError:
     """Why ``value`` has no RFC 8785 form: what ``prepare`` refused, else the problem ``first_problem`` names."""
     if isinstance(error, _PathError):  # what prepare came to first refuses: an integer, two keys of one text
         return CanonicalJSONError(error.message, tuple(reversed(error.segments)))
-    problem = first_problem(value, _DEEPEST_WRITTEN, tuples=True)
+    problem = first_problem(value, MAX_JSON_DEPTH, tuples=True)
     if problem is not None:
         return CanonicalJSONError(problem.message(), problem.location)
     return CanonicalJSONError(f"not writable as JSON ({error})")
-
-
-_DEEPEST_WRITTEN = 254
-"""How deep orjson writes arrays and objects nested in one another (the value itself is level 1)."""
 
 
 class _PathError(Exception):
@@ -152,7 +141,7 @@ def prepare(value: Any) -> Any:
             return value
         return _prepare_large_integer(value)
     if kind is float:
-        return _Fragment(es6_number(value))
+        return FRAGMENT(es6_number(value))
     if kind is dict:
         return _prepare_object(value)
     if kind is list:
@@ -176,7 +165,7 @@ def _prepare_large_integer(value: int) -> Any:
     except OverflowError:  # beyond a double: no canonical text at all
         double, text = math.nan, b""
     if text == str(value).encode() or (b"e" in text and double == value):
-        return _Fragment(text)
+        return FRAGMENT(text)
     raise _PathError(
         f"integer {short_repr(value)} has no RFC 8785 form that reads back the same "
         "(its numbers are IEEE-754 doubles); refused rather than changed"
@@ -251,7 +240,7 @@ def _utf16_sorted_object(value: dict[str, Any]) -> Any:
     """An object whose keys need RFC 8785's UTF-16 order, written here since orjson would re-sort it."""
     items = sorted(value.items(), key=lambda item: item[0].encode("utf-16-be", "surrogatepass"))
     parts = [orjson.dumps(key) + b":" + orjson.dumps(item, option=orjson.OPT_SORT_KEYS) for key, item in items]
-    return _Fragment(b"{" + b",".join(parts) + b"}")
+    return FRAGMENT(b"{" + b",".join(parts) + b"}")
 
 
 def _segment(part: object) -> str:

@@ -31,10 +31,10 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from mplp_models import _fastpath
 from mplp_models._errors import Quoted
+from mplp_models._json_values import MAX_JSON_DEPTH
 from mplp_models._text import short_repr
 
 __all__ = [
-    "MAX_DEPTH",
     "MAX_JSON_DEPTH",
     "find_duplicate_key",
     "invalid",
@@ -43,12 +43,6 @@ __all__ = [
     "place",
     "pointer_at",
 ]
-
-MAX_JSON_DEPTH = 254
-"""Deepest nesting of arrays and objects in a JSON text that is read (what orjson can write back)."""
-
-MAX_DEPTH = MAX_JSON_DEPTH
-"""The earlier name of ``MAX_JSON_DEPTH``, kept so that code using it still runs (deprecated)."""
 
 _ESCAPED_COLON = re.compile(rb"\\u003[aA]")
 _BACKSLASH = ord("\\")  # an int: `in` looks for one byte at once, where it tries a one-byte bytes as an int first

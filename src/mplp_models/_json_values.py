@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, ValuesView
+from collections.abc import Set as AbstractSet
 from itertools import chain, compress, repeat
 from operator import is_
 from typing import Any, NamedTuple, cast
@@ -32,8 +33,12 @@ from mplp_models import _fastpath
 from mplp_models._text import encodable, short_repr
 
 __all__ = [
+    "FRAGMENT",
+    "MAX_JSON_DEPTH",
     "MAX_OPEN_OBJECT_DEPTH",
     "MAX_SAFE_INTEGER",
+    "UNORDERED",
+    "Location",
     "Problem",
     "es6_number",
     "exactly_json",
@@ -49,7 +54,13 @@ MAX_OPEN_OBJECT_DEPTH = 128
 pydantic-core stops at a fixed recursion depth with a ``TypeError``; this limit keeps open objects well inside it.
 """
 
+MAX_JSON_DEPTH = 254
+"""Deepest nesting of arrays and objects in a JSON text that is read (what orjson can write back)."""
+
 MAX_SAFE_INTEGER = 2**53 - 1
+
+# orjson's stubs do not declare Fragment (pre-encoded JSON that dumps embeds as is).
+FRAGMENT = cast(Callable[[bytes], Any], orjson.Fragment)  # pyright: ignore[reportAttributeAccessIssue]
 
 Location = tuple[object, ...]  # keys and indices from the top of the value down
 
@@ -82,8 +93,12 @@ def non_finite_name(value: float) -> str:
     return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
 
 
-_EMPTY: dict[str, str] = {}
-_UNORDERED: tuple[type, ...] = (set, frozenset, type(_EMPTY.keys()), type(_EMPTY.values()), type(_EMPTY.items()))
+UNORDERED = (AbstractSet, KeysView, ValuesView, ItemsView)
+"""What an array is refused as: a set, a frozenset, a dict view, any other ``collections.abc.Set``.
+
+Their iteration order is the hash order (which ``PYTHONHASHSEED`` changes for text), so the written bytes would
+vary from run to run.
+"""
 
 
 def first_problem(value: Any, levels: int = MAX_OPEN_OBJECT_DEPTH, *, tuples: bool = False) -> Problem | None:
@@ -136,7 +151,7 @@ def _leaf_problem(value: Any) -> str | None:
         return None if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER or within_double(value) else "beyond_double"
     if isinstance(value, float):
         return None if math.isfinite(value) else "non_finite"
-    return "unordered" if isinstance(value, _UNORDERED) else "not_json"
+    return "unordered" if isinstance(value, UNORDERED) else "not_json"
 
 
 def within_double(value: int) -> bool:

@@ -35,7 +35,7 @@ LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("CanonicalJSONError", "canonical_json"), "mplp_models._canonical"),
     "CloudEvent": "mplp_models._cloudevents",
     "ConversionError": "mplp_models._conversion",
-    "MAX_JSON_DEPTH": "mplp_models._json_input",
+    "MAX_JSON_DEPTH": "mplp_models._json_values",
     **dict.fromkeys(("EditError", "ErrorEntry", "UnknownPartError", "errors_as_json"), "mplp_models._errors"),
     **dict.fromkeys(
         (
@@ -105,7 +105,8 @@ LOCATIONS: dict[str, str] = {
     **dict.fromkeys(("load_flow", "save_flow"), "mplp_models._flow_folder"),
     "new_id": "mplp_models._ids",
     **dict.fromkeys(("LineVerdict", "check_lines"), "mplp_models._lines"),
-    **dict.fromkeys(("MAX_OPEN_OBJECT_DEPTH", "JsonInputValue", "JsonObject", "JsonObjectInput"), "mplp_models._types"),
+    "MAX_OPEN_OBJECT_DEPTH": "mplp_models._json_values",
+    **dict.fromkeys(("JsonInputValue", "JsonObject", "JsonObjectInput"), "mplp_models._types"),
     "Timestamp": "mplp_models._formats",
     # The event families, integration events and learning-sample families, their parts and their rules.
     "CIEvent": GENERATED + "mplp.v1_0.integration.mplp_ci_event_schema",

@@ -17,8 +17,7 @@ import enum
 import math
 import numbers
 import operator
-from collections.abc import ItemsView, KeysView, Mapping, Sequence, ValuesView
-from collections.abc import Set as AbstractSet
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import (
@@ -41,9 +40,9 @@ from typing_extensions import TypeAliasType
 
 from mplp_models import _fastpath
 from mplp_models._formats import AS_TIMESTAMP, Timestamp
-from mplp_models._formats import DATE_TIME_PATTERN as DATE_TIME_PATTERN  # its home before _formats
 from mplp_models._json_values import (
     MAX_OPEN_OBJECT_DEPTH,
+    UNORDERED,
     Problem,
     first_problem,
     non_finite_name,
@@ -55,8 +54,6 @@ from mplp_models._text import pointer, short_repr
 
 __all__ = [
     "CORE_FUNCTIONS",
-    "MAX_OPEN_DEPTH",
-    "MAX_OPEN_OBJECT_DEPTH",
     "ConstOne",
     "JsonInputValue",
     "JsonInt",
@@ -76,17 +73,6 @@ __all__ = [
     "UniqueItems",
 ]
 
-MAX_OPEN_DEPTH = MAX_OPEN_OBJECT_DEPTH
-"""The earlier name of ``MAX_OPEN_OBJECT_DEPTH``, kept so that code using it still runs (deprecated)."""
-
-
-_UNORDERED = (AbstractSet, KeysView, ValuesView, ItemsView)
-"""What an array is refused as: a set, a frozenset, a dict view, any other ``collections.abc.Set``.
-
-Their iteration order is the hash order (which ``PYTHONHASHSEED`` changes
-for text), so the written bytes would vary from run to run.
-"""
-
 
 def _unordered_error(value: object) -> PydanticCustomError:
     return PydanticCustomError(
@@ -98,8 +84,8 @@ def _unordered_error(value: object) -> PydanticCustomError:
 
 
 def _refuse_unordered(value: Any) -> Any:
-    """An array field's Python input as it is, unless it has no order (``_UNORDERED``)."""
-    if isinstance(value, _UNORDERED):
+    """An array field's Python input as it is, unless it has no order (``UNORDERED``)."""
+    if isinstance(value, UNORDERED):
         raise _unordered_error(cast(object, value))
     return value
 

@@ -36,6 +36,7 @@ from mplp_models._canonical import CanonicalJSONError, dumps, holder_of, prepare
 from mplp_models._fast_shapes import NO_FACTS, as_dict_fields, facts_of, is_plain, own_functions
 from mplp_models._json_values import (
     FLOAT_TEXT,
+    FRAGMENT,
     MAX_OPEN_OBJECT_DEPTH,
     MAX_SAFE_INTEGER,
     es6_number,
@@ -68,7 +69,6 @@ _COPY: Callable[[dict[str, Any]], dict[str, Any]] = dict[str, Any].copy
 _POP: Callable[[dict[str, Any], str], Any] = dict[str, Any].pop
 _GET: Callable[[dict[str, Any], str], Any] = dict[str, Any].get
 _GIVEN = attrgetter("__pydantic_fields_set__")
-_Fragment = cast(Callable[[bytes], Any], orjson.Fragment)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def write_json(model: BaseModel) -> bytes:
@@ -416,7 +416,7 @@ def _written_float(value: float) -> Any:
     if value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
         return int(value)  # es6_number's own text for it: str(int(value))
     try:
-        return _Fragment(es6_number(value))
+        return FRAGMENT(es6_number(value))
     except ValueError:  # NaN and infinities
         raise Unproven from None
 
