@@ -10,9 +10,11 @@ every kind, JSON or not.
 
 from __future__ import annotations
 
+import collections.abc
 import enum
 import json
 import math
+from collections.abc import Iterator
 from datetime import date, datetime, timezone
 from decimal import Decimal
 from fractions import Fraction
@@ -160,6 +162,22 @@ def test_the_walker_refuses_every_kind_and_names_its_place(bad: Any) -> None:
     assert not exactly_json([value]) or _stops_orjson(value)  # an integer beyond 64 bits, a lone surrogate
 
 
+class _OwnSet(collections.abc.Set[Any]):
+    """A set of a user's own: iterated in hash order, like a set."""
+
+    def __init__(self, items: list[Any]) -> None:
+        self._items = set(items)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._items
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
 @pytest.mark.parametrize(
     ("value", "location", "kind"),
     [
@@ -168,6 +186,8 @@ def test_the_walker_refuses_every_kind_and_names_its_place(bad: Any) -> None:
         ({"a": {"\udfff": 1}}, ("a",), "surrogate_key"),
         ({"a": (1, 2)}, ("a",), "not_json"),
         ({"a": {2}}, ("a",), "unordered"),
+        ({"a": {"k": 1}.keys()}, ("a",), "unordered"),
+        ({"a": _OwnSet([2])}, ("a",), "unordered"),  # any collections.abc.Set: no order to keep
     ],
 )
 def test_keys_tuples_and_sets_are_refused_where_they_are(value: Any, location: tuple[Any, ...], kind: str) -> None:
