@@ -35,7 +35,6 @@ from mplp_models._json_values import MAX_JSON_DEPTH
 from mplp_models._text import short_repr
 
 __all__ = [
-    "MAX_JSON_DEPTH",
     "find_duplicate_key",
     "invalid",
     "json_bytes",
