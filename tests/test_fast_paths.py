@@ -16,7 +16,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 import orjson
 import pytest
@@ -52,7 +52,7 @@ from mplp_models import (
     testing,
 )
 from mplp_models._context import EXTRA_FUNCTIONS, ContextRootBehaviour
-from mplp_models._fast_shapes import fast_path_problems, is_plain
+from mplp_models._fast_shapes import Facts, fast_path_problems, is_plain
 from mplp_models._generated.mplp.v1_0.mplp_context_schema import ContextRoot
 from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH
 
@@ -514,13 +514,16 @@ def test_keys_of_its_own_changed_in_place_are_written_or_refused_the_same_both_w
     assert fast == strict
 
 
-def open_event(*, checked: bool) -> type[mm.MplpModel]:
-    """An event that keeps extra keys: checked as the context's root checks them, or not at all."""
+def open_event(*, checked: bool, told: bool = True) -> type[mm.MplpModel]:
+    """An event that keeps extra keys: checked as the context's root checks them, or not at all; its facts
+    saying that it keeps them (``told``), as the codegen's do, or not."""
     base: type[mm.MplpModel] = type("CheckedEvent", (ContextRootBehaviour, mm.Event), {}) if checked else mm.Event
+    facts = mm.Event.__mplp_facts__._replace(extra=told)
 
     class OpenEvent(base, frozen=True):  # type: ignore[misc, valid-type, call-arg]
         __module__ = GENERATED
         model_config = ConfigDict(extra="allow")
+        __mplp_facts__: ClassVar[Facts] = facts
 
     return OpenEvent
 
@@ -530,17 +533,20 @@ NAN_EXTRA = DUPLICATE_SOURCE.replace(b'"source":"evil",', b'"x":NaN,')
 
 def test_unchecked_extra_keys_are_caught_by_the_condition_check() -> None:
     unchecked, checked = open_event(checked=False), open_event(checked=True)
+    untold = open_event(checked=True, told=False)
     assert fast_path_problems(unchecked) == ["extra='allow': keys that are no field, not checked as an open object"]
+    assert fast_path_problems(untold) == ["extra='allow' where its facts (__mplp_facts__) say it keeps no extra keys"]
     assert fast_path_problems(checked) == [] and is_plain(checked)
-    for kind in (unchecked, checked):
+    for kind in (unchecked, checked, untold):
         with pytest.raises(ValidationError):
             kind.from_json(NAN_EXTRA)
 
 
 def test_without_the_condition_check_unchecked_extra_keys_let_a_nan_through(monkeypatch: pytest.MonkeyPatch) -> None:
-    # What the check is for: pydantic's JSON mode reads NaN, written back as null with the same colons.
+    # What the checks are for: pydantic's JSON mode reads NaN, written back as null with the same colons
+    # (the extra key counted as a field given), and a screen told of no extra keys does not look at them.
     monkeypatch.setattr(_fast_shapes, "fast_path_problems", lambda kind: [])
-    unchecked = open_event(checked=False)
+    unchecked = open_event(checked=False, told=False)
     with fast_paths(True):
         assert math.isnan(unchecked.from_json(NAN_EXTRA).model_extra["x"])  # type: ignore[index]
     with fast_paths(False), pytest.raises(ValidationError):

@@ -171,6 +171,43 @@ def test_open_objects_inside_models_inside_are_screened_too(metadata: bytes) -> 
     assert isinstance(fast, list)
 
 
+EVENT_CORE = (PAYLOADS / "event-core.json").read_bytes()
+LEARNING_CORE = (PAYLOADS / "learning-sample-core.json").read_bytes()
+
+
+def with_extra_key(text: bytes, value: bytes, inside: str | None = None) -> bytes:
+    """The document with a key that is no field holding ``value`` (JSON text): its own, or ``inside``'s."""
+    document = json.loads(text)
+    (document[inside] if inside else document)["no_field"] = "@"
+    return json.dumps(document).encode().replace(b'"@"', value)
+
+
+EXTRA_KEYS: dict[str, tuple[type[mm.MplpModel], bytes, str | None]] = {
+    "an event's own": (mm.EventCore, EVENT_CORE, None),
+    "a graph update's own": (mm.GraphUpdateEvent, (PAYLOADS / "graph-update-event.json").read_bytes(), None),
+    "a class with no required field": (mm.SampleMeta, b"{}", None),
+    "a model's inside": (mm.LearningSampleCore, LEARNING_CORE, "meta"),
+}
+EXTRA_VALUES = {
+    "text": b'"x"',
+    "NaN": b"NaN",
+    "Infinity in an array": b"[1, Infinity]",
+    "overflow": b'{"n": 1e400}',
+    "nested as deep as allowed": nested(MAX_OPEN_OBJECT_DEPTH - 1),
+    "nested one level too deep": nested(MAX_OPEN_OBJECT_DEPTH),
+}
+
+
+@pytest.mark.parametrize("value", list(EXTRA_VALUES))
+@pytest.mark.parametrize("where", list(EXTRA_KEYS))
+def test_extra_keys_read_as_the_strict_reading_reads_them(where: str, value: str) -> None:
+    # The extra keys' check is left out of the fast reading too (one open object each): the screen asks it.
+    model, text, inside = EXTRA_KEYS[where]
+    fast, strict = both_ways(model, with_extra_key(text, EXTRA_VALUES[value], inside))
+    assert fast == strict
+    assert isinstance(fast, list) is (value not in ("text", "nested as deep as allowed"))
+
+
 def context_with(value: bytes) -> bytes:
     """The context payload with one open value, its title holding many brackets.
 
@@ -325,7 +362,15 @@ def python_calls(action: Any) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    ("model", "text"), [(mm.Event, EVENT), (mm.LearningSample, LEARNING), (mm.InboxMessage, INBOX)], ids=str
+    ("model", "text"),
+    [
+        (mm.Event, EVENT),
+        (mm.LearningSample, LEARNING),
+        (mm.InboxMessage, INBOX),
+        (mm.EventCore, with_extra_key(EVENT_CORE, b'{"a": [1, 2.5]}')),
+        (mm.LearningSampleCore, with_extra_key(LEARNING_CORE, b'"x"', "meta")),
+    ],
+    ids=str,
 )
 def test_a_valid_payload_takes_no_open_object_or_rules_callback(model: type[mm.MplpModel], text: bytes) -> None:
     model.from_json(text)  # the reading built first
@@ -333,7 +378,7 @@ def test_a_valid_payload_takes_no_open_object_or_rules_callback(model: type[mm.M
         fast = python_calls(lambda: model.from_json(text))
     with fast_paths(False):
         strict = python_calls(lambda: model.from_json(text))
-    callbacks = {"_check_open_object", "_refuse_non_finite", "_apply_rules"}
+    callbacks = {"_check_open_object", "_refuse_non_finite", "_extra_is_json", "_apply_rules"}
     assert not fast & callbacks
     assert strict & callbacks  # so the names are the right ones: the strict reading calls them
 

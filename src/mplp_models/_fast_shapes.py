@@ -18,6 +18,7 @@ from mplp_models._types import CORE_FUNCTIONS
 __all__ = [
     "Facts",
     "as_dict_fields",
+    "checks_extra_keys",
     "facts_of",
     "fast_path_problems",
     "is_plain",
@@ -106,7 +107,7 @@ def fast_path_problems(kind: type) -> list[str]:
     * every field is required or defaults to ``None``, with no ``default_factory``
       (a default ``"0000:0000"`` would hide a duplicate key from the count);
     * no alias and no field excluded from writing;
-    * ``extra="forbid"``, or ``extra="allow"`` with the extra keys checked by
+    * ``extra="forbid"``, or ``extra="allow"`` (so its facts say) with the extra keys checked by
       the SDK's own functions (registered with ``extra_keys``, ``_context``'s: each key's value
       an open JSON value, in both modes; ``model_members`` writes and
       ``write_every_field`` counts them) and of no declared type;
@@ -139,8 +140,10 @@ def fast_path_problems(kind: type) -> list[str]:
 def _extra_problems(kind: type, schema: Any) -> list[str]:
     """What keeps the extra keys of an ``extra="allow"`` class off the fast paths: unchecked, or of a declared type."""
     problems: list[str] = []
-    if not any(id(_unbound(function)) in _EXTRA_CHECKS for function in _decorated_functions(kind)):
+    if not any(map(checks_extra_keys, _decorated_functions(kind))):
         problems.append("extra='allow': keys that are no field, not checked as an open object")
+    elif not facts_of(kind).extra:  # the proof would count them as fields given; the screen would not find them
+        problems.append("extra='allow' where its facts (__mplp_facts__) say it keeps no extra keys")
     if any(isinstance(node, dict) and "extras_schema" in node for node in nodes_of(schema)):
         problems.append("a declared type for its extra keys (__pydantic_extra__)")
     return problems
@@ -186,6 +189,11 @@ def own_functions(*functions: object, extra_keys: bool = False) -> None:
 
 
 own_functions(*CORE_FUNCTIONS)
+
+
+def checks_extra_keys(function: object) -> bool:
+    """Whether ``function`` is one registered with ``own_functions(extra_keys=True)``."""
+    return id(_unbound(function)) in _EXTRA_CHECKS
 
 
 _DECORATED = (

@@ -23,7 +23,7 @@ from pydantic_core import core_schema
 
 from mplp_models import _fastpath
 from mplp_models._bounded import SCHEMA_ONLY, fail_fast_copy, fail_fast_validator, validate_python, validator_of_copy
-from mplp_models._fast_shapes import facts_of, is_plain, model_class, rules_check
+from mplp_models._fast_shapes import checks_extra_keys, facts_of, is_plain, model_class, rules_check
 from mplp_models._json_input import json_bytes, load_json
 from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, plainly_json
 from mplp_models._types import OPEN_OBJECT_CHECK, OPEN_OBJECT_REFUSAL, UNIQUE_CHECK
@@ -90,10 +90,11 @@ def plainly_open(raw: bytes, colons: int, written: bytes, unset: int) -> bool:
     """True only when no open object of the model read from ``raw`` (holding ``colons``), written as ``written``,
     holds a NaN, an infinity or nesting beyond ``MAX_OPEN_OBJECT_DEPTH``; asked once ``counts_agree`` holds.
 
-    False is no verdict. Depth: an open object sits one level down in the document at least; a text nests no
-    deeper than its colons and its ``[`` together, plus one (on the way down to its deepest value, each object
-    but the last holds the next under a key of its own, and each array is a ``[`` of its own), nor deeper than
-    half its bytes (an opener and a closer a level). NaN: orjson writes a NaN or an infinity as ``null``. The
+    False is no verdict. Depth: no open object nests deeper than the document (a model's extra keys, one open
+    object, no deeper; any other sits a level down at least); a text nests no deeper than its colons and its
+    ``[`` together, plus one (on the way down to its deepest value, each object but the last holds the next
+    under a key of its own, and each array is a ``[`` of its own), nor deeper than half its bytes (an opener
+    and a closer a level). NaN: orjson writes a NaN or an infinity as ``null``. The
     writing holds one ``null`` per ``null`` of the text outside strings, one per field not given, one per NaN
     or infinity, and at least as many in strings as the text (orjson escapes only quotes, backslashes and
     control characters, and writes a newline as ``\\n``, so a ``null`` of a string's text, the ``n`` of
@@ -106,7 +107,7 @@ def plainly_open(raw: bytes, colons: int, written: bytes, unset: int) -> bool:
     return nulls <= unset or nulls <= raw.count(b"null") + unset
 
 
-_SHORT_TEXT = 2 * (MAX_OPEN_OBJECT_DEPTH + 1)
+_SHORT_TEXT = 2 * MAX_OPEN_OBJECT_DEPTH
 
 
 def read_fast(kind: type, raw: bytes, context: Any = None, options: Mapping[str, Any] | None = None) -> Any:
@@ -224,15 +225,14 @@ def _step_function(node: Mapping[str, Any]) -> object:
 class _JsonOnly:
     """The edit (``_bounded.fail_fast_copy``) that makes a class's core schema its validator of JSON text.
 
-    Each ``json-or-python`` step becomes its JSON branch; ``JsonObject``'s two before-validators go (``open``:
-    some did), unless the class keeps extra keys (``_context``'s functions check those, not the screen); the
-    outermost model's registered rules (kept in ``sound``) and its own fields' ``UniqueItems`` checks go.
+    Each ``json-or-python`` step becomes its JSON branch; ``JsonObject``'s two before-validators and the checks
+    of extra keys go (``open``: some did; the screen asks what they asked); the outermost model's registered
+    rules (kept in ``sound``) and its own fields' ``UniqueItems`` checks go.
     ``models`` and ``config``: what ``validator_of_copy`` needs.
     """
 
     def __init__(self, kind: type) -> None:
         self.kind = kind
-        self.keep_open = facts_of(kind).extra
         self.unique = frozenset(facts_of(kind).unique)
         self.models: list[type] = []
         self.config: Any = None
@@ -249,9 +249,7 @@ class _JsonOnly:
             # JsonText's bound refuses a lone surrogate (pydantic-core then reads the text as UTF-8, about 8 ns
             # a string): JSON text brings none that pydantic's parser takes, and the proof's writing refuses any.
             return {key: value for key, value in node.items() if key != "min_length"}
-        if kind == "function-before" and _step_function(node) in (OPEN_OBJECT_CHECK, OPEN_OBJECT_REFUSAL):
-            if self.keep_open:
-                return node
+        if kind == "function-before" and _opens(_step_function(node)):
             self.open = True
             return _with_ref(cast(core_schema.BeforeValidatorFunctionSchema, node)["schema"], node)
         if kind == "function-after":
@@ -287,6 +285,11 @@ class _JsonOnly:
         }
         self.outer_made = {**node, "schema": {**fields, "fields": own}}
         return self.outer_made
+
+
+def _opens(function: object) -> bool:
+    """Whether ``function`` is a check the screen asks after the reading: of an open object or of extra keys."""
+    return function is OPEN_OBJECT_CHECK or function is OPEN_OBJECT_REFUSAL or checks_extra_keys(function)
 
 
 def _unique_left_out(field: dict[str, Any]) -> dict[str, Any]:
@@ -340,27 +343,21 @@ _Screen = Callable[[Any, bytes, int, bytes, int], bool]
 
 
 def _screen(kind: type) -> _Screen:
-    """How the fast reading screens the open objects of a model of ``kind`` it read.
+    """How the fast reading screens the open objects of a model of ``kind`` it read: by the text's counts
+    (``plainly_open``), else found by the classes' facts and written again together (``plainly_json``).
 
-    Where every open object is the class's own field (or an item of one), the text is mostly those objects and
-    its counts (``plainly_open``) cost less than finding them; where they sit in models inside, they are found
-    (by the classes' facts) and written again together (``plainly_json``).
+    The counts cost less than finding the objects in all but large texts, where their first count ends them.
     """
-    paths = _paths_of(kind, frozenset())
-    find = _finder(paths)
+    find = _finder(_paths_of(kind, frozenset()))
 
-    def found_plainly_json(model: Any, raw: bytes, colons: int, written: bytes, unset: int) -> bool:
+    def screen(model: Any, raw: bytes, colons: int, written: bytes, unset: int) -> bool:
+        if plainly_open(raw, colons, written, unset):
+            return True
         found: list[Any] = []
         find(model, found)
         return not found or plainly_json(found, _SCREENED_LEVELS, parsed=True)
 
-    if any(len(path) > 1 for path in paths):
-        return found_plainly_json
-
-    def by_text(model: Any, raw: bytes, colons: int, written: bytes, unset: int) -> bool:
-        return plainly_open(raw, colons, written, unset) or found_plainly_json(model, raw, colons, written, unset)
-
-    return by_text
+    return screen
 
 
 # --- the open objects of a model read, found and screened after the reading ----------------------
@@ -371,7 +368,10 @@ _Find = Callable[[Any, "list[Any]"], None]
 _SCREENED_LEVELS = MAX_OPEN_OBJECT_DEPTH + 1  # the list of the open objects found is a level of its own
 
 _Path = tuple[tuple[str, bool], ...]
-"""The way to some open objects from a model: field names, each with whether it holds an array."""
+"""The way to some open objects from a model: field names (``_EXTRA`` last: the extra keys of the model there),
+each with whether it holds an array."""
+
+_EXTRA = "__pydantic_extra__"  # the attribute that holds a model's extra keys, checked as one open object
 
 
 def _paths_of(kind: type, within: frozenset[type]) -> tuple[_Path, ...]:
@@ -382,6 +382,7 @@ def _paths_of(kind: type, within: frozenset[type]) -> tuple[_Path, ...]:
     fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
     paths: list[_Path] = [((name, False),) for name in facts.open]
     paths += [((name, True),) for name in facts.open_arrays]
+    paths += [((_EXTRA, False),)] if facts.extra else []
     for many, names in ((False, facts.models), (True, facts.model_arrays)):
         for name in names:
             inner = model_class(fields[name].annotation)
@@ -394,9 +395,10 @@ def _finder(paths: tuple[_Path, ...]) -> _Find:
     """The finder of the ways ``paths``: each followed by C-level maps over every model on the way.
 
     ``filter(None, ...)`` drops what is unset, empty arrays and empty objects; the model's own open fields
-    are read off its ``__dict__`` by one ``itemgetter``.
+    are read off its ``__dict__`` by one ``itemgetter``, its extra keys (in no ``__dict__``) apart.
     """
-    own = [name for (name, many), *rest in paths if not rest and not many]
+    extra = ((_EXTRA, False),) in paths
+    own = [name for (name, many), *rest in paths if not rest and not many and name != _EXTRA]
     walks = [
         (name, many, tuple((attrgetter(step), items) for step, items in rest))
         for (name, many), *rest in paths
@@ -407,6 +409,8 @@ def _finder(paths: tuple[_Path, ...]) -> _Find:
 
     def find(model: Any, found: list[Any]) -> None:
         values: dict[str, Any] = model.__dict__
+        if extra and model.__pydantic_extra__:
+            found.append(model.__pydantic_extra__)
         if read_own is not None:
             found.extend(filter(None, read_own(values)))
         elif one is not None and values[one]:
