@@ -17,7 +17,7 @@ from mplp_models._formats import Timestamp
 from mplp_models._generated.mplp.v1_0.common.common_types_schema import Governance
 from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, RuleViolation
-from mplp_models._timestamp_order import earliest_and_latest
+from mplp_models._timestamp_order import earliest_and_latest, is_before
 
 if TYPE_CHECKING:
     from mplp_models._chat import AgentRole, AnthropicChat, OpenAIChatMessage
@@ -150,31 +150,28 @@ class DialogBehaviour(RuledModel, frozen=True):
         return self._appended((role, content), at)
 
     def _violations(self) -> Iterator[RuleViolation]:
-        start = self.started_at.instant() if self.started_at is not None else None
-        end = self.ended_at.instant() if self.ended_at is not None else None
-        if start is not None and end is not None and end < start:
-            yield RuleViolation(
-                ("ended_at",),
-                "ended_before_start",
-                f"ended_at {self.ended_at} is before started_at {self.started_at}",
-            )
-        if not self.messages or (start is None and end is None) or self._all_within(start, end):
+        started, ended = self.started_at, self.ended_at
+        if started is not None and ended is not None and is_before(ended, started):
+            yield RuleViolation(("ended_at",), "ended_before_start", f"ended_at {ended} is before started_at {started}")
+        if not self.messages or (started is None and ended is None) or self._all_within(started, ended):
             return  # nothing for a message to fall outside of
+        start = started.instant() if started is not None else None
+        end = ended.instant() if ended is not None else None
         for position, message in enumerate(self.messages):
             yield from self._outside(position, message, start, end)
 
-    def _all_within(self, start: Any, end: Any) -> bool:
+    def _all_within(self, started: Timestamp | None, ended: Timestamp | None) -> bool:
         """Whether every message falls within the start and the end, found at C speed; ``False`` is no verdict.
 
         Fast path, the common case: the earliest and the latest message fall within, so every
-        message does. It relies on ``earliest_and_latest`` ordering by instant (tested against
-        ``instant()`` in tests/test_performance_paths.py). Off (``_fastpath``): False, and each
-        message is checked.
+        message does. It relies on ``earliest_and_latest`` and ``is_before`` ordering by instant
+        (tested against ``instant()`` in tests/test_performance_paths.py and
+        tests/test_timestamp_order.py). Off (``_fastpath``): False, and each message is checked.
         """
         if not _fastpath.ENABLED:
             return False
         earliest, latest = earliest_and_latest(list(map(_TIMESTAMP, self.messages)))
-        return (start is None or earliest.instant() >= start) and (end is None or latest.instant() <= end)
+        return (started is None or not is_before(earliest, started)) and (ended is None or not is_before(ended, latest))
 
     def _outside(self, position: int, message: DialogMessage, start: Any, end: Any) -> Iterator[RuleViolation]:
         """The timeline rules of one message: not before ``started_at``, not after ``ended_at`` (instants)."""
