@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from pydantic import PydanticUserError, ValidationError
-from pydantic_core import CoreSchema, ErrorDetails, InitErrorDetails, SchemaValidator, core_schema
+from pydantic_core import CoreSchema, ErrorDetails, InitErrorDetails, SchemaValidator
 
 from mplp_models import _errors
 
@@ -48,16 +48,10 @@ of 32,768 zeros where objects belong is 64 KiB and 32,768 problems: about 15 MB
 while they are collected, freed once listed). Read at each validation.
 """
 
-# The core schema types of arrays that take `fail_fast` in the installed pydantic-core (2.8 added it).
-# Not objects: every object schema of the models is a model's fields, which check every field, or an
-# open object of JSON values, which a JSON reading never gets wrong (and Python input is the caller's).
-_TYPED = {
-    "list": core_schema.ListSchema,
-    "tuple": core_schema.TupleSchema,
-    "set": core_schema.SetSchema,
-    "frozenset": core_schema.FrozenSetSchema,
-}
-_FAIL_FAST = frozenset(name for name, typed in _TYPED.items() if "fail_fast" in typed.__annotations__)
+# The core schema types of arrays, which all take `fail_fast` (pydantic >= 2.8). Not objects: every object schema
+# of the models is a model's fields, which check every field, or an open object of JSON values, which a JSON
+# reading never gets wrong (and Python input is the caller's).
+_FAIL_FAST = frozenset({"list", "tuple", "set", "frozenset"})
 # What a schema holds that is not validation: left as it is.
 _NOT_VALIDATION = frozenset({"metadata", "serialization", "ref", "cls", "config"})
 
@@ -98,16 +92,11 @@ def fail_fast_copy(schema: CoreSchema, edit: Edit | None = None) -> CoreSchema:
         while edit is not None and (replaced := edit(step)) is not step:
             step = replaced
         made = {key: value if key in _NOT_VALIDATION else copied(value) for key, value in step.items()}
-        if made["type"] in _FAIL_FAST and _is_core_schema(made):
+        if made["type"] in _FAIL_FAST:
             made["fail_fast"] = True
         return made
 
     return cast(CoreSchema, copied(schema))
-
-
-def _is_core_schema(node: Mapping[Any, Any]) -> bool:
-    """Whether a dict typed ``list``/``tuple``/... is a core schema of values (not some other dict with a ``type``)."""
-    return node["type"] != "tuple" or "items_schema" in node
 
 
 def fail_fast_validator(cls: type[Any]) -> SchemaValidator:

@@ -221,8 +221,6 @@ def _prepare_array(value: list[Any]) -> Any:
 
 def _prepare_other(value: Any) -> Any:
     # A subclass of a JSON type (an enum, Timestamp) by its base's conversion: an Enum's str() is "PlanStatus.draft".
-    if isinstance(value, bool):
-        return bool(value)
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, int):

@@ -54,8 +54,7 @@ def facts_of(kind: type) -> Facts:
     facts = _FACTS.get(kind)  # one C call: the walkers ask per model
     if facts is None:
         written: Facts | None = getattr(kind, "__mplp_facts__", None)
-        generated = written is not None and is_generated(kind)
-        facts = _FACTS[kind] = written if written is not None and generated else NO_FACTS
+        facts = _FACTS[kind] = written if written is not None and is_generated(kind) else NO_FACTS
     return facts
 
 

@@ -34,14 +34,7 @@ from mplp_models._errors import Quoted
 from mplp_models._json_values import MAX_JSON_DEPTH
 from mplp_models._text import short_repr
 
-__all__ = [
-    "find_duplicate_key",
-    "invalid",
-    "json_bytes",
-    "load_json",
-    "place",
-    "pointer_at",
-]
+__all__ = ["find_duplicate_key", "invalid", "json_bytes", "load_json", "place", "pointer_at"]
 
 _ESCAPED_COLON = re.compile(rb"\\u003[aA]")
 _BACKSLASH = ord("\\")  # an int: `in` looks for one byte at once, where it tries a one-byte bytes as an int first
@@ -141,15 +134,11 @@ def _utf8_reason(raw: bytes, bad: UnicodeDecodeError) -> str:
 
 def _too_deep(raw: bytes) -> int:
     """The offset of the first ``[`` or ``{`` nested more than ``MAX_JSON_DEPTH`` deep in a valid text (one is)."""
-    depth = 0
+    walk = _Walk(raw)
     for match in _STRUCTURE.finditer(_plain(raw)):
-        byte = raw[match.start()]
-        if byte in _OPENERS:
-            depth += 1
-            if depth > MAX_JSON_DEPTH:
-                return match.start()
-        elif byte in _CLOSERS:
-            depth -= 1
+        walk.step(match)
+        if len(walk.keys) > MAX_JSON_DEPTH:
+            return match.start()
     return 0  # not reached for a text orjson could not write back
 
 

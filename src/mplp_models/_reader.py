@@ -12,7 +12,6 @@ refuses the text, the strict function decides, with its own errors.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable, Mapping
 from itertools import chain
 from operator import attrgetter, itemgetter
@@ -131,23 +130,17 @@ def _read_of(kind: type) -> _Read:
     microseconds: each call and look-up takes its share); a class rebuilt since (a new core schema) gets a new one.
     """
     model_class_: Any = kind
-    schema = model_class_.__pydantic_core_schema__  # first: a rebuild meanwhile ends in _read_again
+    schema = model_class_.__pydantic_core_schema__  # first: a rebuild meanwhile makes a new one
     reading = fast_reading(kind)
-    if reading is None:
-
-        def strictly(raw: bytes, context: Any, options: Mapping[str, Any] | None) -> Any:
-            return (
-                _read_again(kind, raw, context, options)
-                if model_class_.__pydantic_core_schema__ is not schema
-                else None
-            )
-
-        return strictly
-    validator, write, after, screen = reading.validator, every_field_writer(kind), reading.after, reading.screen
+    validator, after, screen = (reading.validator, reading.after, reading.screen) if reading else (None, None, None)
+    write = every_field_writer(kind)
 
     def fast(raw: bytes, context: Any, options: Mapping[str, Any] | None) -> Any:
-        if model_class_.__pydantic_core_schema__ is not schema:
-            return _read_again(kind, raw, context, options)
+        if model_class_.__pydantic_core_schema__ is not schema:  # rebuilt: a new function for its new core schema
+            _READS.pop(kind, None)
+            return read_fast(kind, raw, context, options)
+        if validator is None:
+            return None
         try:
             model = (  # pydantic-core takes ~0.7 us more for a context=None given
                 validator.validate_json(raw)
@@ -165,12 +158,6 @@ def _read_of(kind: type) -> _Read:
         return model if after is None or after(model, context) else None
 
     return fast
-
-
-def _read_again(kind: type, raw: bytes, context: Any, options: Mapping[str, Any] | None) -> Any:
-    """``read_fast`` by a new function of a rebuilt class: the one kept was made for its former core schema."""
-    _READS.pop(kind, None)
-    return read_fast(kind, raw, context, options)
 
 
 # --- the class's validator of JSON text, and what it leaves to be asked after ----------------------
@@ -199,21 +186,9 @@ class Reading:
             self.validator, self.screen, self.after = fail_fast_validator(kind), None, None
 
 
-_READINGS: dict[type, tuple[object, Reading | None]] = {}
-_READINGS_LOCK = threading.Lock()
-
-
 def fast_reading(kind: type) -> Reading | None:
-    """The fast reading of ``kind``, built once per core schema of the class; None for a class that is not plain."""
-    schema = getattr(kind, "__pydantic_core_schema__", None)
-    found = _READINGS.get(kind)
-    if found is not None and found[0] is schema:  # a rebuilt class (model_rebuild(force=True)) has a new schema
-        return found[1]
-    with _READINGS_LOCK:
-        found = _READINGS.get(kind)
-        if found is None or found[0] is not schema:
-            found = _READINGS[kind] = (schema, Reading(kind) if is_plain(kind) else None)
-    return found[1]
+    """The fast reading of ``kind`` (built anew: ``_read_of`` keeps it per core schema); None for a class not plain."""
+    return Reading(kind) if is_plain(kind) else None
 
 
 def _step_function(node: Mapping[str, Any]) -> object:

@@ -30,6 +30,7 @@ from pydantic import (
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import (
+    CoreSchema,
     InitErrorDetails,
     PydanticCustomError,
     PydanticKnownError,
@@ -276,9 +277,7 @@ class _MplpIdSchema:
             ),
         )
 
-    def __get_pydantic_json_schema__(
-        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         return {"type": "string", "pattern": UUID4_PATTERN}
 
 
@@ -374,9 +373,7 @@ class _NumericSchema:
         screened = core_schema.chain_schema([core_schema.no_info_plain_validator_function(_screen_number), checked])
         return core_schema.json_or_python_schema(json_schema=checked, python_schema=screened)
 
-    def __get_pydantic_json_schema__(
-        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         return {"type": self.json_type, **{_BOUND_KEYWORDS[name]: value for name, value in self.bounds.items()}}
 
 
@@ -397,9 +394,7 @@ class _ConstOneSchema:
             [_NumericSchema("integer").__get_pydantic_core_schema__(source, handler), core_schema.literal_schema([1])]
         )
 
-    def __get_pydantic_json_schema__(
-        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         return {"const": 1}
 
 
@@ -415,9 +410,7 @@ class _JsonTextSchema:
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         return core_schema.str_schema(strict=True, min_length=0)
 
-    def __get_pydantic_json_schema__(
-        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         return {"type": "string"}
 
 
@@ -465,9 +458,7 @@ class _UniqueItems:
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         return core_schema.no_info_after_validator_function(_check_unique, handler(source))
 
-    def __get_pydantic_json_schema__(
-        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         json_schema = handler(schema)
         json_schema["uniqueItems"] = True
         return json_schema

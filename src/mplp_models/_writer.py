@@ -182,16 +182,14 @@ def _prepared_open(value: Any) -> Any:
 
 
 def _without_unset(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
-    """A copy of ``values`` without the keys that are not ``given``."""
+    """A copy of ``values`` without the keys that are not ``given`` (``values`` itself when every field is given)."""
+    if len(given) == len(values):
+        return values
     members = values.copy()  # then dropping the few unset keys: the cheapest way, measured
     for name in values:
         if name not in given:
             del members[name]
     return members
-
-
-def _given_members_of(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
-    return values if len(given) == len(values) else _without_unset(values, given)
 
 
 def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str, Any]:
@@ -236,7 +234,7 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
     if not all(map(given.__eq__, map(_GIVEN, items))):  # measured no slower than any C-level screen of fewer looks
         # Fields given in some items and not in others (a trace's segments, one with a parent):
         # each item's members dropped one by one.
-        dicts = list(map(_given_members_of, dicts, map(_GIVEN, items)))
+        dicts = list(map(_without_unset, dicts, map(_GIVEN, items)))
     else:
         unset = [name for name in dicts[0] if name not in given]
         if unset:
@@ -275,8 +273,6 @@ def _prepared_as_is(values: list[Any]) -> bool:
 
 def _flattened(values: list[Any]) -> list[Any]:
     """``values`` with a model's own array of open objects (a tuple) as its items: each is an open object on its own."""
-    if tuple not in set(map(type, values)):
-        return values
     flat: list[Any] = []
     for value in values:
         if type(value) is tuple:
