@@ -155,12 +155,8 @@ def _exact_integers(raw: bytes, title: str) -> Any:
 
 
 def _may_have_duplicate_keys(raw: bytes, kept_colons: int) -> bool:
-    return _has_escaped_colon(raw) or raw.count(b":") != kept_colons
-
-
-def _has_escaped_colon(raw: bytes) -> bool:
     # A lone byte is found at memchr speed; the escape is looked for only if some backslash is there.
-    return _BACKSLASH in raw and _ESCAPED_COLON.search(raw) is not None
+    return (_BACKSLASH in raw and _ESCAPED_COLON.search(raw) is not None) or raw.count(b":") != kept_colons
 
 
 # Once escapes are blanked (``_plain``), a string is a quote, no quote, a quote: one character

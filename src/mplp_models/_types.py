@@ -48,6 +48,7 @@ from mplp_models._json_values import (
     first_problem,
     non_finite_name,
     plainly_json,
+    screened_problem,
     within_double,
 )
 from mplp_models._public import publish
@@ -156,9 +157,7 @@ def _check_open_object(value: Any) -> Any:
     only under the model's own config (not in a ``TypeAdapter``). A NaN or an
     infinity goes on as ``NonFinite`` text, which ``_refuse_non_finite`` refuses.
     """
-    if not isinstance(value, dict) or (_fastpath.on(_fastpath.VALUES) and plainly_json(value, parsed=True)):
-        return cast(object, value)
-    problem = first_problem(value)
+    problem = screened_problem(value, parsed=True) if isinstance(value, dict) else None
     if problem is None:
         return cast(object, value)
     if problem.kind == "non_finite":
@@ -169,7 +168,7 @@ def _check_open_object(value: Any) -> Any:
 def _write_open_object(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
     """The open object written by ``handler``; a ``ValueError`` if it was changed in place into what the reading
     refuses (``first_problem``)."""
-    problem = None if _fastpath.on(_fastpath.VALUES) and plainly_json(value) else first_problem(value)
+    problem = screened_problem(value)
     if problem is not None:
         message = f"{problem.message()} at {pointer(problem.location)}"
         raise ValueError(f"an open object changed after validation cannot be written: {message}")

@@ -42,8 +42,8 @@ from mplp_models._json_values import (
     es6_number,
     exactly_json,
     first_problem,
-    plainly_json,
     same_float_text,
+    screened_problem,
 )
 from mplp_models._types import OPEN_OBJECT_CHECK, NotNull
 
@@ -470,9 +470,8 @@ def refuse_changed_open_objects(model: BaseModel) -> None:
             places.append(((name,), cast(dict[str, Any], value)))
     if model.__pydantic_extra__:
         places.append(((), model.__pydantic_extra__))
-    screened = _fastpath.on(_fastpath.VALUES)
     for location, value in places:
-        problem = None if screened and plainly_json(value) else first_problem(value)
+        problem = screened_problem(value)
         if problem is not None:
             raise CanonicalJSONError(problem.message(), (*location, *problem.location))
 
