@@ -200,6 +200,22 @@ def test_brackets_in_strings_do_not_hide_the_depth() -> None:
     assert not plainly_json({"a": "x", "b": nested(3)}, 3)
 
 
+bracketed = st.recursive(  # strings of brackets, quotes and escapes: what could hide a level or fake one
+    st.one_of(st.none(), st.integers(-5, 5), st.text('[]{}"\\a', max_size=4)),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text('[]{}"a', max_size=2), children, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@PROPERTY
+@given(bracketed, st.integers(1, 4))
+def test_brackets_and_quotes_in_strings_leave_the_depth_as_it_is(value: Any, levels: int) -> None:
+    # Parsed JSON with no float and no wide integer: nothing but the depth can make the screen say no.
+    assert plainly_json(value, levels, parsed=True) == (first_problem(value, levels) is None)
+
+
 def test_subclasses_are_the_value_they_hold() -> None:
     for value in (Level.high, Word("w"), mm.PlanStatus.draft, mm.Timestamp("2026-01-02T03:04:05Z"), True):
         assert first_problem({"x": value}) is None

@@ -215,10 +215,12 @@ def _nested_at_most(written: bytes, levels: int) -> bool:
     if b"\\" in written:
         outside = _STRING.sub(b"", written).translate(_AS_SQUARE, _NOT_BRACKETS)
     else:  # no escape, so no quote inside a string: strings are what lies between two quotes
-        # Brackets and quotes only; a string with no bracket is then "", dropped. Left to right, the quotes pair
-        # up until the first string that holds a bracket, whose opening quote stays: no quote left, no such string.
-        kept = written.translate(_AS_SQUARE, _NOT_BRACKETS_OR_QUOTES).replace(b'""', b"")
-        outside = kept if b'"' not in kept else b"".join(kept.split(b'"')[::2])
+        # Brackets and quotes only: a string with no bracket is then "". Counted left to right, the pairs "" are
+        # the strings' own up to the first string that holds a bracket, whose opening quote is in none: so every
+        # quote is in a pair exactly when no string holds a bracket (then the quotes alone go; else the strings).
+        kept = written.translate(_AS_SQUARE, _NOT_BRACKETS_OR_QUOTES)
+        plain = 2 * kept.count(b'""') == kept.count(b'"')
+        outside = kept.translate(None, b'"') if plain else b"".join(kept.split(b'"')[::2])
     for _ in range(levels):
         if not outside:
             return True

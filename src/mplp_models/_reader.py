@@ -100,7 +100,9 @@ def plainly_open(raw: bytes, colons: int, written: bytes, unset: int) -> bool:
     ``\\n`` included, is written again; an escape like ``\\u006e`` only adds): so it holds no more than the
     text's and the unset fields' together exactly when no number was NaN or infinite.
     """
-    if len(raw) > _SHORT_TEXT and colons + raw.count(b"[") >= MAX_OPEN_OBJECT_DEPTH:
+    if len(raw) > _SHORT_TEXT and (
+        colons >= MAX_OPEN_OBJECT_DEPTH or colons + raw.count(b"[") >= MAX_OPEN_OBJECT_DEPTH
+    ):
         return False  # counting more of a large text would cost more than the screen of its open objects
     nulls = written.count(b"null")
     return nulls <= unset or nulls <= raw.count(b"null") + unset
