@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test quick-tests test-deep test-matrix test-tools lint codegen check-codegen typecheck docs bench fuzz clean
+.PHONY: demo test quick-tests test-deep test-matrix test-tools lint codegen check-codegen typecheck docs bench bench-ab fuzz clean
 
 # uv installs the dev group (exact pins, the same versions pip picks) in a fraction of pip's time;
 # its own pin is the dev group's. Bytecode is compiled at install, as pip does for the packages it
@@ -90,6 +90,11 @@ clean:
 ## bench: this SDK's JSON paths against the reference points, side by side (prints a table)
 bench: $(STAMP)
 	$(PY) tests/benchmarks/bench.py
+
+## bench-ab: this tree's reading, writing and parse over commit BASE's (default main), in one process
+BASE ?= main
+bench-ab: $(STAMP)
+	$(PY) tests/benchmarks/bench_ab.py $(BASE)
 
 ## fuzz: coverage-guided fuzzing with atheris for SECONDS (default 60); crashes land in tests/fuzz/regressions
 SECONDS ?= 60
