@@ -17,7 +17,7 @@ import enum
 import math
 import numbers
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
 
 from pydantic import (
@@ -26,6 +26,8 @@ from pydantic import (
     GetJsonSchemaHandler,
     JsonValue,
     SerializerFunctionWrapHandler,
+    StringConstraints,
+    WithJsonSchema,
     WrapSerializer,
 )
 from pydantic.json_schema import JsonSchemaValue
@@ -104,7 +106,7 @@ def _open_object_from_python(value: Any) -> Any:
     problem = first_problem(value, tuples=True)
     if problem is None:
         return _as_lists(value)
-    quoted = NonFinite.of(cast(float, problem.value)) if problem.kind == "non_finite" else problem.value
+    quoted = NonFinite(non_finite_name(cast(float, problem.value))) if problem.kind == "non_finite" else problem.value
     where = problem.location[:-1] if problem.kind == "key" else problem.location  # a key: at its object
     details = InitErrorDetails(type=_reading_error(problem), loc=cast(Any, where), input=quoted)
     raise ValidationError.from_exception_data("JsonObject", [details])
@@ -161,7 +163,7 @@ def _check_open_object(value: Any) -> Any:
     if problem is None:
         return cast(object, value)
     if problem.kind == "non_finite":
-        return NonFinite.of(cast(float, problem.value))
+        return NonFinite(non_finite_name(cast(float, problem.value)))
     raise _reading_error(problem)
 
 
@@ -184,11 +186,6 @@ class NonFinite(str):
 
     __slots__ = ()
 
-    @classmethod
-    def of(cls, value: float) -> NonFinite:
-        """The text of a NaN or an infinity."""
-        return cls(non_finite_name(value))
-
 
 def _refuse_non_finite(value: Any) -> Any:
     if type(value) is NonFinite:
@@ -199,17 +196,15 @@ def _refuse_non_finite(value: Any) -> Any:
 def _screen_number(value: Any) -> Any:
     """A NaN or an infinity as ``NonFinite`` text, which the number's own check then refuses; anything else as it is."""
     if type(value) is float and not math.isfinite(value):
-        return NonFinite.of(value)
+        return NonFinite(non_finite_name(value))
     # A Decimal or Fraction would be rounded to a float (JSON text never reads as one), and an
     # integer beyond a double's range is written as digits that no JSON reader here reads back.
     # Anything else (a str, a bool, None) goes on to the type's own check and its own error.
-    if (isinstance(value, int) and not within_double(value)) or _not_a_json_number(value):
+    if (isinstance(value, int) and not within_double(value)) or (
+        isinstance(value, numbers.Number) and not isinstance(value, (int, float))
+    ):
         raise PydanticCustomError("json_number", "Input should be a finite JSON number")
     return value
-
-
-def _not_a_json_number(value: object) -> bool:
-    return isinstance(value, numbers.Number) and not isinstance(value, (int, float))
 
 
 if TYPE_CHECKING:  # mypy reads a recursive alias in this form, as pydantic's JsonValue does
@@ -234,13 +229,19 @@ else:
 """What a constructor takes for an open object (``JsonObject``): a dict of JSON input values."""
 
 
-class _FromPython:
-    """Marks an open object: Python input (only) is first made the JSON value it stands for."""
+class _PythonFirst:
+    """Marks a type whose Python input (only) is first given to ``function``; JSON input goes straight on."""
+
+    def __init__(self, function: Callable[[Any], Any], name: str) -> None:
+        self.function, self.name = function, name
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         schema = handler(source)
-        python = core_schema.no_info_before_validator_function(_open_object_from_python, schema)
+        python = core_schema.no_info_before_validator_function(self.function, schema)
         return core_schema.json_or_python_schema(json_schema=schema, python_schema=python)
+
+    def __repr__(self) -> str:
+        return self.name
 
 
 # Before-validators run last-listed first: the check, then the refusal of what it marked.
@@ -248,7 +249,7 @@ JsonObject = Annotated[
     dict[str, JsonValue],
     BeforeValidator(_refuse_non_finite),
     BeforeValidator(_check_open_object),
-    _FromPython(),
+    _PythonFirst(_open_object_from_python, "FromPython"),  # Python input first made the JSON value it stands for
     WrapSerializer(_write_open_object),
 ]
 """An open JSON object: every key and nested value is kept as given (nesting up to ``MAX_OPEN_OBJECT_DEPTH``)."""
@@ -397,23 +398,10 @@ class _ConstOneSchema:
         return {"const": 1}
 
 
-class _JsonTextSchema:
-    """A JSON string: text that UTF-8 can carry.
-
-    ``StrictStr`` keeps a lone surrogate of a Python ``str``, which the canonical
-    writer would then refuse; a length bound, even ``min_length=0``, makes
-    pydantic-core read the text as UTF-8 and refuse it (``string_unicode``), at
-    no copy for ASCII text.
-    """
-
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        return core_schema.str_schema(strict=True, min_length=0)
-
-    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        return {"type": "string"}
-
-
-JsonText = Annotated[str, _JsonTextSchema()]
+# StrictStr keeps a lone surrogate of a Python str, which the canonical writer would then refuse; a length
+# bound, even min_length=0, makes pydantic-core read the text as UTF-8 and refuse it (string_unicode), at no
+# copy for ASCII text.
+JsonText = Annotated[str, StringConstraints(strict=True, min_length=0), WithJsonSchema({"type": "string"})]
 """A JSON Schema ``string`` with no other constraint."""
 
 JsonInt = Annotated[int, _NumericSchema("integer")]
@@ -485,21 +473,10 @@ def _check_unique(items: list[Any]) -> list[Any]:
     return items
 
 
-class _Ordered:
-    """Marks an array field: from Python (only), a set or a dict view is refused; an iterator is read in order."""
-
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        schema = handler(source)
-        python = core_schema.no_info_before_validator_function(_refuse_unordered, schema)
-        return core_schema.json_or_python_schema(json_schema=schema, python_schema=python)
-
-    def __repr__(self) -> str:
-        return "Ordered"
-
-
 NotNull = _NotNull()
 UniqueItems = _UniqueItems()
-Ordered = _Ordered()
+Ordered = _PythonFirst(_refuse_unordered, "Ordered")
+"""Marks an array field: from Python (only), a set or a dict view is refused; an iterator is read in order."""
 
 
 UNIQUE_CHECK = _check_unique

@@ -20,7 +20,7 @@ from pydantic_core.core_schema import ErrorType
 from mplp_models import _errors, _fastpath
 from mplp_models._errors import Quoted, first_entries, too_many
 from mplp_models._fast_shapes import own_functions
-from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, plainly_json
+from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, non_finite_name, plainly_json
 from mplp_models._text import encodable
 from mplp_models._types import NonFinite
 
@@ -123,7 +123,7 @@ def _writable(value: Any, depth: int) -> Any:
     """``value`` itself when JSON can write it, else a copy with NaN and infinities as ``NonFinite`` and lone
     surrogates escaped (``\\ud800``)."""
     if isinstance(value, float):
-        return value if math.isfinite(value) else NonFinite.of(value)
+        return value if math.isfinite(value) else NonFinite(non_finite_name(value))
     if isinstance(value, str):
         return value if value.isascii() or encodable(value) else value.encode("utf-8", "backslashreplace").decode()
     if not isinstance(value, (dict, list, tuple)) or (depth == 0 and plainly_json(value)):
