@@ -239,7 +239,7 @@ class MplpModel(BaseModel, frozen=True):
         _check_extra(extra)
         options = _options(from_attributes=from_attributes, by_alias=by_alias, by_name=by_name)
         try:
-            return cast(Self, _bounded.validate_python(cls, obj, SCHEMA_ONLY, context=context, **options))
+            return cast(Self, _bounded.validate_python(cls, obj, context=context, **options))
         except ValidationError as error:
             raise json_worded(error) from None
 

@@ -27,7 +27,6 @@ __all__ = [
     "BUILD_LOCK",
     "FULL_ERRORS_MAX_VALUES",
     "SCHEMA_ONLY",
-    "Edit",
     "fail_fast_copy",
     "fail_fast_validator",
     "nodes_of",
@@ -61,20 +60,13 @@ _CACHE: weakref.WeakKeyDictionary[type, tuple[object, SchemaValidator]] = weakre
 BUILD_LOCK = threading.RLock()
 
 
-def _as_object(node: object) -> dict[Any, Any] | None:
-    return cast("dict[Any, Any]", node) if isinstance(node, dict) else None  # type: ignore[redundant-cast]
-
-
 def _as_array(node: object) -> list[Any] | tuple[Any, ...] | None:
     return cast("list[Any]", node) if isinstance(node, (list, tuple)) else None
 
 
-Edit = Callable[[dict[str, Any]], dict[str, Any]]
-"""A change of one step of a core schema: the step itself when it keeps it, else what replaces it."""
-
-
-def fail_fast_copy(schema: CoreSchema, edit: Edit | None = None) -> CoreSchema:
-    """A copy of ``schema`` with ``fail_fast`` on every array, and each step first given to ``edit``.
+def fail_fast_copy(schema: CoreSchema, edit: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> CoreSchema:
+    """A copy of ``schema`` with ``fail_fast`` on every array, and each step first given to ``edit`` (which gives
+    the step itself to keep it, else what replaces it).
 
     The one rewrite of pydantic-core's schemas in the package (with ``edit``: ``_reader``'s). What is no
     validation (``_NOT_VALIDATION``) is kept as it is; a mapping of names (a model's fields) is no step, and
@@ -158,10 +150,10 @@ def nodes_of(schema: Any) -> list[Any]:
     return found
 
 
-def validate_python(cls: type[Any], value: Any, schema_only: Mapping[str, Any], **options: Any) -> Any:
+def validate_python(cls: type[Any], value: Any, **options: Any) -> Any:
     """``value`` validated as ``cls``, with a bounded error (see the module): what the models' ``model_validate`` does.
 
-    ``schema_only``, the context that skips the rules (``SCHEMA_ONLY``), tells the schema's problems from the rules'.
+    The context ``SCHEMA_ONLY`` tells the schema's problems from the rules'.
     """
     if options.get("by_alias") is False and options.get("by_name") is not True:  # as pydantic's model_validate
         raise PydanticUserError(
@@ -174,13 +166,11 @@ def validate_python(cls: type[Any], value: Any, schema_only: Mapping[str, Any], 
         if _at_most(value, FULL_ERRORS_MAX_VALUES):
             cls.__pydantic_validator__.validate_python(value, **options)  # its error lists every problem
             raise error from None  # it found none: the value changed under the first reading (a user's validator)
-        raise _stopped(error, value, _schema_problems(validator, value, schema_only, options)) from None
+        raise _stopped(error, value, _schema_problems(validator, value, options)) from None
 
 
-def _schema_problems(
-    validator: SchemaValidator, value: Any, schema_only: Mapping[str, Any], options: dict[str, Any]
-) -> list[ErrorDetails] | None:
-    """The schema's own problems with ``value``, without the rules' (None: not known).
+def _schema_problems(validator: SchemaValidator, value: Any, options: dict[str, Any]) -> list[ErrorDetails] | None:
+    """The schema's own problems with ``value``, without the rules' (``SCHEMA_ONLY``; None: not known).
 
     A rule's problem is located like a schema's (``/steps/5/status``), but the rules of a
     model run only once its schema holds, every array in it whole: they skip nothing.
@@ -191,7 +181,7 @@ def _schema_problems(
     given = cast("Mapping[str, Any]", context or {})
     rest: dict[str, Any] = {name: option for name, option in options.items() if name != "context"}
     try:
-        validator.validate_python(value, context={**given, **schema_only}, **rest)
+        validator.validate_python(value, context={**given, **SCHEMA_ONLY}, **rest)
     except ValidationError as error:
         return _errors.first_entries(error, _errors.MAX_ERRORS)[0]
     return []
@@ -254,11 +244,11 @@ def _walk(value: object, loc: tuple[int | str, ...]) -> list[object]:
     path: list[object] = [value]
     node: object = value
     for part in loc:
-        members, items = _as_object(node), _as_array(node)
+        items = _as_array(node)
         if items is not None and isinstance(part, int) and 0 <= part < len(items):
             node = items[part]
-        elif members is not None and part in members:
-            node = members[part]
+        elif isinstance(node, dict) and part in node:
+            node = cast("dict[Any, Any]", node)[part]  # type: ignore[redundant-cast]
         else:
             node = None
         path.append(node)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import orjson
 
@@ -35,9 +35,6 @@ __all__ = [
     "relocated",
     "written_by_their_own_method",
 ]
-
-
-_T = TypeVar("_T")
 
 
 class CanonicalJSONError(ValueError):
@@ -96,10 +93,10 @@ def canonical_json(value: Any) -> bytes:
 _writers: tuple[tuple[type, Callable[[Any], bytes]], ...] = ()
 
 
-def written_by_their_own_method(kind: type[_T], write: Callable[[_T], bytes]) -> None:
+def written_by_their_own_method(kind: type, write: Callable[[Any], bytes]) -> None:
     """Makes ``canonical_json`` write an instance of ``kind`` (or of a subclass) by ``write``, its own method."""
     global _writers
-    _writers = (*_writers, (kind, cast(Callable[[Any], bytes], write)))
+    _writers = (*_writers, (kind, write))
 
 
 def dumps(value: Any) -> bytes:
@@ -108,18 +105,13 @@ def dumps(value: Any) -> bytes:
         return orjson.dumps(prepare(value), option=orjson.OPT_SORT_KEYS)
     except RecursionError:
         raise CanonicalJSONError("nested too deeply to write") from None
-    except (_PathError, ValueError, TypeError) as error:  # orjson's JSONEncodeError is a TypeError
-        raise _refusal(value, error) from None
-
-
-def _refusal(value: Any, error: Exception) -> CanonicalJSONError:
-    """Why ``value`` has no RFC 8785 form: what ``prepare`` refused, else the problem ``first_problem`` names."""
-    if isinstance(error, _PathError):  # what prepare came to first refuses: an integer, two keys of one text
-        return CanonicalJSONError(error.message, tuple(reversed(error.segments)))
-    problem = first_problem(value, MAX_JSON_DEPTH, tuples=True)
-    if problem is not None:
-        return CanonicalJSONError(problem.message(), problem.location)
-    return CanonicalJSONError(f"not writable as JSON ({error})")
+    except _PathError as error:  # what prepare came to first refuses: an integer, two keys of one text
+        raise CanonicalJSONError(error.message, tuple(reversed(error.segments))) from None
+    except (ValueError, TypeError) as error:  # orjson's JSONEncodeError is a TypeError; first_problem names why
+        problem = first_problem(value, MAX_JSON_DEPTH, tuples=True)
+        if problem is not None:
+            raise CanonicalJSONError(problem.message(), problem.location) from None
+        raise CanonicalJSONError(f"not writable as JSON ({error})") from None
 
 
 class _PathError(Exception):

@@ -109,7 +109,7 @@ def fast_path_problems(kind: type) -> list[str]:
     * ``extra="forbid"``, or ``extra="allow"`` (so its facts say) with the extra keys checked by
       the SDK's own functions (registered with ``extra_keys``, ``_context``'s: each key's value
       an open JSON value, in both modes; ``model_members`` writes and
-      ``write_every_field`` counts them) and of no declared type;
+      ``every_field_writer`` counts them) and of no declared type;
     * no computed fields, no ``model_post_init``;
     * no validator or serializer but the SDK's own (registered by ``own_functions``):
       code the proofs cannot see might change a value, read the mode, or

@@ -22,20 +22,8 @@ VALUES = "values"
 RULES = "rules"
 TIMESTAMPS = "timestamps"
 
-NAMES: dict[str, str] = {
-    READING: "from_json, model_validate_json and parse read by pydantic's JSON mode, kept when the proof holds"
-    " (_reader)",
-    LOADING: "the strict reading's duplicate-key check by colon counts, and its second, exact reading only of"
-    " texts with an e+ (_json_input.load_json)",
-    WRITING: "to_json written by orjson through model_members, the open objects and numbers as they are where"
-    " the writing's screens prove it, and es6_number by repr (_writer)",
-    VALUES: "the C-speed screens asked before the strict walker of JSON values (plainly_json), and the"
-    " uniqueness of an array's items by a set (_json_values, _types)",
-    RULES: "a model's whole-model check of its rules, asked before its rules one by one"
-    " (RuledModel._plainly_sound in _rules, _trace, _inbox)",
-    TIMESTAMPS: "Timestamp.to_datetime and instant by datetime.fromisoformat (_formats)",
-}
-"""Each fast path's name, and what it is (where its fast and strict functions are)."""
+NAMES = frozenset({READING, LOADING, WRITING, VALUES, RULES, TIMESTAMPS})
+"""Every fast path's name (docs/architecture.md: where each one's fast and strict functions live)."""
 
 
 def _off(setting: str) -> frozenset[str]:
@@ -44,13 +32,13 @@ def _off(setting: str) -> frozenset[str]:
     if setting in ("", "0"):
         return frozenset()
     names = frozenset(part.strip() for part in setting.split(","))
-    return names if names <= NAMES.keys() else frozenset(NAMES)  # "1", "yes", a typo: every one, as it always was
+    return names if names <= NAMES else NAMES  # "1", "yes", a typo: every one, as it always was
 
 
 OFF: frozenset[str] = _off(os.environ.get("MPLP_MODELS_NO_FAST_PATHS", ""))
 """The fast paths turned off by name."""
 
-ENABLED: bool = frozenset(NAMES) != OFF
+ENABLED: bool = NAMES != OFF
 """False turns every fast path off (``MPLP_MODELS_NO_FAST_PATHS=1``), whatever ``OFF`` says."""
 
 

@@ -107,15 +107,12 @@ def _characters(raw: bytes, start: int, end: int) -> int:
 
 def _syntax_error(raw: bytes, error: orjson.JSONDecodeError, title: str) -> ValidationError:
     """orjson's refusal, worded and placed in ``raw``: orjson puts a UTF-8 error at the start, and counts characters."""
-    if error.msg.startswith("str is not valid UTF-8"):
+    offset, reason = len(error.doc[: error.pos].encode("utf-8", "surrogatepass")), error.msg
+    if error.msg.startswith("str is not valid UTF-8"):  # which Python then finds too, and places
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as bad:
             offset, reason = bad.start, _utf8_reason(raw, bad)
-        else:  # not reached: orjson and Python agree on UTF-8; kept so that the error stays an error
-            offset, reason = 0, error.msg
-    else:
-        offset, reason = len(error.doc[: error.pos].encode("utf-8", "surrogatepass")), error.msg
     message = f"Invalid JSON: {reason} at {place(raw, offset)}"
     return invalid(title, "json_invalid", message, pointer_at(raw, offset), raw)
 

@@ -5,7 +5,7 @@ Its strict function, ``read_strictly``, is ``_json_input.load_json`` then
 ``_bounded.validate_python``. Its fast function, ``read_fast``, lets pydantic
 validate while it parses (``Reading``), and keeps the model only when the
 counts of ``counts_agree`` (the proof: the model written back by
-``_writer.write_every_field``) and what the validator left out
+``_writer.every_field_writer``) and what the validator left out
 (``Reading.screen``, ``Reading.after``) hold; otherwise, and whenever pydantic
 refuses the text, the strict function decides, with its own errors.
 """
@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from pydantic_core import core_schema
 
 from mplp_models import _fastpath
-from mplp_models._bounded import SCHEMA_ONLY, fail_fast_copy, fail_fast_validator, validate_python, validator_of_copy
+from mplp_models._bounded import fail_fast_copy, fail_fast_validator, validate_python, validator_of_copy
 from mplp_models._fast_shapes import checks_extra_keys, facts_of, is_plain, model_class, rules_check
 from mplp_models._json_input import json_bytes, load_json
 from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, plainly_json
@@ -49,7 +49,7 @@ def read_strictly(
 ) -> Any:
     """The strict reading: orjson, the duplicate-key check, then a validation of Python objects (bounded errors)."""
     value = load_json(raw, kind.__name__, allow_duplicate_keys=allow_duplicate_keys)
-    return validate_python(kind, value, SCHEMA_ONLY, context=context, **(options or {}))
+    return validate_python(kind, value, context=context, **(options or {}))
 
 
 def counts_agree(raw: bytes, colons: int, written: bytes, unset: int) -> bool:
@@ -60,7 +60,7 @@ def counts_agree(raw: bytes, colons: int, written: bytes, unset: int) -> bool:
     things below, each settled here, in the types or in ``Reading``:
 
     * duplicate keys, which pydantic's parser merges: the model written back
-      (``write_every_field``: every field, the open objects as they are) holds
+      (``every_field_writer``: every field, the open objects as they are) holds
       one ``:`` per key it kept, one per field not given, and every ``:`` of
       the strings; the text holds as many, counting the fields not given and
       each ``\\u003a`` too (a count that may be too high, never too low: an
@@ -77,7 +77,7 @@ def counts_agree(raw: bytes, colons: int, written: bytes, unset: int) -> bool:
 
     The counts hold for plain models only (``_fast_shapes.fast_path_problems``: an
     unset field holds ``None``, every key is a field, no validator of the
-    user's changes a string); ``write_every_field`` refuses any other.
+    user's changes a string); ``every_field_writer`` refuses any other.
     Checked against orjson's verdicts on malformed text (invalid UTF-8, lone
     surrogates, bad numbers, trailing data, BOM, control characters) in the tests.
     """
@@ -174,10 +174,9 @@ class Reading:
     arrays and the rules (None: nothing).
     """
 
-    __slots__ = ("after", "kind", "screen", "validator")
+    __slots__ = ("after", "screen", "validator")
 
     def __init__(self, kind: type) -> None:
-        self.kind = kind
         edit = _JsonOnly(kind)
         try:
             schema = fail_fast_copy(kind.__pydantic_core_schema__, edit.edit)  # type: ignore[attr-defined]
@@ -215,7 +214,6 @@ class _JsonOnly:
         self.config: Any = None
         self.sound: Callable[[Any, Any], bool] | None = None
         self.open = False
-        self.outer_seen = False
         self.outer_made: dict[str, Any] | None = None
 
     def edit(self, node: dict[str, Any]) -> dict[str, Any]:
@@ -251,16 +249,17 @@ class _JsonOnly:
         if node["cls"] is not self.kind:
             return cast(dict[str, Any], node)
         # What is left out is asked of the outermost model only: a class that holds itself gets no copy.
-        if self.outer_seen:
+        if self.outer_made is not None:
             raise ValueError(f"{self.kind.__name__} holds a model of its own class")
-        self.outer_seen, self.config = True, node.get("config")
+        self.config = node.get("config")
         fields = cast(dict[str, Any], node["schema"])
-        if fields.get("type") != "model-fields" or not self.unique:
-            return cast(dict[str, Any], node)
-        own = {
-            name: _unique_left_out(field) if name in self.unique else field for name, field in fields["fields"].items()
-        }
-        self.outer_made = {**node, "schema": {**fields, "fields": own}}
+        if fields.get("type") == "model-fields" and self.unique:
+            own = {
+                name: _unique_left_out(field) if name in self.unique else field
+                for name, field in fields["fields"].items()
+            }
+            fields = {**fields, "fields": own}
+        self.outer_made = {**node, "schema": fields}
         return self.outer_made
 
 
@@ -349,9 +348,6 @@ def _screen(kind: type) -> _Screen:
 
 # --- the open objects of a model read, found and screened after the reading ----------------------
 
-_Find = Callable[[Any, "list[Any]"], None]
-"""Appends the open objects that a model holds (its own and its models' inside) to a list."""
-
 _SCREENED_LEVELS = MAX_OPEN_OBJECT_DEPTH + 1  # the list of the open objects found is a level of its own
 
 _Path = tuple[tuple[str, bool], ...]
@@ -378,8 +374,9 @@ def _paths_of(kind: type, within: frozenset[type]) -> tuple[_Path, ...]:
     return tuple(paths)
 
 
-def _finder(paths: tuple[_Path, ...]) -> _Find:
-    """The finder of the ways ``paths``: each followed by C-level maps over every model on the way.
+def _finder(paths: tuple[_Path, ...]) -> Callable[[Any, list[Any]], None]:
+    """What appends the open objects a model holds (its own and its models' inside) to a list: the ways ``paths``,
+    each followed by C-level maps over every model on the way.
 
     ``filter(None, ...)`` drops what is unset, empty arrays and empty objects; the model's own open fields
     are read off its ``__dict__`` by one ``itemgetter``, its extra keys (in no ``__dict__``) apart.

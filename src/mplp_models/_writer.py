@@ -14,7 +14,7 @@ the model to orjson, whose ``default`` is ``model_members``:
   function then writes what has an exact form and names the pointer of what has not.
 
 Any model that is not plain (``_fast_shapes.is_plain``) makes ``model_members`` raise ``TypeError``, which stops
-orjson. ``write_every_field`` is the writing that ``_reader``'s proof counts: every field as read.
+orjson. ``every_field_writer`` is the writing that ``_reader``'s proof counts: every field as read.
 """
 
 from __future__ import annotations
@@ -56,7 +56,6 @@ __all__ = [
     "open_fields",
     "refuse_changed_open_objects",
     "strictly_written",
-    "write_every_field",
     "write_json",
     "written_fields",
     "written_object",
@@ -224,11 +223,10 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
         return items
     first: object = items[0]
     kind = type(first)
-    prepared = _BULK.get(kind, _UNKNOWN)
-    if prepared is _UNKNOWN:
-        prepared = _bulk_of(kind)
-    if prepared is None or not all(map(is_, map(type, items), repeat(kind))):
+    plan = _PLANS.get(kind) or (_plan_of(first) if is_plain(kind) else None)
+    if plan is None or plan[2] or not all(map(is_, map(type, items), repeat(kind))):  # [2]: extra keys
         return items
+    prepared = plan[0]
     given: set[str] = cast(Any, first).__pydantic_fields_set__
     dicts: list[dict[str, Any]] = list(map(_DICT, items))
     if not all(map(given.__eq__, map(_GIVEN, items))):  # measured no slower than any C-level screen of fewer looks
@@ -245,17 +243,6 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
         return items
     # Nested lists of models (none in these schemas' list items today) are written item by item.
     return dicts
-
-
-_BULK: dict[type, tuple[str, ...] | None] = {}
-"""The prepared fields of a plain class with no extra keys whose lists are taken in bulk, else None: by class."""
-_UNKNOWN: Any = object()
-
-
-def _bulk_of(kind: type) -> tuple[str, ...] | None:
-    facts = facts_of(kind)
-    prepared = _BULK[kind] = facts.prepared if is_plain(kind) and not facts.extra else None
-    return prepared
 
 
 def _prepared_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> list[Any]:
@@ -525,19 +512,14 @@ def not_null_fields(kind: type) -> frozenset[str]:
 # --- the writing the reader's proof counts ---------------------------------------------------------
 
 
-def write_every_field(model: Any) -> tuple[bytes, int]:
-    """``model`` written with every field, given or not (``OPT_STRICT_INTEGER``), and how many were not given.
+def every_field_writer(kind: type) -> Callable[[Any], tuple[bytes, int]]:
+    """How a model of class ``kind`` is written with every field, given or not (``OPT_STRICT_INTEGER``), and
+    how many were not given: chosen once for the class.
 
     The reader's proof (``_reader.counts_agree``) counts colons in it: each model is its own ``__dict__``, an
     unset field ``None`` written as ``"name":null``, so the text has one ``:`` per given key, one per unset
     field, and those of the strings. Plain models only: a ``TypeError`` (as orjson's ``JSONEncodeError``) else.
     """
-    kind: type = type(model)  # pyright: ignore[reportUnknownVariableType]  # any value
-    return every_field_writer(kind)(model)
-
-
-def every_field_writer(kind: type) -> Callable[[Any], tuple[bytes, int]]:
-    """``write_every_field`` for the models of class ``kind``, with the choice below made once for the class."""
     if not is_plain(kind):
         return _refused
     facts = facts_of(kind)
@@ -572,7 +554,7 @@ def _write_nested(model: Any) -> tuple[bytes, int]:
 
 
 def _every_member(item: Any) -> tuple[dict[str, Any], int]:
-    """A plain model's every field (and extra keys) for ``write_every_field``, and how many were not given."""
+    """A plain model's every field (and extra keys) for ``every_field_writer``, and how many were not given."""
     plan = _PLANS.get(item.__class__)  # model_members' plan: a class seen first, or not plain, is checked
     if plan is None:
         plan = _plan_of(item)

@@ -29,7 +29,7 @@ import payloads
 
 import mplp_models as mm
 from mplp_models import _fastpath, _reader
-from mplp_models._writer import write_every_field
+from mplp_models._writer import every_field_writer
 
 KINDS = ("Event", "InboxMessage", "Dialog")
 STAGES = (
@@ -58,7 +58,7 @@ def _strictly(model: type[mm.MplpModel], raw: bytes) -> Callable[[], object]:
 
 def _proof(raw: bytes, model: object) -> bool:
     """The reading's proof as ``_reader.read_fast`` asks it: the counts of the model written with every field."""
-    written, unset = write_every_field(model)
+    written, unset = every_field_writer(type(model))(model)
     return _reader.counts_agree(raw, raw.count(b":"), written, unset)
 
 
@@ -75,7 +75,7 @@ def _cases(model: type[mm.MplpModel], peer: Any, raw: bytes) -> dict[str, Callab
         "validator": functools.partial(validator.validate_json, raw),
         "own validator": functools.partial(model.__pydantic_validator__.validate_json, raw),
         "proof": functools.partial(_proof, raw, read),
-        "proof's writing": functools.partial(write_every_field, read),
+        "proof's writing": functools.partial(every_field_writer(type(read)), read),
         "rules": functools.partial(after, read, None) if after is not None else (lambda: None),
         "strict reading": _strictly(model, raw),
         "orjson.loads": functools.partial(orjson.loads, raw),
