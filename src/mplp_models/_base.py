@@ -20,7 +20,7 @@ from mplp_models._errors import json_worded
 from mplp_models._public import publish
 from mplp_models._reader import read
 from mplp_models._writable_errors import writable_errors
-from mplp_models._writer import given_members, not_null_fields, write_json
+from mplp_models._writer import given_members, json_members, not_null_fields, write_json
 
 __all__ = ["SCHEMA_ONLY", "MplpModel", "json_key"]
 
@@ -259,8 +259,13 @@ class MplpModel(BaseModel, frozen=True):
 
         Returns:
             The fields that were given, explicit nulls included, and no others.
+
+        Raises:
+            CanonicalJSONError: For an open object changed in place into something the
+                reading would refuse (a value that is not JSON, a key that is not a
+                string...); ``pointer`` names it, as ``to_json``'s does.
         """
-        return self.model_dump(mode="json", exclude_unset=True)
+        return json_members(self)
 
     def to_json(self) -> bytes:
         """The canonical JSON bytes (RFC 8785) of the model: stable for hashing, signing and diffing.

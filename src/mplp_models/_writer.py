@@ -51,6 +51,7 @@ __all__ = [
     "Unproven",
     "every_field_writer",
     "given_members",
+    "json_members",
     "model_members",
     "not_null_fields",
     "open_fields",
@@ -82,8 +83,14 @@ def write_json(model: BaseModel) -> bytes:
 
 def strictly_written(model: BaseModel) -> bytes:
     """The RFC 8785 bytes of ``model``'s given fields, by ``model_dump`` and ``canonical_json``'s walk of the dict."""
+    return dumps(json_members(model))
+
+
+def json_members(model: BaseModel) -> dict[str, Any]:
+    """``model``'s given fields as JSON-compatible Python values (``to_dict``); a ``CanonicalJSONError`` where
+    ``model_dump`` refuses (pydantic wraps a serializer's error in its own)."""
     try:
-        return dumps(model.model_dump(mode="json", exclude_unset=True))
+        return model.model_dump(mode="json", exclude_unset=True)
     except PydanticSerializationError as error:
         refusal = error.__cause__
         if isinstance(refusal, CanonicalJSONError):  # given_members's, located from this model
