@@ -140,6 +140,11 @@ def test_a_plan_not_yet_running_has_no_running_steps(plan_status: str) -> None:
     errors = violations(plan_doc(step(1, "in_progress"), step(2, "failed"), step(3, "blocked"), status=plan_status))
     assert [e["loc"] for e in errors] == [("steps", 0, "status"), ("steps", 1, "status")]
     assert all(e["type"] == "plan_not_started" for e in errors)
+    # Worded for a payload and for an edit alike (the step may be the one being moved): what is, and the rule.
+    assert [e["msg"] for e in errors] == [
+        f"step {STEP(1)} is in_progress but the plan is {plan_status}: no step starts before the plan is in_progress",
+        f"step {STEP(2)} is failed but the plan is {plan_status}: no step starts before the plan is in_progress",
+    ]
 
 
 # --- execution order --------------------------------------------------------------

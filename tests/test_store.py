@@ -307,6 +307,18 @@ def test_read_only_stores_refuse_writes(location: str) -> None:
         assert len(store.history(mm.Plan, plan.plan_id)) == 1
 
 
+def test_open_store_takes_a_path_object(tmp_path: Path) -> None:
+    # A pathlib.Path is a SQLite file, as SqliteStore takes it; anything but text or a path is a TypeError.
+    _, plan = session()
+    with open_store(tmp_path / "session.sqlite") as store:
+        assert isinstance(store, SqliteStore)
+        store.put(plan)
+    with open_store(str(tmp_path / "session.sqlite"), read_only=True) as store:
+        assert store.get(mm.Plan, plan.plan_id) == plan
+    with pytest.raises(TypeError, match="not bytes"):
+        open_store(b"session.sqlite")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+
 def test_opening_what_is_no_store(tmp_path: Path, postgres_conninfo: str) -> None:
     with pytest.raises(StoreError, match="cannot open"):
         SqliteStore(tmp_path / "missing.sqlite", read_only=True)

@@ -516,7 +516,10 @@ class PlanBehaviour(RuledModel, frozen=True):
         return order
 
     def ready_steps(self) -> list[PlanStep]:
-        """What an executor may start now.
+        """The steps an executor may start next: ready by their dependencies, whatever the plan's status.
+
+        No step starts while the plan is draft, proposed or approved (``plan_not_started``); on such
+        a plan, these are the steps that will come first once it is ``in_progress``.
 
         Costs what changed since the plan it was edited from: a plan made by an edit finds its
         ready steps from the ones its ancestor found, looking only at the steps the edits moved and
@@ -1003,5 +1006,6 @@ def _status_rules(
             yield RuleViolation(
                 ("steps", position, "status"),
                 "plan_not_started",
-                f"the plan is {plan_status.value} but step {step_id} is already {own.value}",
+                f"step {step_id} is {own.value} but the plan is {plan_status.value}: no step starts before the plan"
+                " is in_progress",
             )

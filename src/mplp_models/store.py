@@ -16,6 +16,9 @@ read checks the sha256 of the canonical JSON bytes it returns. See the docs page
 
 from __future__ import annotations
 
+import os
+from typing import cast
+
 from mplp_models._store import (
     KEYFRAME_EVERY,
     DocumentNotFound,
@@ -42,13 +45,23 @@ __all__ = [
 ]
 
 
-def open_store(location: str, *, read_only: bool = False) -> Store:
+def open_store(location: str | os.PathLike[str], *, read_only: bool = False) -> Store:
     """The store at ``location``: a PostgreSQL connection string, or else the path of a SQLite file.
 
     A connection string is a URI (``postgresql://...``, ``postgres://...``) or libpq's
-    ``key=value`` form (``host=/run/postgresql dbname=agents``). ``read_only`` as for
+    ``key=value`` form (``host=/run/postgresql dbname=agents``); a path object
+    (``pathlib.Path``) is always a SQLite file. ``read_only`` as for
     ``SqliteStore`` and ``PostgresStore``.
+
+    Raises:
+        TypeError: ``location`` is neither text nor a path object.
     """
+    if isinstance(location, os.PathLike):
+        return SqliteStore(location, read_only=read_only)
+    if not isinstance(cast(object, location), str):  # what the types refuse, from an untyped caller
+        raise TypeError(
+            f"open_store takes a connection string or a SQLite path (str or os.PathLike), not {type(location).__name__}"
+        )
     if location.startswith(("postgresql://", "postgres://")) or _is_key_value(location):
         return PostgresStore(location, read_only=read_only)
     return SqliteStore(location, read_only=read_only)
