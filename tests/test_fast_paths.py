@@ -221,7 +221,8 @@ def test_the_whole_model_rule_checks_run_only_when_on(enabled: bool, monkeypatch
         return call
 
     monkeypatch.setattr(_trace, "_plainly_sound", counted("trace", _trace._plainly_sound))
-    monkeypatch.setattr(_inbox._InboxRules, "_plainly_sound", counted("inbox", _inbox._InboxRules._plainly_sound))
+    inbox = _inbox.InboxMessageBehaviour
+    monkeypatch.setattr(inbox, "_plainly_sound", counted("inbox", inbox._plainly_sound))
     monkeypatch.setattr(_timestamp_order, "in_text_order", counted("in text order", _timestamp_order.in_text_order))
     with fast_paths(enabled):
         kinds: dict[str, type[mm.Trace | mm.InboxMessage | mm.Confirm]] = {

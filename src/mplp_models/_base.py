@@ -145,7 +145,8 @@ class MplpModel(BaseModel, frozen=True):
                 a broken rule, each located by its path.
         """
         try:
-            return cls._read_json(data, None if semantic else SCHEMA_ONLY, allow_duplicate_keys, None)
+            model: Self = read(cls, data, None if semantic else SCHEMA_ONLY, allow_duplicate_keys, None)
+            return model
         except ValidationError as error:
             raise json_worded(error) from None
 
@@ -202,7 +203,8 @@ class MplpModel(BaseModel, frozen=True):
         _check_extra(extra)
         options = _options(by_alias=by_alias, by_name=by_name)
         try:
-            return cls._read_json(json_data, context, False, options)
+            model: Self = read(cls, json_data, context, False, options)
+            return model
         except ValidationError as error:
             raise json_worded(error) from None
 
@@ -242,15 +244,6 @@ class MplpModel(BaseModel, frozen=True):
             return cast(Self, _bounded.validate_python(cls, obj, context=context, **options))
         except ValidationError as error:
             raise json_worded(error) from None
-
-    @classmethod
-    def _read_json(
-        cls, data: Any, context: Any, allow_duplicate_keys: bool, options: Mapping[str, Any] | None, /
-    ) -> Self:
-        # Positional only, and the reading in one call: an event is read in a few microseconds, of which
-        # each call with keywords takes its share. _reader.read: the fast path and its strict function.
-        model: Self = read(cls, data, context, allow_duplicate_keys, options)
-        return model
 
     # --- JSON out ---
 

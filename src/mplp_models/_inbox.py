@@ -82,7 +82,9 @@ class _InboxRules(RuledModel, frozen=True):
     def _plainly_sound(self) -> bool:
         """Whether the message breaks no rule, shown in a few C-level steps; ``False`` is no verdict.
 
-        It says "sound" only where ``_stamp_violations`` yields nothing: the status's stamp is
+        It says "sound" only where ``_violations`` yields nothing: no ``broadcast`` among other
+        recipients (InboxMessage's rule; a code-mode message naming it is asked of its
+        ``_violations``, which have no such rule), the status's stamp is
         set (``str`` of a ``StatusEnum`` member is its value), and each later stamp passes
         ``is_before``'s own fast test against ``created_at`` (one length, both ending in ``Z``,
         a ``T``, no ``:60``), under which ``is_before(value, created)`` is ``value < created``
@@ -93,6 +95,9 @@ class _InboxRules(RuledModel, frozen=True):
         it to the plain rules (fast paths off) on generated messages, and fails if a part of
         the test of form is dropped.
         """
+        recipients = self.recipient_ids
+        if len(recipients) > 1 and BROADCAST in recipients:  # InboxMessage's _among_others, written out
+            return False
         later = _LATER_STAMPS(self)
         position = _STAMP_POSITION.get(str(self.status))
         if position is not None and later[position] is None:
@@ -130,8 +135,7 @@ class InboxMessageBehaviour(_InboxRules, frozen=True):
     if TYPE_CHECKING:
         status: InboxMessageStatus
 
-    def _plainly_sound(self) -> bool:
-        return not self._among_others() and _InboxRules._plainly_sound(self)  # no super(): ~0.1 us a reading
+    _plainly_sound = _InboxRules._plainly_sound  # its own: it holds the broadcast test (_among_others)
 
     def _among_others(self) -> bool:
         return BROADCAST in self.recipient_ids and len(self.recipient_ids) > 1

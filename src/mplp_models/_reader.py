@@ -37,8 +37,11 @@ _READING = _fastpath.READING
 def read(kind: type, data: Any, context: Any, allow_duplicate_keys: bool, options: Mapping[str, Any] | None) -> Any:
     """The model of class ``kind`` that ``data`` holds: ``read_fast``'s if it gives one, else the strict one."""
     raw: bytes = data if type(data) is bytes else json_bytes(data, kind.__name__)
-    if _fastpath.ENABLED and _READING not in _fastpath.OFF:  # _fastpath.on, without the call
-        fast = read_fast(kind, raw, context, options)
+    if _fastpath.ENABLED and _READING not in _fastpath.OFF:  # _fastpath.on and read_fast, without their calls
+        reads = _READS.get(kind)
+        if reads is None:
+            reads = _READS[kind] = _read_of(kind)
+        fast = reads(raw, context, options)
         if fast is not None:
             return fast
     return read_strictly(kind, raw, context, allow_duplicate_keys, options)

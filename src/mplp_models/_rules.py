@@ -203,8 +203,11 @@ def _value_at(model: object, loc: tuple[str | int, ...]) -> object:
 
 
 def _sound(model: RuledModel, context: object) -> bool:
-    # The fast reading's question, asked of a model read without _apply_rules: would it pass?
-    return _schema_only(context) or next(model._broken(), None) is None  # pyright: ignore[reportPrivateUsage]
+    # The fast reading's question, asked of a model read without _apply_rules: would it pass? _broken's
+    # steps written out, the whole-model check first: its calls were a fifth of a small message's reading.
+    if _fastpath.ENABLED and _fastpath.RULES not in _fastpath.OFF and model._plainly_sound():  # pyright: ignore[reportPrivateUsage]
+        return True
+    return _schema_only(context) or next(model._violations(), None) is None  # pyright: ignore[reportPrivateUsage]
 
 
 rules_after_reading(RuledModel.__pydantic_decorators__.model_validators["_apply_rules"].func, _sound)

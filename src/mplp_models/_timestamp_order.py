@@ -80,13 +80,17 @@ _MINUTES = {f"{hour:02d}:{minute:02d}": hour * 60 + minute for hour in range(24)
 """``"HH:MM"`` -> minutes since midnight: a time's and an offset's, by one look-up rather than two ``int`` calls."""
 
 
+_OFFSETS = {
+    f"{sign}{text}": minutes * (1 if sign == "+" else -1) for text, minutes in _MINUTES.items() for sign in "+-"
+}
+"""``"±HH:MM"`` -> the offset in minutes, east of UTC positive. A text ending in ``Z`` or ``z`` has no
+``+`` or ``-`` six characters from its end (a digit, ``:`` or ``.`` is there), so its last six are no key:
+``_OFFSETS.get(text[-6:], 0)`` is any text's offset, with no test of its form."""
+
+
 def _utc_minutes(text: str) -> int:
     """Minutes from the start of the text's own date to its minute, in UTC (below 0 or past a day at times)."""
-    local = _MINUTES[text[11:16]]
-    if text[-1] in "Zz":
-        return local
-    offset = _MINUTES[text[-5:]]
-    return local - offset if text[-6] == "+" else local + offset
+    return _MINUTES[text[11:16]] - _OFFSETS.get(text[-6:], 0)
 
 
 def _days(text: str) -> int:
@@ -168,18 +172,22 @@ def none_before(stamps: Sequence[Timestamp], moment: Timestamp) -> bool:
         return not any(map(is_before, stamps, repeat(moment)))
     if moment[-1] == "Z" and in_text_order([moment, *stamps]):
         return moment <= min(stamps)
-    return _none_before_by_fields(stamps, moment)
+    return none_given_before(stamps, moment)
 
 
-def _none_before_by_fields(stamps: Sequence[Timestamp | None], moment: Timestamp) -> bool:
-    """``none_before`` where ``moment`` has no leap second, each stamp compared by its fields (``_earlier``); a
-    ``None`` among ``stamps`` is skipped (an inbox message's unset stamps).
+def none_given_before(stamps: Sequence[Timestamp | None], moment: Timestamp) -> bool:
+    """Whether no given stamp (``None`` is skipped: an inbox message's unset ones) names an instant before ``moment``.
 
-    ``moment``'s are read once; a stamp of its date whose UTC minute differs is decided by the
-    minutes alone, as ``_earlier`` decides it (the dates being one text). Each stamp's UTC
-    minute is ``_utc_minutes``'s, written out: the call per stamp took a fifth of the time.
+    Each stamp is compared by its fields (``_earlier``), with no list made: ``none_before``'s way for
+    any mix of forms, and the rules' whole-model checks' (``_inbox``) once the texts' forms differ. A
+    leap second in ``moment``, and every list when the fast paths are off, goes to ``none_before``.
+    ``moment``'s fields are read once; a stamp of its date whose UTC minute differs is decided by the
+    minutes alone, as ``_earlier`` decides it (the dates being one text). Each text's UTC minute is
+    ``_utc_minutes``'s, written out: the call per stamp took a fifth of the time.
     """
-    day, minutes = moment[:10], _utc_minutes(moment)
+    if not _fastpath.ENABLED or ":60" in moment:
+        return none_before([stamp for stamp in stamps if stamp is not None], moment)
+    day, minutes = moment[:10], _MINUTES[moment[11:16]] - _OFFSETS.get(moment[-6:], 0)
     for stamp in stamps:
         if stamp is None:
             continue
@@ -187,27 +195,13 @@ def _none_before_by_fields(stamps: Sequence[Timestamp | None], moment: Timestamp
             if stamp.instant() < moment.instant():
                 return False
             continue
-        other = _MINUTES[stamp[11:16]]
-        last = stamp[-1]
-        if last != "Z" and last != "z":
-            other = other - _MINUTES[stamp[-5:]] if stamp[-6] == "+" else other + _MINUTES[stamp[-5:]]
+        other = _MINUTES[stamp[11:16]] - _OFFSETS.get(stamp[-6:], 0)
         if other != minutes and stamp[:10] == day:
             if other < minutes:
                 return False
         elif _earlier(stamp, other, moment, minutes):
             return False
     return True
-
-
-def none_given_before(stamps: Sequence[Timestamp | None], moment: Timestamp) -> bool:
-    """``none_before`` of the stamps that are given (not ``None``): compared by their fields, with no list made.
-
-    For the rules' whole-model checks (``_inbox``), once the texts' forms differ; a leap second in
-    ``moment``, and every list when the fast paths are off, goes to ``none_before``.
-    """
-    if not _fastpath.ENABLED or ":60" in moment:
-        return none_before([stamp for stamp in stamps if stamp is not None], moment)
-    return _none_before_by_fields(stamps, moment)
 
 
 def in_text_order(stamps: Sequence[str]) -> bool:
