@@ -246,9 +246,10 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
             dicts = list(map(_COPY, dicts))
             for name in unset:  # dropped from every copy by a C-level map, consumed in place
                 deque(map(_POP, dicts, repeat(name)), maxlen=0)
-    if prepared and not _prepared_as_is(_prepared_values(dicts, prepared)):
+    # exactly_json takes no tuple (a model's own array of open objects): no list of models in these schemas
+    # holds one, and a list that did would be written item by item. Their own lists of models are orjson's.
+    if prepared and not exactly_json(_prepared_values(dicts, prepared)):
         return items
-    # Nested lists of models (none in these schemas' list items today) are written item by item.
     return dicts
 
 
@@ -257,23 +258,6 @@ def _prepared_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> lis
     if len(names) == 1:
         return list(map(_GET, dicts, repeat(names[0])))
     return list(chain.from_iterable(map(_GET, dicts, repeat(name)) for name in names))
-
-
-def _prepared_as_is(values: list[Any]) -> bool:
-    """Whether orjson writes the prepared fields' ``values`` as they are (``exactly_json``, which takes no tuple:
-    a model's own array of open objects is then looked at item by item)."""
-    return exactly_json(values) or (tuple in set(map(type, values)) and exactly_json(_flattened(values)))
-
-
-def _flattened(values: list[Any]) -> list[Any]:
-    """``values`` with a model's own array of open objects (a tuple) as its items: each is an open object on its own."""
-    flat: list[Any] = []
-    for value in values:
-        if type(value) is tuple:
-            flat.extend(cast(tuple[Any, ...], value))  # type: ignore[redundant-cast]  # pyright: tuple[Unknown, ...]
-        else:
-            flat.append(value)
-    return flat
 
 
 # --- one model's numbers and open objects, proven and prepared in one walk --------------------------
