@@ -102,8 +102,12 @@ def test_equal_start_and_completion_and_other_spellings_are_in_order() -> None:
     document = changed("tool-event", ("started_at",), "2026-03-01T10:30:02.250+01:00")
     assert mm.ToolEvent.from_json(json.dumps(document)).check() == []
     document = changed("ci-event", ("completed_at",), "2026-03-01T10:09:59+01:00")  # 09:09:59Z, before 09:10Z
-    assert [violation.code for violation in mm.CIEvent.from_json(json.dumps(document), semantic=False).check()] == [
-        "completed_before_start"
+    found = mm.CIEvent.from_json(json.dumps(document), semantic=False).check()
+    assert [(violation.code, violation.message) for violation in found] == [
+        (
+            "completed_before_start",  # the offsets differ: the stamp not at UTC is followed by its instant at UTC
+            "completed_at 2026-03-01T10:09:59+01:00 (2026-03-01T09:09:59Z) is before started_at 2026-03-01T09:10:00Z",
+        )
     ]
 
 
@@ -167,3 +171,14 @@ def test_a_sequence_names_each_event_once_and_in_time_order_per_session() -> Non
     )
     assert codes([second, other_session_earlier]) == []  # sessions interleave
     assert codes([first, first]) == [("duplicate_event_id", (1, "event_id"))]
+
+
+def test_an_event_out_of_order_at_another_offset_is_named_with_its_instant_at_utc() -> None:
+    first = map_event(1, "MAPSessionStarted")  # 09:01:00Z
+    second = map_event(2, "MAPRolesAssigned").model_copy(
+        update={"timestamp": mm.Timestamp("2026-03-01T10:00:30+01:00")}
+    )
+    assert [violation.message for violation in mm.check_map_events([first, second])] == [
+        f"event {second.event_id} at 2026-03-01T10:00:30+01:00 (2026-03-01T09:00:30Z) is before event 0"
+        f" of session {SESSION} at 2026-03-01T09:01:00Z"
+    ]

@@ -136,6 +136,11 @@ def test_finished_before_started_for_the_trace_and_its_segments() -> None:
         (("segments", 0, "finished_at"), "finished_before_start"),
     ]
     assert SEGMENT(1) in found[1][2]
+    # The offsets differ: the stamp not at UTC is followed by its instant at UTC (docs/rules.md).
+    assert found[0][2] == (
+        "the trace finished at 2026-03-02T15:00:00+02:00 (2026-03-02T13:00:00Z),"
+        " before it started at 2026-03-02T14:00:00Z"
+    )
 
 
 def test_near_misses_of_the_timeline_pass() -> None:
@@ -185,6 +190,20 @@ def test_duplicate_decision_ids_and_decisions_before_the_request_all_at_once() -
         (("decisions", 2, "decided_at"), "decided_before_request"),
     ]
     assert DECISION(1) in found[0][2] and DECISION(2) in found[1][2]
+
+
+def test_a_decision_before_the_request_at_another_offset_is_named_with_its_instant_at_utc() -> None:
+    found = violations(
+        mm.Confirm, confirm_with(decision(1, at="2026-03-02T06:59:00-05:00"), requested_at="2026-03-02T12:00:00Z")
+    )
+    assert found == [
+        (
+            ("decisions", 0, "decided_at"),
+            "decided_before_request",
+            f"decision {DECISION(1)} at 2026-03-02T06:59:00-05:00 (2026-03-02T11:59:00Z)"
+            " is before requested_at 2026-03-02T12:00:00Z",
+        )
+    ]
 
 
 def test_a_decision_at_the_very_instant_of_the_request_passes() -> None:

@@ -243,8 +243,16 @@ def test_dialog_timeline_compares_instants() -> None:
         (("messages", 0, "timestamp"), "message_before_start"),
         (("messages", 3, "timestamp"), "message_after_end"),
     ]
+    # The offsets differ: each stamp not at UTC is followed by its instant at UTC (docs/rules.md).
+    assert [e["msg"] for e in errors] == [
+        "message 0 at 2026-03-02T13:59:59.999Z is before started_at 2026-03-02T16:00:00+02:00 (2026-03-02T14:00:00Z)",
+        "message 3 at 2026-03-02T15:00:11+01:00 (2026-03-02T14:00:11Z) is after ended_at 2026-03-02T14:00:10Z",
+    ]
     document["ended_at"] = "2026-03-02T13:00:00Z"
-    assert ("ended_at",) in [e["loc"] for e in violations(document, mm.Dialog)]
+    ended = [e["msg"] for e in violations(document, mm.Dialog) if e["loc"] == ("ended_at",)]
+    assert ended == [
+        "ended_at 2026-03-02T13:00:00Z is before started_at 2026-03-02T16:00:00+02:00 (2026-03-02T14:00:00Z)"
+    ]
 
 
 def test_timelines_are_exact_below_the_microsecond_and_take_year_zero() -> None:

@@ -20,9 +20,17 @@ import pytest
 from fast_path_switch import fast_paths
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 import mplp_models as mm
-from mplp_models._timestamp_order import earliest_and_latest, in_text_order, is_before, none_before, none_given_before
+from mplp_models._timestamp_order import (
+    as_compared,
+    earliest_and_latest,
+    in_text_order,
+    is_before,
+    none_before,
+    none_given_before,
+)
 
 Parts = tuple[int, int, int, int, int, int, str, str, str]  # year .. second, fraction, offset, separator
 
@@ -394,3 +402,85 @@ def test_none_given_before_agrees_with_datetime_on_mixed_offsets_with_stamps_not
 def test_mixed_offsets_table(first: str, second: str, before: bool, enabled: bool) -> None:
     with fast_paths(enabled):
         assert is_before(mm.Timestamp(first), mm.Timestamp(second)) is before
+
+
+# --- how a rule's message quotes two stamps it orders ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "quoted"),
+    [
+        # one offset (Z, +00:00 and -00:00 are all UTC): as written
+        ("2026-03-01T07:59:00Z", "2026-03-01T08:00:00Z", ("2026-03-01T07:59:00Z", "2026-03-01T08:00:00Z")),
+        ("2026-03-01T07:59:00+00:00", "2026-03-01T08:00:00z", ("2026-03-01T07:59:00+00:00", "2026-03-01T08:00:00z")),
+        (
+            "2026-03-01T09:59:00+02:00",
+            "2026-03-01T10:00:00+02:00",
+            ("2026-03-01T09:59:00+02:00", "2026-03-01T10:00:00+02:00"),
+        ),
+        # offsets that differ: each stamp not at UTC followed by its instant at UTC (RFC 3339 section 4.2)
+        (
+            "2026-03-01T07:59:00Z",
+            "2026-03-01T10:00:00+02:00",
+            ("2026-03-01T07:59:00Z", "2026-03-01T10:00:00+02:00 (2026-03-01T08:00:00Z)"),
+        ),
+        (
+            "2026-03-02t01:00:00.5+02:00",
+            "2026-03-01T19:30:00-05:00",
+            (
+                "2026-03-02t01:00:00.5+02:00 (2026-03-01T23:00:00.500Z)",
+                "2026-03-01T19:30:00-05:00 (2026-03-02T00:30:00Z)",
+            ),
+        ),
+        # an instant before the year 0000, which RFC 3339 cannot write: as written
+        (
+            "0000-01-01T00:30:00+01:00",
+            "0000-01-01T00:00:00Z",
+            ("0000-01-01T00:30:00+01:00", "0000-01-01T00:00:00Z"),
+        ),
+    ],
+)
+def test_as_compared_table(first: str, second: str, quoted: tuple[str, str]) -> None:
+    assert as_compared(first, second) == quoted
+
+
+def test_as_compared_names_the_instant_at_utc_on_mixed_offsets() -> None:
+    # The UTC text in parentheses names the instant of the stamp it follows (datetime's reading, to the
+    # microsecond it keeps); a stamp at UTC is quoted as written.
+    checked = 0
+    for first, second in mixed_pairs(5_000, 8601):
+        for stamp, shown in zip((first, second), as_compared(first, second)):
+            if shown == stamp:
+                continue
+            assert shown.startswith(f"{stamp} (") and shown.endswith("Z)")
+            utc = shown[len(stamp) + 2 : -1]
+            (local, fraction), (at_utc, utc_fraction) = reference(stamp), reference(utc)
+            assert (at_utc, utc_fraction) == (local, Decimal(str(fraction)[:11]))
+            checked += 1
+    assert checked > 2_000
+
+
+def test_an_inbox_message_before_created_names_the_instants_at_utc() -> None:
+    document = {
+        "schema_version": 1,
+        "message_id": "IM-1",
+        "type": "request",
+        "status": "read",
+        "sender_id": "a",
+        "recipient_ids": ["b"],
+        "subject": "s",
+        "body": "b",
+        "created_at": "2026-03-01T10:00:00+02:00",
+        "updated_at": "2026-03-01T08:30:00Z",  # the same day, later by its instant (earlier as text)
+        "read_at": "2026-03-01T07:59:00Z",
+    }
+    with pytest.raises(ValidationError) as refused:
+        mm.InboxMessage.model_validate(document)
+    assert mm.errors_as_json(refused.value) == [
+        {
+            "pointer": "/read_at",
+            "code": "before_created",
+            "message": "read_at 2026-03-01T07:59:00Z is before created_at 2026-03-01T10:00:00+02:00"
+            ' (2026-03-01T08:00:00Z); found "2026-03-01T07:59:00Z"',  # the value quoted as docs/cli.md shows
+        }
+    ]

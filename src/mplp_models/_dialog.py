@@ -17,7 +17,7 @@ from mplp_models._formats import Timestamp
 from mplp_models._generated.mplp.v1_0.common.common_types_schema import Governance
 from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, RuleViolation
-from mplp_models._timestamp_order import earliest_and_latest, is_before
+from mplp_models._timestamp_order import as_compared, earliest_and_latest, is_before
 
 if TYPE_CHECKING:
     from mplp_models._chat import AgentRole, AnthropicChat, OpenAIChatMessage
@@ -152,7 +152,9 @@ class DialogBehaviour(RuledModel, frozen=True):
     def _violations(self) -> Iterator[RuleViolation]:
         started, ended = self.started_at, self.ended_at
         if started is not None and ended is not None and is_before(ended, started):
-            yield RuleViolation(("ended_at",), "ended_before_start", f"ended_at {ended} is before started_at {started}")
+            end_text, start_text = as_compared(ended, started)
+            said = f"ended_at {end_text} is before started_at {start_text}"
+            yield RuleViolation(("ended_at",), "ended_before_start", said)
         if not self.messages or (started is None and ended is None) or self._all_within(started, ended):
             return  # nothing for a message to fall outside of
         start = started.instant() if started is not None else None
@@ -177,18 +179,13 @@ class DialogBehaviour(RuledModel, frozen=True):
         """The timeline rules of one message: not before ``started_at``, not after ``ended_at`` (instants)."""
         moment = message.timestamp.instant()
         loc = ("messages", position, "timestamp")
-        if start is not None and moment < start:
-            yield RuleViolation(
-                loc,
-                "message_before_start",
-                f"message {position} at {message.timestamp} is before started_at {self.started_at}",
-            )
-        if end is not None and moment > end:
-            yield RuleViolation(
-                loc,
-                "message_after_end",
-                f"message {position} at {message.timestamp} is after ended_at {self.ended_at}",
-            )
+        started, ended = self.started_at, self.ended_at  # given where start and end are
+        if start is not None and started is not None and moment < start:
+            at, other = as_compared(message.timestamp, started)
+            yield RuleViolation(loc, "message_before_start", f"message {position} at {at} is before started_at {other}")
+        if end is not None and ended is not None and moment > end:
+            at, other = as_compared(message.timestamp, ended)
+            yield RuleViolation(loc, "message_after_end", f"message {position} at {at} is after ended_at {other}")
 
     # --- chat formats (the mapping: docs/interop.md; the work: _chat, imported when one is called) ---
 

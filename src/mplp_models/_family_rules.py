@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mplp_models._formats import Timestamp
 from mplp_models._open_models import OpenObjectBehaviour
 from mplp_models._rules import RuledModel, RuleViolation, duplicate_ids
-from mplp_models._timestamp_order import is_before
+from mplp_models._timestamp_order import as_compared, is_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.events.mplp_map_event_schema import MAPEvent
@@ -78,7 +78,8 @@ class RunEventBehaviour(RuledModel, frozen=True):
         started, completed = self.started_at, self.completed_at
         if started is None or completed is None or not is_before(completed, started):
             return
-        message = f"completed_at {completed} is before started_at {started}"
+        completed_text, started_text = as_compared(completed, started)
+        message = f"completed_at {completed_text} is before started_at {started_text}"
         yield RuleViolation(("completed_at",), "completed_before_start", message)
 
 
@@ -164,9 +165,9 @@ def check_map_events(events: Iterable[MAPEvent]) -> list[RuleViolation]:
     for position, event in enumerate(listed):
         before = last.get(event.session_id)
         if before is not None and is_before(event.timestamp, before[1]):
+            at, other = as_compared(event.timestamp, before[1])
             message = (
-                f"event {event.event_id} at {event.timestamp} is before event {before[0]} "
-                f"of session {event.session_id} at {before[1]}"
+                f"event {event.event_id} at {at} is before event {before[0]} of session {event.session_id} at {other}"
             )
             found.append(RuleViolation((position, "timestamp"), "timestamp_out_of_order", message))
         last[event.session_id] = (position, event.timestamp)

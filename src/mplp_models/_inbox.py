@@ -14,7 +14,7 @@ from typing_extensions import Self
 
 from mplp_models._formats import Timestamp
 from mplp_models._rules import RuledModel, RuleViolation
-from mplp_models._timestamp_order import is_before, none_given_before
+from mplp_models._timestamp_order import as_compared, is_before, none_given_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import (
@@ -126,7 +126,8 @@ class _InboxRules(RuledModel, frozen=True):
         for name in _LATER:
             value: Timestamp | None = getattr(self, name)
             if value is not None and is_before(value, self.created_at):
-                yield RuleViolation((name,), "before_created", f"{name} {value} is before created_at {self.created_at}")
+                later, created = as_compared(value, self.created_at)
+                yield RuleViolation((name,), "before_created", f"{name} {later} is before created_at {created}")
 
 
 class InboxMessageBehaviour(_InboxRules, frozen=True):

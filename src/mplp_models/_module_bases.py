@@ -20,7 +20,7 @@ from mplp_models._ids import new_id, new_meta
 from mplp_models._kinds import kind_named
 from mplp_models._public import is_generated
 from mplp_models._rules import RuledModel, RuleViolation, duplicate_ids, permissive_moves
-from mplp_models._timestamp_order import is_before, none_before
+from mplp_models._timestamp_order import as_compared, is_before, none_before
 
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel
@@ -297,11 +297,11 @@ class ConfirmBehaviour(_Moving, frozen=True):
             return  # the common case, in one pass (none_before); else each one before is named
         for position, decision in enumerate(decisions):
             if is_before(decision.decided_at, self.requested_at):
+                at, requested = as_compared(decision.decided_at, self.requested_at)
                 yield RuleViolation(
                     ("decisions", position, "decided_at"),
                     "decided_before_request",
-                    f"decision {decision.decision_id} at {decision.decided_at} "
-                    f"is before requested_at {self.requested_at}",
+                    f"decision {decision.decision_id} at {at} is before requested_at {requested}",
                 )
 
 

@@ -28,12 +28,19 @@ from itertools import repeat
 from typing import TYPE_CHECKING
 
 from mplp_models import _fastpath
-from mplp_models._instants import days_from_civil
+from mplp_models._instants import days_from_civil, nanoseconds, rfc3339
 
 if TYPE_CHECKING:
     from mplp_models._formats import Timestamp
 
-__all__ = ["earliest_and_latest", "in_text_order", "is_before", "none_before", "none_given_before"]
+__all__ = [
+    "as_compared",
+    "earliest_and_latest",
+    "in_text_order",
+    "is_before",
+    "none_before",
+    "none_given_before",
+]
 
 _INSTANT = operator.methodcaller("instant")
 
@@ -222,3 +229,20 @@ def in_text_order(stamps: Sequence[str]) -> bool:
         and "t" not in joined
         and ":60" not in joined
     )
+
+
+def as_compared(first: str, second: str) -> tuple[str, str]:
+    """The two texts as a message that orders them quotes them: as written, each one not at UTC followed by its
+    instant at UTC where their offsets differ (``10:00:00+02:00 (2026-03-01T08:00:00Z)``), so the order shows."""
+    if _OFFSETS.get(first[-6:], 0) == _OFFSETS.get(second[-6:], 0):
+        return first, second
+    return _with_utc(first), _with_utc(second)
+
+
+def _with_utc(text: str) -> str:
+    if not _OFFSETS.get(text[-6:], 0):
+        return text
+    try:
+        return f"{text} ({rfc3339(nanoseconds(text))})"
+    except ValueError:  # an instant before the year 0000 or after 9999, which RFC 3339 does not write
+        return text

@@ -19,7 +19,7 @@ from mplp_models._fast_shapes import is_plain
 from mplp_models._formats import Timestamp
 from mplp_models._ids import new_id, new_meta
 from mplp_models._rules import RuledModel, RuleViolation, checked_move, duplicate_ids, permissive_moves
-from mplp_models._timestamp_order import in_text_order, is_before
+from mplp_models._timestamp_order import as_compared, in_text_order, is_before
 
 if TYPE_CHECKING:
     from mplp_models._generated.mplp.v1_0.common.events_schema import Event
@@ -625,10 +625,11 @@ def _finished_before_start(
 ) -> Iterator[RuleViolation]:
     if started is None or finished is None or not is_before(finished, started):
         return
+    finished_text, started_text = as_compared(finished, started)
     yield RuleViolation(
         (*where, "finished_at"),
         "finished_before_start",
-        f"{what} finished at {finished}, before it started at {started}",
+        f"{what} finished at {finished_text}, before it started at {started_text}",
     )
 
 
