@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NANOS_PER_SECOND", "days_from_civil", "fields", "nanoseconds", "rfc3339"]
+__all__ = ["NANOS_PER_SECOND", "civil_from_days", "days_from_civil", "fields", "nanoseconds", "rfc3339"]
 
 NANOS_PER_SECOND = 1_000_000_000
 _NANOS_PER_DAY = 86_400 * NANOS_PER_SECOND
@@ -36,7 +36,7 @@ def days_from_civil(year: int, month: int, day: int) -> int:
     return era * _DAYS_PER_ERA + day_of_era - 719_468  # 719,468: days from 0000-03-01 to 1970-01-01
 
 
-def _civil_from_days(days: int) -> tuple[int, int, int]:
+def civil_from_days(days: int) -> tuple[int, int, int]:
     """The (year, month, day) that is ``days`` after 1970-01-01: the inverse of ``days_from_civil``."""
     days += 719_468
     era = days // _DAYS_PER_ERA
@@ -83,7 +83,7 @@ def rfc3339(nanos: int) -> str:
     ``nanoseconds(rfc3339(n)) == n`` for every ``n`` from year 0000 to 9999.
     """
     days, within = divmod(nanos, _NANOS_PER_DAY)
-    year, month, day = _civil_from_days(days)
+    year, month, day = civil_from_days(days)
     if not 0 <= year <= 9999:
         raise ValueError(f"{nanos} ns since the epoch is outside the years 0000 to 9999 that RFC 3339 writes")
     seconds, fraction = divmod(within, NANOS_PER_SECOND)

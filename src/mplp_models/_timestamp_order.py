@@ -28,7 +28,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING
 
 from mplp_models import _fastpath
-from mplp_models._instants import days_from_civil, nanoseconds, rfc3339
+from mplp_models._instants import civil_from_days, days_from_civil
 
 if TYPE_CHECKING:
     from mplp_models._formats import Timestamp
@@ -232,17 +232,22 @@ def in_text_order(stamps: Sequence[str]) -> bool:
 
 
 def as_compared(first: str, second: str) -> tuple[str, str]:
-    """The two texts as a message that orders them quotes them: as written, each one not at UTC followed by its
-    instant at UTC where their offsets differ (``10:00:00+02:00 (2026-03-01T08:00:00Z)``), so the order shows."""
+    """The two texts as a message quotes them: as written; where their offsets differ, each one not at UTC
+    followed by the same instant at UTC (``10:00:00+02:00 (2026-03-01T08:00:00Z)``), so the order shows."""
     if _OFFSETS.get(first[-6:], 0) == _OFFSETS.get(second[-6:], 0):
         return first, second
     return _with_utc(first), _with_utc(second)
 
 
 def _with_utc(text: str) -> str:
+    """``text``, followed by its instant at UTC if its offset is not 0: the date and minute moved by the offset,
+    the seconds and fraction as written (a leap second and every fraction digit kept); as written where the
+    moved date falls outside the years 0000 to 9999, which RFC 3339 does not write."""
     if not _OFFSETS.get(text[-6:], 0):
         return text
-    try:
-        return f"{text} ({rfc3339(nanoseconds(text))})"
-    except ValueError:  # an instant before the year 0000 or after 9999, which RFC 3339 does not write
+    days, minutes = divmod(_utc_minutes(text), 1440)
+    year, month, day = civil_from_days(_days(text) + days)
+    if not 0 <= year <= 9999:
         return text
+    seconds = text[16 : -1 if text[-1] in "Zz" else -6]
+    return f"{text} ({year:04d}-{month:02d}-{day:02d}T{minutes // 60:02d}:{minutes % 60:02d}{seconds}Z)"

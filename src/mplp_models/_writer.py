@@ -247,7 +247,8 @@ def _members_of_many(items: Sequence[Any]) -> Sequence[Any]:
             for name in unset:  # dropped from every copy by a C-level map, consumed in place
                 deque(map(_POP, dicts, repeat(name)), maxlen=0)
     # exactly_json takes no tuple (a model's own array of open objects): no list of models in these schemas
-    # holds one, and a list that did would be written item by item. Their own lists of models are orjson's.
+    # holds one, and a list that did would be written item by item. Arrays of models in the items are
+    # left to orjson, which calls model_members for each.
     if prepared and not exactly_json(_prepared_values(dicts, prepared)):
         return items
     return dicts
