@@ -179,11 +179,11 @@ class DialogBehaviour(RuledModel, frozen=True):
         """The timeline rules of one message: not before ``started_at``, not after ``ended_at`` (instants)."""
         moment = message.timestamp.instant()
         loc = ("messages", position, "timestamp")
-        started, ended = self.started_at, self.ended_at  # not None where start and end are: for the checker
-        if start is not None and started is not None and moment < start:
+        started, ended = self.started_at, self.ended_at  # start and end are their instants, or None
+        if started is not None and moment < start:
             at, other = as_compared(message.timestamp, started)
             yield RuleViolation(loc, "message_before_start", f"message {position} at {at} is before started_at {other}")
-        if end is not None and ended is not None and moment > end:
+        if ended is not None and moment > end:
             at, other = as_compared(message.timestamp, ended)
             yield RuleViolation(loc, "message_after_end", f"message {position} at {at} is after ended_at {other}")
 

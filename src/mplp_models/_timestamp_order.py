@@ -249,5 +249,5 @@ def _with_utc(text: str) -> str:
     year, month, day = civil_from_days(_days(text) + days)
     if not 0 <= year <= 9999:
         return text
-    seconds = text[16 : -1 if text[-1] in "Zz" else -6]
+    seconds = text[16:-6]  # ":SS" and any fraction: a text whose offset is not 0 ends in "±hh:mm"
     return f"{text} ({year:04d}-{month:02d}-{day:02d}T{minutes // 60:02d}:{minutes % 60:02d}{seconds}Z)"
