@@ -388,6 +388,15 @@ def _mixed(mixed: dict[str, Any] | None) -> list[str]:
         "ceiling, 2 whole processes": "ceiling: two whole processes, half the file each (no output)",
     }
     rows += [[shown.get(name, name), f"{case['lines_per_second']:,.0f}", ""] for name, case in command["cases"].items()]
+    rows += [
+        [
+            f"`check_lines` on a local Dask cluster, {name.removeprefix('Dask, ')}"
+            f" (its start, {seconds(case['start_seconds'])}, not counted)",
+            f"{case['lines_per_second']:,.0f}",
+            "",
+        ]
+        for name, case in command.get("dask", {}).items()
+    ]
     out += _table(["", "lines per second", "over `orjson.loads`"], rows)
     out += [
         "",
