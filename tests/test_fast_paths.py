@@ -164,6 +164,7 @@ def test_each_name_turns_its_own_fast_path_off(off: str, monkeypatch: pytest.Mon
     with fast_paths(True), pytest.MonkeyPatch.context() as patch:
         patch.setattr(_fastpath, "OFF", frozenset({off}))
         plan = mm.Plan.from_json(raw)
+        assert mm.parse(raw) == plan  # parse's own reading asks the same switch
         assert plan.to_json() == mm.canonical_json(json.loads(raw))
     assert (check.count > 0, write.count > 0) == (off != "reading", off != "writing")
 

@@ -194,7 +194,7 @@ def parse(
     that has no key naming a kind, or as large a share of two kinds' keys, raises one
     that says so. ``semantic`` and ``allow_duplicate_keys`` are as for ``from_json``.
     """
-    if _fastpath.ENABLED and isinstance(data, (bytes, str)):
+    if _fastpath.on(_fastpath.READING) and isinstance(data, (bytes, str)):
         if type(data) is not bytes:
             data = json_bytes(data, "parse")  # once: the strict reading takes the same bytes
         fast = _parse_fast(data, None if semantic else SCHEMA_ONLY)
