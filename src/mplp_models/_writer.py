@@ -496,7 +496,10 @@ def _mentions_open(annotation: Any) -> bool:
 
 @functools.cache
 def not_null_fields(kind: type) -> frozenset[str]:
-    """The optional fields of a model class that may not be ``null`` (marked ``NotNull``)."""
+    """The optional fields of a model class that may not be ``null`` (``NotNull``): its facts, else its fields'."""
+    facts = facts_of(kind)
+    if facts is not NO_FACTS:
+        return frozenset(facts.not_null)
     fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
     return frozenset(name for name, field in fields.items() if any(marker is NotNull for marker in field.metadata))
 
