@@ -15,7 +15,7 @@ files under ``schemas/`` stay verbatim):
 * A ``default`` other than ``null`` fails the run, naming the schema and the
   JSON Pointer. The models keep an absent field absent and hold ``None`` for it,
   and the proof of ``from_json``'s fast path counts on that (an unset field
-  written back as ``"name":null``; see ``mplp_models._writer.fast_path_problems``):
+  written back as ``"name":null``; see ``mplp_models._fast_shapes.fast_path_problems``):
   a default such as ``"0000:0000"`` would hide a duplicate key from it.
 * ``$defs`` that nothing references are dropped. The MPLP module schemas carry a
   copy of their root object (``*_core_properties``) that no ``$ref`` names; the
@@ -74,6 +74,8 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+from mplp_models._types import UUID4_PATTERN  # the one pattern the MplpIdText type asserts
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas"
@@ -470,7 +472,6 @@ def ecma_digits(pattern: str) -> str:
 SENDERS_TEXT_FORMATS = ("uuid", "uri")
 # The formats the reference validator asserts, onto the types that assert them as it does (a bare name: in TYPES).
 ASSERTED_FORMATS = {"date-time": "Timestamp", "email": "mplp_models._formats.EmailText"}
-UUID4_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
 BOUNDS = {"minimum": "Min", "maximum": "Max"}
 
 

@@ -16,12 +16,14 @@ from mplp_models._public import is_generated
 from mplp_models._types import CORE_FUNCTIONS
 
 __all__ = [
+    "NO_FACTS",
     "Facts",
     "as_dict_fields",
     "checks_extra_keys",
     "facts_of",
     "fast_path_problems",
     "is_plain",
+    "model_class",
     "own_functions",
     "rules_after_reading",
     "rules_check",
@@ -167,8 +169,9 @@ def _field_problems(field: Any) -> list[str]:
 
 
 # The SDK's own validators and serializers, by id: the only ones a plain class may hold. Each module
-# that defines one registers it when it loads (own_functions), so this module imports none of the
-# modules above it; a class can hold a function only once its module has run, and so registered it.
+# above this one that defines one registers it when it loads (own_functions), so this module imports
+# none of them; a class can hold a function only once its module has run, and so registered it. Those of
+# _types, below, are its CORE_FUNCTIONS, registered here.
 _OWN: dict[int, object] = {}
 # Those of them that check the extra keys of an extra="allow" class as an open object.
 _EXTRA_CHECKS: dict[int, object] = {}

@@ -13,8 +13,8 @@ surrogate (it has no UTF-8 form).
 ``first_problem`` is the definition: every reading and writing of an open object, and ``canonical_json``, asks
 it, or first one of two screens that answer True only where it would find nothing (tests/test_json_values.py
 holds both to it on random Python values of every kind): ``plainly_json``, one orjson round trip, for values of
-any size; ``exactly_json``, level by level, for many small ones, and true only where orjson also writes them as
-RFC 8785 does (``same_float_text``, which needs ``es6_number``, here too).
+any size; ``exactly_json``, level by level in C-level passes, for many values or a large one, and true only where
+orjson also writes them as RFC 8785 does (``same_float_text``, which needs ``es6_number``, here too).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from mplp_models import _fastpath
 from mplp_models._text import encodable, short_repr
 
 __all__ = [
+    "FLOAT_TEXT",
     "FRAGMENT",
     "MAX_JSON_DEPTH",
     "MAX_OPEN_OBJECT_DEPTH",
@@ -43,6 +44,7 @@ __all__ = [
     "es6_number",
     "exactly_json",
     "first_problem",
+    "non_finite_name",
     "plainly_json",
     "same_float_text",
     "screened_problem",

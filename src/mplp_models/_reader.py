@@ -28,7 +28,7 @@ from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, plainly_json
 from mplp_models._types import OPEN_OBJECT_CHECK, OPEN_OBJECT_REFUSAL, UNIQUE_CHECK
 from mplp_models._writer import every_field_writer
 
-__all__ = ["Reading", "fast_reading", "read", "read_fast", "read_strictly"]
+__all__ = ["Reading", "counts_agree", "fast_reading", "read", "read_fast", "read_strictly"]
 
 _BACKSLASH = ord("\\")
 _READING = _fastpath.READING
@@ -205,8 +205,9 @@ class _JsonOnly:
     """The edit (``_bounded.fail_fast_copy``) that makes a class's core schema its validator of JSON text.
 
     Each ``json-or-python`` step becomes its JSON branch; ``JsonObject``'s two before-validators and the checks
-    of extra keys go (``open``: some did; the screen asks what they asked); the outermost model's registered
-    rules (kept in ``sound``) and its own fields' ``UniqueItems`` checks go.
+    of extra keys go (``open``: some did; the screen asks what they asked); ``JsonText``'s bound goes (the
+    proof's writing refuses what it refused); the outermost model's registered rules (kept in ``sound``) and
+    its own fields' ``UniqueItems`` checks go.
     ``models`` and ``config``: what ``validator_of_copy`` needs.
     """
 

@@ -58,6 +58,9 @@ from mplp_models._text import pointer, short_repr
 
 __all__ = [
     "CORE_FUNCTIONS",
+    "OPEN_OBJECT_CHECK",
+    "OPEN_OBJECT_REFUSAL",
+    "UNIQUE_CHECK",
     "ConstOne",
     "JsonInputValue",
     "JsonInt",
@@ -70,6 +73,7 @@ __all__ = [
     "JsonObjectInput",
     "JsonText",
     "MplpIdText",
+    "NonFinite",
     "NotNull",
     "Ordered",
     "StatusEnum",
@@ -480,7 +484,8 @@ Ordered = _PythonFirst(_refuse_unordered, "Ordered")
 
 
 UNIQUE_CHECK = _check_unique
-"""``UniqueItems``'s after-validator; the fast reading asks it after reading, of the outermost model's own fields."""
+"""``UniqueItems``'s after-validator: the fast reading finds it by identity and takes it out of the outermost
+model's own fields, then makes its test itself after reading (``_reader._asked_after``)."""
 
 
 CORE_FUNCTIONS: tuple[object, ...] = (

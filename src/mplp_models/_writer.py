@@ -268,7 +268,7 @@ class Unproven(Exception):
     """``written_fields`` proves nothing of the value: the exact path (``first_problem``, then ``prepare``) decides."""
 
 
-_WALKED_MOST = 16  # the most members of an object (or items of an array) walked before exactly_json is tried (measured)
+_WALKED_MOST = 16  # the most members of a field's open object walked before exactly_json is tried (measured)
 
 
 def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any] | None:
@@ -511,9 +511,8 @@ def every_field_writer(kind: type) -> Callable[[Any], tuple[bytes, int]]:
     """How a model of class ``kind`` is written with every field, given or not (``OPT_STRICT_INTEGER``), and
     how many were not given: chosen once for the class.
 
-    The reader's proof (``_reader.counts_agree``) counts colons in it: each model is its own ``__dict__``, an
-    unset field ``None`` written as ``"name":null``, so the text has one ``:`` per given key, one per unset
-    field, and those of the strings. Plain models only: a ``TypeError`` (as orjson's ``JSONEncodeError``) else.
+    Each model is written as its own ``__dict__``, an unset field as ``"name":null``, which the reader's proof
+    counts (``_reader.counts_agree``). Plain models only: a ``TypeError`` (as orjson's ``JSONEncodeError``) else.
     """
     if not is_plain(kind):
         return _refused
