@@ -241,13 +241,13 @@ def as_compared(first: str, second: str) -> tuple[str, str]:
 
 def _with_utc(text: str) -> str:
     """``text``, followed by its instant at UTC if its offset is not 0: the date and minute moved by the offset,
-    the seconds and fraction as written (a leap second and every fraction digit kept); as written where the
-    moved date falls outside the years 0000 to 9999, which RFC 3339 does not write."""
+    the seconds and fraction as written (a leap second and every fraction digit kept). A moved year outside
+    0000 to 9999, which RFC 3339 does not write, is written as ISO 8601's expanded years are, signed
+    (``+10000``, ``-0001``): the order then still shows."""
     if not _OFFSETS.get(text[-6:], 0):
         return text
     days, minutes = divmod(_utc_minutes(text), 1440)
     year, month, day = civil_from_days(_days(text) + days)
-    if not 0 <= year <= 9999:
-        return text
     seconds = text[16:-6]  # ":SS" and any fraction: a text whose offset is not 0 ends in "±hh:mm"
-    return f"{text} ({year:04d}-{month:02d}-{day:02d}T{minutes // 60:02d}:{minutes % 60:02d}{seconds}Z)"
+    years = f"{year:04d}" if 0 <= year <= 9999 else f"{year:+05d}"
+    return f"{text} ({years}-{month:02d}-{day:02d}T{minutes // 60:02d}:{minutes % 60:02d}{seconds}Z)"
