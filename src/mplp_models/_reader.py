@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from pydantic_core import core_schema
 
 from mplp_models import _fastpath
-from mplp_models._bounded import fail_fast_copy, fail_fast_validator, validate_python, validator_of_copy
+from mplp_models._bounded import fail_fast_copy, validate_python, validator_of_copy
 from mplp_models._fast_shapes import checks_extra_keys, facts_of, is_plain, model_class, rules_check
 from mplp_models._json_input import json_bytes, load_json
 from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, plainly_json
@@ -181,13 +181,10 @@ class Reading:
 
     def __init__(self, kind: type) -> None:
         edit = _JsonOnly(kind)
-        try:
-            schema = fail_fast_copy(kind.__pydantic_core_schema__, edit.edit)  # type: ignore[attr-defined]
-            self.screen = _screen(kind) if edit.open else None
-            self.validator = validator_of_copy(schema, edit.config, edit.models)
-            self.after = _asked_after(facts_of(kind).unique, edit.sound)
-        except ValueError:  # a class that holds itself: its fail-fast validator, rules and all, as fast as its own
-            self.validator, self.screen, self.after = fail_fast_validator(kind), None, None
+        schema = fail_fast_copy(kind.__pydantic_core_schema__, edit.edit)  # type: ignore[attr-defined]
+        self.screen = _screen(kind) if edit.open else None
+        self.validator = validator_of_copy(schema, edit.config, edit.models)
+        self.after = _asked_after(facts_of(kind).unique, edit.sound)
 
 
 def fast_reading(kind: type) -> Reading | None:
@@ -250,11 +247,10 @@ class _JsonOnly:
         if node is self.outer_made:  # the step this edit made of the outermost model, given back to it
             return cast(dict[str, Any], node)
         self.models.append(node["cls"])
+        # What is left out is asked of the outermost model only: no plain class holds one of its own class
+        # (tests/test_fast_kinds.py), so the class's step is the outermost one.
         if node["cls"] is not self.kind:
             return cast(dict[str, Any], node)
-        # What is left out is asked of the outermost model only: a class that holds itself gets no copy.
-        if self.outer_made is not None:
-            raise ValueError(f"{self.kind.__name__} holds a model of its own class")
         self.config = node.get("config")
         fields = cast(dict[str, Any], node["schema"])
         if fields.get("type") == "model-fields" and self.unique:
@@ -333,7 +329,7 @@ def _screen(kind: type) -> _Screen:
     rarely spare (measured side by side: a role of 100 capabilities read 14% faster without them, a learning
     sample core a third slower).
     """
-    paths = _paths_of(kind, frozenset())
+    paths = _paths_of(kind)
     find = _finder(paths)
 
     def found_plainly_json(model: Any, raw: bytes, colons: int, written: bytes, unset: int) -> bool:
@@ -361,10 +357,8 @@ each with whether it holds an array."""
 _EXTRA = "__pydantic_extra__"  # the attribute that holds a model's extra keys, checked as one open object
 
 
-def _paths_of(kind: type, within: frozenset[type]) -> tuple[_Path, ...]:
-    """The ways from a model of ``kind`` to each of its places that hold open objects (``within``: classes above)."""
-    if kind in within:
-        raise ValueError(f"{kind.__name__} holds a model of its own class")
+def _paths_of(kind: type) -> tuple[_Path, ...]:
+    """The ways from a model of ``kind`` to each of its places that hold open objects (no plain class holds itself)."""
     facts = facts_of(kind)
     fields: dict[str, Any] = getattr(kind, "__pydantic_fields__", {})
     paths: list[_Path] = [((name, False),) for name in facts.open]
@@ -373,7 +367,7 @@ def _paths_of(kind: type, within: frozenset[type]) -> tuple[_Path, ...]:
     for many, names in ((False, facts.models), (True, facts.model_arrays)):
         for name in names:
             inner = model_class(fields[name].annotation)
-            inside = _paths_of(inner, within | {kind}) if inner is not None else ()
+            inside = _paths_of(inner) if inner is not None else ()
             paths += [((name, many), *path) for path in inside]
     return tuple(paths)
 
