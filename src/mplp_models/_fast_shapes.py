@@ -82,7 +82,8 @@ def is_plain(kind: type) -> bool:
 
 
 def _plain(kind: type) -> bool:
-    if facts_of(kind) is NO_FACTS:
+    facts = facts_of(kind)
+    if facts is NO_FACTS:
         return False
     if not getattr(kind, "__pydantic_complete__", True):
         # Deferred build: until it is built, the core schema the conditions read is a placeholder. The mark
@@ -92,7 +93,6 @@ def _plain(kind: type) -> bool:
                 kind.model_rebuild()  # type: ignore[attr-defined]
     if fast_path_problems(kind):
         return False
-    facts = facts_of(kind)
     if not (facts.model_arrays or facts.extra):
         _AS_DICT[kind] = len(getattr(kind, "__pydantic_fields__", {}))
     return True
