@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, cast
 
 from pydantic import BaseModel, ValidationError
 from typing_extensions import Self, TypedDict
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["DIALOG_MOVES", "DialogBehaviour", "DialogGovernance"]
 
 _TIMESTAMP = attrgetter("timestamp")  # a message's, at C speed
+_Bound: TypeAlias = "tuple[Timestamp, tuple[int, str]] | None"  # started_at or ended_at with its instant(), if set
 
 DialogGovernance = Governance
 """The governance block of a ``Dialog``: the ``Governance`` that every module shares, under the name it had first."""
@@ -157,8 +158,8 @@ class DialogBehaviour(RuledModel, frozen=True):
             yield RuleViolation(("ended_at",), "ended_before_start", said)
         if not self.messages or (started is None and ended is None) or self._all_within(started, ended):
             return  # nothing for a message to fall outside of
-        start = started.instant() if started is not None else None
-        end = ended.instant() if ended is not None else None
+        start = (started, started.instant()) if started is not None else None
+        end = (ended, ended.instant()) if ended is not None else None
         for position, message in enumerate(self.messages):
             yield from self._outside(position, message, start, end)
 
@@ -175,16 +176,16 @@ class DialogBehaviour(RuledModel, frozen=True):
         earliest, latest = earliest_and_latest(list(map(_TIMESTAMP, self.messages)))
         return (started is None or not is_before(earliest, started)) and (ended is None or not is_before(ended, latest))
 
-    def _outside(self, position: int, message: DialogMessage, start: Any, end: Any) -> Iterator[RuleViolation]:
-        """The timeline rules of one message: not before ``started_at``, not after ``ended_at`` (instants)."""
+    def _outside(self, position: int, message: DialogMessage, start: _Bound, end: _Bound) -> Iterator[RuleViolation]:
+        """The timeline rules of one message: not before ``started_at``, not after ``ended_at`` (each with its
+        instant, read once for every message)."""
         moment = message.timestamp.instant()
         loc = ("messages", position, "timestamp")
-        started, ended = self.started_at, self.ended_at  # start and end are their instants, or None
-        if started is not None and moment < start:
-            at, other = as_compared(message.timestamp, started)
+        if start is not None and moment < start[1]:
+            at, other = as_compared(message.timestamp, start[0])
             yield RuleViolation(loc, "message_before_start", f"message {position} at {at} is before started_at {other}")
-        if ended is not None and moment > end:
-            at, other = as_compared(message.timestamp, ended)
+        if end is not None and moment > end[1]:
+            at, other = as_compared(message.timestamp, end[0])
             yield RuleViolation(loc, "message_after_end", f"message {position} at {at} is after ended_at {other}")
 
     # --- chat formats (the mapping: docs/interop.md; the work: _chat, imported when one is called) ---
