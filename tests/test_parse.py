@@ -7,10 +7,13 @@ import typing
 
 import pytest
 from conftest import FIXTURE_OF, PAYLOADS, load
+from fast_path_switch import either_path
 from pydantic import ValidationError
 
 import mplp_models as mm
 from mplp_models._kinds import DISCRIMINATORS, KINDS
+
+__all__ = ["either_path"]  # a fixture
 
 
 @pytest.mark.parametrize("model", list(FIXTURE_OF), ids=lambda model: model.__name__)
@@ -198,6 +201,69 @@ def test_the_discriminators_name_the_kind_of_an_incomplete_document(keys: tuple[
     with pytest.raises(ValidationError) as caught:
         mm.parse({key: 1 if key == "schema_version" else "x" for key in keys})
     assert caught.value.title == title
+
+
+# The MPLP modules' ids, as docs/events.md lists them.
+MODULE_IDS = {
+    mm.Dialog: "dialog_id",
+    mm.Confirm: "confirm_id",
+    mm.Trace: "trace_id",
+    mm.Role: "role_id",
+    mm.Extension: "extension_id",
+    mm.Collab: "collab_id",
+    mm.Core: "core_id",
+    mm.Network: "network_id",
+    mm.Plan: "plan_id",
+    mm.Context: "context_id",
+}
+STRAY_ID = "3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11"  # a valid MPLP id: only the key is out of place
+
+
+@pytest.mark.parametrize(
+    ("model", "key"),
+    [
+        (model, key)
+        for model in MODULE_IDS
+        for key in MODULE_IDS.values()
+        if model in FIXTURE_OF and key not in model.model_fields
+    ],
+    ids=lambda value: getattr(value, "__name__", value),
+)
+@pytest.mark.usefixtures("either_path")
+def test_a_module_with_another_modules_id_is_refused_as_itself_for_it(model: type[mm.MplpModel], key: str) -> None:
+    # The modules' schemas are closed: the stray key is the document's one fault (docs/events.md, rule 3).
+    document = {**load(PAYLOADS / FIXTURE_OF[model]), key: STRAY_ID}
+    with pytest.raises(ValidationError) as caught:
+        mm.parse(json.dumps(document))
+    assert caught.value.title == model.__name__
+    assert [(entry["type"], entry["loc"]) for entry in caught.value.errors()] == [("extra_forbidden", (key,))]
+    (verdict,) = mm.check_lines([json.dumps(document)])
+    assert verdict is not None and (verdict.kind, [entry["pointer"] for entry in verdict.errors]) == (
+        model.__name__,
+        [f"/{key}"],
+    )
+
+
+@pytest.mark.parametrize("key", ["relations", "artifact_refs"])
+@pytest.mark.usefixtures("either_path")
+def test_an_inbox_message_with_a_code_mode_key_is_refused_as_itself(key: str) -> None:
+    document: dict[str, object] = {**load(PAYLOADS / FIXTURE_OF[mm.InboxMessage]), key: []}
+    with pytest.raises(ValidationError) as caught:
+        mm.parse(document)
+    assert caught.value.title == "InboxMessage"
+    assert [(entry["type"], entry["loc"]) for entry in caught.value.errors()] == [("extra_forbidden", (key,))]
+
+
+@pytest.mark.usefixtures("either_path")
+def test_a_module_missing_a_field_is_refused_as_itself_though_it_holds_other_modules_ids() -> None:
+    # A trace holds its plan's and its context's ids: it fits the trace's fields, and no other module's.
+    document = load(PAYLOADS / FIXTURE_OF[mm.Trace])
+    assert {"plan_id", "context_id"} <= document.keys()
+    del document["root_span"]
+    with pytest.raises(ValidationError) as caught:
+        mm.parse(document)
+    assert caught.value.title == "Trace"
+    assert [(entry["type"], entry["loc"]) for entry in caught.value.errors()] == [("missing", ("root_span",))]
 
 
 def test_the_memo_of_shapes_stays_bounded_and_never_keeps_a_tie() -> None:

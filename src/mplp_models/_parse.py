@@ -169,6 +169,8 @@ _SPECIFIC_FIRST = (
 )
 _REQUIRED_OF = {kind: _required(kind) for kind in KINDS}
 _FIELDS_OF = {kind: frozenset(kind.model_fields) for kind in KINDS}
+_MODULES = frozenset(module for _, module in _MODULE_IDS)
+_INBOX_MODES: tuple[type[MplpModel], ...] = (InboxMessage, CodeInboxMessage)
 
 
 def parse(
@@ -189,7 +191,9 @@ def parse(
     largest share of. Then the schemas decide: a payload that kind's schema
     refuses is read as the first kind whose schema accepts it (a family before
     its core), so a payload valid as exactly one kind is never refused. A
-    refusal is the named kind's ``ValidationError``; a family's missing
+    refusal is the named kind's ``ValidationError``, or, where the rule chose
+    among look-alikes (the modules whose ids it holds, the inbox modes), that
+    of the one whose fields its keys fit best; a family's missing
     fields are named with the discriminator value that requires them. A payload
     that has no key naming a kind, or as large a share of two kinds' keys, raises one
     that says so. ``semantic`` and ``allow_duplicate_keys`` are as for ``from_json``.
@@ -209,7 +213,7 @@ def parse(
         # A rule broken by what the kind's schema accepts is the kind's refusal: it is the most specific to accept.
         other = None if semantic and _schema_accepts(kind, value) else _acceptor(value, kind)
         if other is None:
-            raise _worded(error, kind) from None
+            raise _worded(*_nearest_refusal(value, kind, error, context)) from None
     return other.model_validate(value, context=context)  # type: ignore[return-value]
 
 
@@ -339,6 +343,34 @@ def _acceptor(value: Mapping[str, Any], but: type[MplpModel] | None) -> type[Mpl
         (kind for kind in _SPECIFIC_FIRST if kind is not but and _admits(kind, keys) and _schema_accepts(kind, value)),
         None,
     )
+
+
+def _nearest_refusal(
+    value: Mapping[str, Any], kind: type[MplpModel], error: ValidationError, context: Any
+) -> tuple[ValidationError, type[MplpModel]]:
+    """The refusal of ``value``, which ``kind`` refused and no other kind's schema accepts: ``kind``'s ``error``,
+    or a look-alike's.
+
+    The look-alikes are the kinds the rule chose ``kind`` among: the MPLP modules whose ids ``value``
+    holds, or both inbox modes. The refusal is the one whose fields ``value``'s keys fit best: the
+    fewest keys that are none of its fields, then the fewest of its required keys missing; ``kind``
+    where they tie. So a plan that also carries a ``trace_id`` is refused as a ``Plan``, for that key.
+    Where ``kind``'s schema accepts ``value`` (a rule is broken), its keys fit it wholly: it stays.
+    """
+    if kind in _INBOX_MODES:
+        alike: tuple[type[MplpModel], ...] = _INBOX_MODES
+    elif kind in _MODULES:
+        alike = tuple(module for field, module in _MODULE_IDS if field in value)
+    else:
+        return error, kind
+    keys = frozenset(value)
+    nearest = min((kind, *alike), key=lambda other: (len(keys - _FIELDS_OF[other]), len(_REQUIRED_OF[other] - keys)))
+    if nearest is not kind:
+        try:
+            nearest.model_validate(value, context=context)
+        except ValidationError as refusal:  # always: _acceptor found no kind whose schema accepts value
+            return refusal, nearest
+    return error, kind
 
 
 def _worded(error: ValidationError, kind: type[MplpModel]) -> ValidationError:
