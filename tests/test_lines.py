@@ -142,12 +142,17 @@ def test_an_error_quotes_the_line_without_its_newline() -> None:
     assert verdict is not None and verdict.errors[0]["message"].endswith('found "{\\"a\\": "')
 
 
-def test_only_ascii_whitespace_makes_a_line_blank() -> None:
-    verdicts = mm.check_lines([" \t\r\n", b"\x0b\x0c", "\u00a0", b"\xc2\xa0"])
+def test_only_jsons_whitespace_makes_a_line_blank() -> None:
+    # RFC 8259, section 2: whitespace is space, tab, LF and CR. Anything else is a bad document, as parse says.
+    bad: list[bytes | str] = ["\x0b", b"\x0c", "\u00a0", b"\xc2\xa0", "\x1c", "\u2028"]
+    verdicts = mm.check_lines([" \t\r\n", b" \t\r", *bad])
     assert verdicts[:2] == [None, None]
-    for verdict in verdicts[2:]:
+    for verdict, line in zip(verdicts[2:], bad):
         assert verdict is not None and not verdict.ok and verdict.errors[0]["code"] == "json_invalid"
-    assert verdicts[2] == verdicts[3]
+        with pytest.raises(ValidationError) as caught:
+            mm.parse(line)
+        assert verdict.errors == tuple(mm.errors_as_json(caught.value))
+    assert verdicts[4] == verdicts[5]
 
 
 def test_a_line_that_is_not_text_is_a_type_error() -> None:
@@ -227,6 +232,16 @@ def test_a_line_over_the_limit_is_an_invalid_verdict_and_the_others_are_read() -
         assert entry["message"].startswith(f"The line is longer than {limit} bytes")
     # A str line is measured in UTF-8 bytes: three characters, six bytes.
     (verdict,) = mm.check_lines(["ééé"], max_line_bytes=5)
+    assert verdict is not None and verdict.errors[0]["code"] == "line_too_long"
+    # The same verdict as bytes or as text (docs/beyond-one-machine.md), and as the command's, which holds only
+    # the first limit + 1 bytes of a long line (line_blocks): its message claims no size the line has not.
+    for text in (plan.decode(), "é" * 300 + plan.decode()):
+        whole = text.encode()
+        verdicts = mm.check_lines([text, whole, whole[: limit // 2 + 1]], max_line_bytes=limit // 2)
+        assert verdicts[0] == verdicts[1] == verdicts[2]
+        assert verdicts[0] is not None and verdicts[0].errors[0]["message"].endswith(
+            f"({limit // 2 + 1} or more bytes)"
+        )
     assert verdict is not None and verdict.errors[0]["code"] == "line_too_long"
     assert mm.check_lines([plan + b" " * 100], max_line_bytes=None) == mm.check_lines([plan])
     with pytest.raises(ValueError, match="max_line_bytes"):

@@ -263,7 +263,7 @@ def _key(raw: bytes, span: tuple[int, int]) -> str | None:
 def invalid(title: str, kind: str, message: str, loc: tuple[str | int, ...], data: Any) -> ValidationError:
     """A one-entry ``ValidationError`` for input that never reached the model (quoting the start of text)."""
     # Text that is not JSON is quoted by its start only: it may be megabytes, or not even UTF-8.
-    found = Quoted.of(data) if isinstance(data, (bytes, str)) else data
+    found = Quoted.of(data) if isinstance(data, (bytes, str)) and not isinstance(data, Quoted) else data
     # The message is built at run time, which PydanticCustomError's LiteralString hint does not foresee.
     error = PydanticCustomError(kind, message)  # pyright: ignore[reportArgumentType]
     detail: InitErrorDetails = {"type": error, "loc": loc, "input": found}

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from mplp_models import _fastpath
 from mplp_models._base import MplpModel
-from mplp_models._errors import ErrorEntry, errors_as_json
+from mplp_models._errors import ErrorEntry, Quoted, errors_as_json
 from mplp_models._json_input import invalid
 from mplp_models._kinds import KINDS, PART_ID_FIELDS
 from mplp_models._parse import parse
@@ -27,9 +27,10 @@ A longer line gets an invalid verdict (``line_too_long``) and is never held whol
 between its documents is one long line). ``None`` where it is taken lifts the limit.
 """
 
-# What bytes.strip() takes away (ASCII whitespace), for str lines too: a line of U+00A0 is a bad document,
-# not a blank line, whichever way it comes.
-_SPACE = " \t\n\r\x0b\x0c"
+# JSON's whitespace (RFC 8259, section 2): a line of nothing else is blank. Any other character (a form feed,
+# U+00A0) makes it a bad document, as it would be before or after one; a str line or its bytes alike.
+_SPACE = " \t\n\r"
+_SPACE_BYTES = _SPACE.encode()
 
 # The id field that names a document of each kind (and of a part, for a PlanStep checked as such).
 _ID_FIELD = {**{kind.name: kind.id_field for kind in KINDS}, **PART_ID_FIELDS}
@@ -79,8 +80,8 @@ def check_lines(
             verdict is invalid, code ``line_too_long``. ``None``: no limit.
 
     Returns:
-        One item per line: its ``LineVerdict``, or ``None`` for a line of nothing but
-        whitespace, which holds no document (the command skips it). The position of an
+        One item per line: its ``LineVerdict``, or ``None`` for a line of nothing but JSON's
+        whitespace (space, tab, CR, LF), which holds no document (the command skips it). The position of an
         item is that of its line, so ``enumerate`` gives line numbers.
 
     Raises:
@@ -104,7 +105,7 @@ def check_lines(
         # Length first: a line cut by line_blocks may keep only the whitespace it starts with.
         if max_line_bytes is not None and _longer(document, max_line_bytes):
             verdicts.append(_too_long(document, max_line_bytes))
-        elif not (document.strip(_SPACE) if isinstance(document, str) else document.strip()):
+        elif not (document.strip(_SPACE) if isinstance(document, str) else document.strip(_SPACE_BYTES)):
             verdicts.append(None)  # a blank line holds no document
         else:
             window.add(document)
@@ -169,7 +170,12 @@ def _longer(document: bytes | str, limit: int) -> bool:
 
 def _too_long(document: bytes | str, limit: int) -> LineVerdict:
     message = f"The line is longer than {limit} bytes, the most that is read (max_line_bytes)"
-    error = invalid("NDJSON line", "line_too_long", message, (), document[: limit + 1])
+    start = document if isinstance(document, bytes) else document.encode("utf-8", "surrogatepass")
+    # Its first bytes, the same for a str line as for its bytes; and only what line_blocks keeps of a long
+    # line is known, so the size quoted is what it is at least.
+    found = Quoted.of(start[: limit + 1])
+    found.unit = "or more bytes"
+    error = invalid("NDJSON line", "line_too_long", message, (), found)
     return LineVerdict(False, None, None, tuple(errors_as_json(error)))
 
 
