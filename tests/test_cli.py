@@ -470,3 +470,28 @@ def test_an_installed_wheel_reads_the_schemas_it_carries(tmp_path: Path, monkeyp
     (packaged / "mplp-plan.schema.json").write_bytes(b'{"packaged": true}')
     monkeypatch.setattr("mplp_models._schemas.resources.files", lambda package: tmp_path)
     assert schemas.schema_bytes("Plan") == b'{"packaged": true}'
+
+
+# A document's own text in a verdict: an id with a newline and terminal codes (ids are any string).
+FORGED = "e-1\nforged.ndjson:7: ok Plan forged\x1b[2J\u2028x"
+
+
+def test_a_documents_text_cannot_forge_or_hide_a_verdict_line(tmp_path: Path) -> None:
+    event: dict[str, object] = json.loads((PAYLOADS / "event-core.json").read_bytes())
+    plan = plan_document()
+    documents = [{**event, "event_id": FORGED}, {**plan, "x\ny": 1}]
+    path = tmp_path / "forged.ndjson"
+    path.write_bytes(b"".join(json.dumps(document).encode() + b"\n" for document in documents))
+    result = run("validate", "--ndjson", str(path))
+    assert result.returncode == 1
+    out, err = result.stdout.decode(), result.stderr.decode()
+    # One line per document (splitlines also splits at U+2028), and no terminal code.
+    assert out.splitlines() == [f"{path}:1: ok EventCore e-1\\nforged.ndjson:7: ok Plan forged\\x1b[2J\\u2028x"]
+    assert err.splitlines()[0] == f"{path}:2: invalid Plan: /x\\ny: Extra inputs are not permitted"
+    assert len(err.splitlines()) == 2 and "\x1b" not in out + err  # the verdict, then the summary
+    # The JSON records keep the text exactly.
+    records = [
+        json.loads(line) for line in run("validate", "--ndjson", "--format", "json", str(path)).stdout.splitlines()
+    ]
+    assert [record["id"] for record in records] == [FORGED, None]
+    assert records[1]["errors"][0]["pointer"] == "/x\ny"

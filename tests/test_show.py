@@ -100,3 +100,16 @@ def test_the_command_runs_as_installed() -> None:
         [sys.executable, "-m", "mplp_models", "show", str(PAYLOADS / "plan.json")], capture_output=True, text=True
     )
     assert done.returncode == 0 and "5. [pending] Publish the wheels and the notes  (after 3, 4)" in done.stdout
+
+
+def test_a_plans_own_text_stays_on_its_lines(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # A title or description is any string: a newline or a terminal code in it is shown escaped, not obeyed.
+    plan = mm.Plan.from_json((PAYLOADS / "plan.json").read_bytes())
+    changed = plan.model_copy(update={"title": "Ship\x1b[2J it\u2028now"})
+    path = tmp_path / "plan.json"
+    path.write_bytes(changed.to_json())
+    status, out, _ = show(capsys, str(path))
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "Plan 3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11 in_progress: Ship\\x1b[2J it\\u2028now"
+    assert len(lines) == 6 and "\x1b" not in out

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["PREFIX", "encodable", "encoding_problem", "pointer", "quoted", "short_repr"]
+__all__ = ["PREFIX", "encodable", "encoding_problem", "pointer", "printable", "quoted", "short_repr"]
 
 PREFIX = 40
 """How many characters of a value a message quotes."""
@@ -41,6 +41,15 @@ def quoted(prefix: str, whole: int, unit: str = "characters") -> str:
     (a Python ``repr``, JSON text, a JSON type).
     """
     return prefix if whole <= PREFIX else f"{prefix}... ({whole} {unit})"
+
+
+def printable(text: str) -> str:
+    """``text`` with each character that is not printable written as its Python escape (``\\n``, ``\\x1b``,
+    ``\\u2028``): a line of the command line's text output, which a document's own text (an id, a key, a
+    title) can then neither end early, to forge the next line, nor fill with terminal codes."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode() for char in text)
 
 
 def short_repr(value: Any) -> str:

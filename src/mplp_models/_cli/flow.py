@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from mplp_models._flow import FlowProfile, FlowReport, FlowRuleResult, FlowViolation, check_flow_report
 from mplp_models._lines import LineVerdict, check_document
 from mplp_models._parse import Payload, parse
+from mplp_models._text import printable
 from mplp_models.invariants import Invariant, InvariantError, Verdict, evaluate, load
 
 __all__ = ["FlowOptions", "run_flow"]
@@ -104,7 +105,7 @@ def _print_document(label: str, verdict: LineVerdict, json_output: bool) -> None
         }
         print(json.dumps(record, ensure_ascii=False))
     elif verdict.ok:
-        print(f"{label}: ok {verdict.kind} {verdict.id}")
+        print(printable(f"{label}: ok {verdict.kind} {verdict.id}"))
     else:
         problems = "; ".join(
             f"{entry['pointer']}: {entry['message']}" if entry["pointer"] else entry["message"]
@@ -163,7 +164,7 @@ def _print_invariants(rules: list[Invariant], documents: dict[str, Payload], jso
         if verdict.status == "fails":
             _error_line(line)
         else:
-            print(line)
+            print(printable(line))
     return failed
 
 
@@ -172,4 +173,4 @@ def _error(message: str) -> None:
 
 
 def _error_line(line: str) -> None:
-    print(line, file=sys.stderr)
+    print(printable(line), file=sys.stderr)

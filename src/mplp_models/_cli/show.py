@@ -11,6 +11,8 @@ import sys
 from collections.abc import Callable, Iterator, Sized
 from typing import TYPE_CHECKING, Any, cast
 
+from mplp_models._text import printable
+
 if TYPE_CHECKING:
     from mplp_models._base import MplpModel
     from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
@@ -57,7 +59,7 @@ def run_show(args: argparse.Namespace) -> int:
         document = parse(raw)
     except ValidationError as error:
         problems = "; ".join(f"{e['pointer'] or '/'}: {e['message']}" for e in errors_as_json(error))
-        print(f"mplp-models: {args.path}: invalid: {problems}", file=sys.stderr)
+        print(printable(f"mplp-models: {args.path}: invalid: {problems}"), file=sys.stderr)
         return EXIT_INVALID
     if args.format != "text":
         return _picture(document, args.format, args.path)
@@ -71,11 +73,11 @@ def _show_text(document: MplpModel, *, fancy: bool) -> None:
     from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace
 
     if isinstance(document, Plan):
-        _rich_plan(document) if fancy else print("\n".join(plan_lines(document)))
+        _rich_plan(document) if fancy else print("\n".join(map(printable, plan_lines(document))))
     elif isinstance(document, Trace):
-        _rich_trace(document) if fancy else print("\n".join(trace_lines(document)))
+        _rich_trace(document) if fancy else print("\n".join(map(printable, trace_lines(document))))
     else:
-        print("\n".join(summary_lines(document)))
+        print("\n".join(map(printable, summary_lines(document))))
 
 
 def _picture(document: MplpModel, form: str, path: str) -> int:
@@ -188,11 +190,13 @@ def _rich_plan(plan: Plan) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"{escape(plan.title)} ({_status(plan.status)})", caption=f"plan {plan.plan_id}")
+    title = f"{escape(printable(plan.title))} ({_status(plan.status)})"
+    table = Table(title=title, caption=f"plan {escape(printable(plan.plan_id))}")
     for column in ("#", "status", "step", "after"):
         table.add_column(column)
     for number, step, after in _numbered(plan):
-        table.add_row(str(number), _status(step.status), escape(step.description), ", ".join(map(str, after)))
+        description = escape(printable(step.description))
+        table.add_row(str(number), _status(step.status), description, ", ".join(map(str, after)))
     Console().print(table)
 
 
@@ -201,9 +205,9 @@ def _rich_trace(trace: Trace) -> None:
     from rich.markup import escape
     from rich.tree import Tree
 
-    tree = Tree(f"trace {trace.trace_id} [bold]{_status(trace.status)}[/]")
+    tree = Tree(f"trace {escape(printable(trace.trace_id))} [bold]{_status(trace.status)}[/]")
     branches: list[Tree] = [tree]
     for depth, label, status, took in _segment_rows(trace):
         del branches[depth + 1 :]
-        branches.append(branches[depth].add(f"{escape(label)}  [dim]{status}  {took}[/]"))
+        branches.append(branches[depth].add(f"{escape(printable(label))}  [dim]{status}  {took}[/]"))
     Console().print(tree)

@@ -22,6 +22,7 @@ from mplp_models._store import (
     kind_of_class,
     model_named,
 )
+from mplp_models._text import printable
 from mplp_models.store import open_store
 
 __all__ = ["StoreOptions", "run_store"]
@@ -114,7 +115,7 @@ def _print_version(version: Version, json_output: bool, *, with_key: bool) -> No
         record |= {"version": version.number, "sha256": version.sha256, "written_at": at}
         print(json.dumps(record))
     elif with_key:
-        print(f"{version.kind} {version.id} v{version.number} {version.sha256} {at}")
+        print(printable(f"{version.kind} {version.id} v{version.number} {version.sha256} {at}"))
     else:
         print(f"v{version.number} {version.sha256} {at}")
 

@@ -26,6 +26,7 @@ from mplp_models._base import MplpModel
 from mplp_models._cli.input import open_input
 from mplp_models._errors import ErrorEntry
 from mplp_models._lines import MAX_LINE_BYTES, LineVerdict, check_document, check_lines, line_blocks
+from mplp_models._text import printable
 
 if TYPE_CHECKING:
     from multiprocessing.pool import AsyncResult, Pool
@@ -111,7 +112,7 @@ def _check_task(task: _Task, settings: _Settings) -> _Report:
     kind = _model(settings.model)
     for item in task:
         if isinstance(item, _Unreadable):
-            err.append(f"mplp-models: {item.label}: unreadable: {item.reason}")
+            err.append(printable(f"mplp-models: {item.label}: unreadable: {item.reason}"))
             unreadable += 1
             continue
         for line, verdict in _verdicts(item, settings, kind):
@@ -125,9 +126,9 @@ def _check_task(task: _Task, settings: _Settings) -> _Report:
             if settings.json_output:
                 out.append(json.dumps(_record(item.label, line, verdict), ensure_ascii=False))
             elif verdict.ok:
-                out.append(f"{where}: ok {verdict.kind}{_space(verdict.id)}")
+                out.append(printable(f"{where}: ok {verdict.kind}{_space(verdict.id)}"))
             else:
-                err.append(f"{where}: invalid{_space(verdict.kind)}: {_problems(verdict.errors)}")
+                err.append(printable(f"{where}: invalid{_space(verdict.kind)}: {_problems(verdict.errors)}"))
     return _Report(_lines(out), _lines(err), valid, invalid, unreadable, bad)
 
 
