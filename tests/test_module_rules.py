@@ -329,6 +329,45 @@ def test_the_roots_own_keys_are_checked_as_open_json(extra: Any, says: str) -> N
         mm.ContextRoot.model_validate({"domain": "d", "environment": "e", "extra": extra})
 
 
+def entries(read: Any, document: Any) -> list[tuple[str, str]]:
+    """The pointer and code of each error of ``read(document)``, which must refuse it."""
+    with pytest.raises(ValidationError) as caught:
+        read(document)
+    return [(entry["pointer"], entry["code"]) for entry in mm.errors_as_json(caught.value)]
+
+
+@pytest.mark.parametrize(
+    "poison",
+    [float("nan"), {1, 2}, object(), "a\ud800", nested_lists(mm.MAX_OPEN_OBJECT_DEPTH + 1)],
+    ids=["NaN", "set", "not JSON", "lone surrogate", "too deep"],
+)
+def test_an_extra_key_is_refused_at_its_value_as_an_open_field_is(poison: Any) -> None:
+    # An open model's extra keys are one open object (docs/validation.md): an error sits at the value, with the
+    # code that the same object gets in a declared open field (an event's payload).
+    event, context = fixture(mm.EventCore), fixture(mm.Context)
+    value = {"y": poison}
+    expected = [
+        (pointer.replace("/payload", "", 1), code)
+        for pointer, code in entries(mm.EventCore.model_validate, {**event, "payload": {"x": value}})
+    ]
+    assert expected[0][0].startswith("/x/y")
+    assert entries(mm.EventCore.model_validate, {**event, "x": value}) == expected
+    root = {**context["root"], "x": value}
+    assert entries(mm.Context.model_validate, {**context, "root": root}) == [(f"/root{p}", c) for p, c in expected]
+
+
+def test_an_extra_key_nested_too_deep_in_json_text_is_refused_at_its_value() -> None:
+    deep = "1"
+    for _ in range(mm.MAX_OPEN_OBJECT_DEPTH + 1):
+        deep = '{"a":' + deep + "}"
+    event = {key: value for key, value in fixture(mm.EventCore).items() if key != "payload"}
+    start = json.dumps(event)[:-1]
+    for read in (mm.EventCore.from_json, mm.parse, mm.EventCore.model_validate_json):
+        declared = entries(read, f'{start}, "payload": {{"x": {deep}}}}}')
+        assert len(declared) == 1 and declared[0][0].startswith("/payload/x/a/a") and declared[0][1] == "json_too_deep"
+        assert entries(read, f'{start}, "x": {deep}}}') == [(p.replace("/payload", "", 1), c) for p, c in declared]
+
+
 @pytest.mark.parametrize(
     "change",
     [

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import TypeAdapter, ValidationError, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import TypeAdapter, model_validator
 from typing_extensions import Self
 
 from mplp_models._base import MplpModel
@@ -45,13 +44,8 @@ class ContextRootBehaviour(MplpModel, frozen=True):
         extra = {key: value for key, value in data.items() if key not in fields}  # pyright: ignore[reportUnknownVariableType]
         if not extra:
             return data  # pyright: ignore[reportUnknownVariableType]
-        try:
-            validated = _OPEN_VALUES.validate_python(extra)
-        except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(map(str, first["loc"]))
-            message = f"{where}: {first['msg']}" if where else first["msg"]
-            raise PydanticCustomError("open_object", message) from None  # pyright: ignore[reportArgumentType]
+        # A refusal is raised as it is: pydantic keeps a ValidationError's entries, located under this object's.
+        validated = _OPEN_VALUES.validate_python(extra)
         # What the check made of them is kept: a tuple given from Python is held as the list it reads as.
         return {**data, **validated}  # pyright: ignore[reportUnknownVariableType]
 
