@@ -179,6 +179,23 @@ def test_integer_policy() -> None:
             mm.canonical_json(changed)
 
 
+@pytest.mark.usefixtures("either_path")
+def test_an_integer_field_holds_an_integral_floats_exact_value() -> None:
+    # docs/canonical-json.md: an integer field takes an integral float and holds its exact value; beyond
+    # 2**53 a value whose digits are not its RFC 8785 text is then refused by to_json, as the integer is.
+    event = json.loads((PAYLOADS / "tool-event.json").read_bytes())
+    for sent, held in (("1e20", 10**20), ("9007199254740993.0", 2**53), ("1152921504606846976.0", 2**60)):
+        text = json.dumps({**event, "exit_code": 0}).replace('"exit_code": 0', f'"exit_code": {sent}')
+        model = mm.ToolEvent.from_json(text)
+        assert type(model.exit_code) is int and model.exit_code == held
+        if held == 2**60:
+            with pytest.raises(mm.CanonicalJSONError) as caught:
+                model.to_json()
+            assert caught.value.pointer == "/exit_code"
+        else:
+            assert model.to_json() == rfc8785.dumps(json.loads(text))
+
+
 def test_deep_values_are_errors_not_crashes() -> None:
     deep: list[object] = []
     for _ in range(300):
