@@ -10,6 +10,7 @@ the documents' own fields and instants worked out by hand, not the code under te
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -252,6 +253,52 @@ def test_dot_lays_out_the_plan_with_every_label_as_it_is() -> None:
     assert edges == sorted(dependency_pairs(plan))
     svg = render_dot(PLAN.to_dot(), "svg")
     assert svg.count('class="node"') == 5 and svg.count('class="edge"') == 5
+
+
+def test_dot_draws_entities_as_written_and_a_nul_as_its_picture() -> None:
+    # Graphviz draws &amp; &lt; ... in a quoted label as their characters: a description holding them is drawn as
+    # it is written. No DOT string holds a NUL: it is drawn as U+2400, its picture (docs/seeing.md).
+    plan = plan_with(["R&amp;D for &lt;T&gt;", "a & b", "a\x00b"])
+    svg = render_dot(plan.to_dot(), "svg")
+    nodes = re.findall(r'<g id="node\d+" class="node">(.*?)</g>', svg, re.DOTALL)
+    texts = [[html.unescape(t) for t in re.findall(r"<text[^>]*>(.*?)</text>", node, re.DOTALL)] for node in nodes]
+    assert texts == [["R&amp;D for &lt;T&gt;", "pending"], ["a & b", "pending"], ["a\u2400b", "pending"]]
+
+
+# Lines that Mermaid's gantt grammar reads as statements when they begin one (in any case).
+GANTT_WORDS = [
+    "Title page rendering",
+    "Section 2: build",
+    "Excludes list update",
+    "includes weekends",
+    "todayMarker",
+    "tickInterval 1day",
+    "Click tracking",
+    "dateFormat check",
+    "axisFormat fix",
+    "weekend friday",
+    "weekday monday",
+    "inclusiveEndDates",
+    "topAxis",
+    "accTitle: x",
+    "accDescr: y",
+    "accDescription of it",
+]
+
+
+def test_mermaid_reads_a_bar_named_like_a_gantt_statement_as_a_bar(mermaid: MermaidParser) -> None:
+    segments = [
+        {"segment_id": f"f6000000-0000-4000-a000-{k:012d}", "label": label, "status": "completed",
+         "started_at": "2026-03-02T14:00:00Z", "finished_at": "2026-03-02T14:00:01Z"}
+        for k, label in enumerate(GANTT_WORDS)
+    ]  # fmt: skip
+    trace = mm.Trace.model_validate(
+        {**{k: v for k, v in TRACE.to_dict().items() if k != "events"}, "segments": segments}
+    )
+    read = mermaid.read(trace.to_mermaid())
+    assert read["ok"], read
+    assert [drawn(task["task"]).strip() for task in read["tasks"]] == GANTT_WORDS
+    assert [drawn(task["section"]) for task in read["tasks"]] == GANTT_WORDS  # each root its own section
 
 
 def test_the_seeing_page_shows_what_the_methods_write() -> None:

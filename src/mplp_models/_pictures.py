@@ -72,8 +72,10 @@ def _mermaid_char(char: str) -> str:
 
 
 def dot_text(text: str) -> str:
-    """``text`` as a DOT double-quoted string: ``\\`` and ``"`` escaped, line breaks as ``\\n`` (centred lines)."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    """``text`` as a DOT double-quoted string: ``\\`` and ``"`` escaped, line breaks as ``\\n`` (centred lines),
+    ``&`` as ``&amp;`` (Graphviz draws ``&lt;`` and the other entities as their characters), and NUL, which
+    no DOT string holds, as its picture ``\u2400``."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("&", "&amp;").replace("\x00", "\u2400")
     escaped = escaped.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
     return f'"{escaped}"'
 
@@ -228,12 +230,21 @@ def trace_mermaid(trace: Trace) -> str:
             bars.append(f"    section {mermaid_text(walked[root][0].label, ' ') or '#32;'}")
         tag = _SEGMENT_TAGS.get(_status(segment.status), "done")
         name = "\u00a0\u00a0" * max(depth - 1, 0) + ("↳ " if depth else "") + segment.label
-        bars.append(
-            f"    {mermaid_text(name, ' ') or '#32;'}:{tag}, b{number}, {start // 1_000_000}, {end // 1_000_000}"
-        )
+        bars.append(f"    {_bar_text(name)}:{tag}, b{number}, {start // 1_000_000}, {end // 1_000_000}")
     short = earliest is not None and latest is not None and latest - earliest < 60 * NANOS_PER_SECOND
     lines.append("    axisFormat " + ("%H:%M:%S.%L" if short else "%H:%M:%S"))
     return "\n".join([*lines, *bars]) + "\n"
+
+
+def _bar_text(name: str) -> str:
+    """A gantt bar's name as Mermaid text that no gantt keyword can start: its first letter as an entity code.
+
+    The gantt grammar reads a line that begins with ``title``, ``section``, ``excludes``, ``click``,
+    ``dateFormat``... (in any case) as that statement, so a bar named ``Title page`` would be the chart's
+    title; ``#84;itle page`` is a bar, and Mermaid draws it as ``Title page``.
+    """
+    text = mermaid_text(name, " ") or "#32;"
+    return f"#{ord(text[0])};{text[1:]}" if text[0].isascii() and text[0].isalpha() else text
 
 
 def dialog_mermaid(dialog: Dialog) -> str:
