@@ -334,8 +334,24 @@ def test_what_a_span_limit_dropped_is_an_error_not_a_shorter_trace() -> None:
     provider = TracerProvider(span_limits=SpanLimits(max_events=3))
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     otel.export(RICH, provider)  # 2 not-started segments and 3 events on the root span: 2 dropped
-    with pytest.raises(mm.ConversionError, match="span limits"):
+    with pytest.raises(mm.ConversionError, match="'invoke_agent' dropped 0 attributes and 2 events"):
         otel.from_spans(exporter.get_finished_spans())
+
+
+def test_exports_own_provider_keeps_every_event_and_attribute(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The SDK keeps 128 events and attributes a span by default, and the environment may ask for fewer:
+    # a provider of export's own keeps the whole trace (300 events and a segment with 200 attributes).
+    monkeypatch.setenv("OTEL_SPAN_EVENT_COUNT_LIMIT", "5")
+    monkeypatch.setenv("OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT", "5")
+    monkeypatch.setenv("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", "5")
+    event = RICH.to_dict()["events"][0]
+    events = [{**event, "event_id": f"e1000000-0000-4000-8000-{k:012d}"} for k in range(300)]
+    segments = RICH.to_dict()["segments"]
+    segments[0]["attributes"] = {f"key{k}": f"a long value {k}" for k in range(200)}
+    big = mm.Trace.model_validate({**RICH.to_dict(), "events": events, "segments": segments})
+    spans, exporter = exported(big)
+    assert all(span.dropped_events == span.dropped_attributes == 0 for span in spans)
+    assert otel.from_spans(exporter.get_finished_spans()).to_json() == big.to_json()
 
 
 def test_times_outside_opentelemetrys_are_refused_and_so_are_spans_of_two_traces() -> None:

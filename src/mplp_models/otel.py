@@ -35,7 +35,7 @@ try:
     from opentelemetry import context as context_api
     from opentelemetry import trace as trace_api
     from opentelemetry.sdk.resources import Resource
-    from opentelemetry.sdk.trace import ReadableSpan, Tracer, TracerProvider
+    from opentelemetry.sdk.trace import ReadableSpan, SpanLimits, Tracer, TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter
     from opentelemetry.sdk.trace.id_generator import IdGenerator
 except ImportError as _missing:  # pragma: no cover - the message is the point
@@ -379,9 +379,25 @@ def _provider(target: SpanExporter | TracerProvider, resource: Resource | None) 
         return target
     if not isinstance(cast(object, target), SpanExporter):  # the types say so; a caller's code may not
         raise TypeError(f"export needs a SpanExporter or an SDK TracerProvider, not {type(target).__name__}")
-    provider = TracerProvider(resource=resource if resource is not None else Resource.create(), shutdown_on_exit=False)
+    resource = resource if resource is not None else Resource.create()
+    provider = TracerProvider(resource=resource, span_limits=_WHOLE, shutdown_on_exit=False)
     provider.add_span_processor(SimpleSpanProcessor(target))
     return provider
+
+
+# The limits of export's own provider: none, whatever OTEL_SPAN_*_LIMIT says, so that the spans hold the whole
+# trace (the SDK's defaults keep 128 events and attributes a span, and a trace may have more).
+_UNSET = SpanLimits.UNSET
+_WHOLE = SpanLimits(
+    max_attributes=_UNSET,
+    max_events=_UNSET,
+    max_links=_UNSET,
+    max_span_attributes=_UNSET,
+    max_event_attributes=_UNSET,
+    max_link_attributes=_UNSET,
+    max_attribute_length=_UNSET,
+    max_span_attribute_length=_UNSET,
+)
 
 
 def export(
@@ -400,8 +416,8 @@ def export(
     Args:
         trace: The trace to write.
         exporter_or_tracer_provider: A ``SpanExporter`` (the spans go to it at once, from a provider of
-            their own), or the SDK ``TracerProvider`` of the application (its sampler, limits and processors
-            apply, and its processors may send later: call its ``force_flush`` to wait).
+            their own, with no span limits), or the SDK ``TracerProvider`` of the application (its sampler,
+            limits and processors apply, and its processors may send later: call its ``force_flush`` to wait).
         resource: With an exporter, the spans' resource (default ``Resource.create()``: the
             ``OTEL_RESOURCE_ATTRIBUTES`` and ``OTEL_SERVICE_NAME`` of the environment).
         only_trace: Write only the trace's own span (and the segments that never started, as its events):
@@ -630,6 +646,14 @@ class _Reading:
         return self.segment_of.get(span.parent.span_id) if span.parent is not None else None
 
 
+def _refuse_dropped(reading: _Reading) -> None:
+    """A ``ConversionError`` if a span that ``export`` wrote says it dropped attributes or events (its limits')."""
+    for span in (reading.root, *reading.own):
+        if span is not None and (span.dropped_attributes or span.dropped_events):
+            lost = f"{span.dropped_attributes} attributes and {span.dropped_events} events"
+            raise ConversionError(("spans",), f"the span {span.name!r} dropped {lost} (span limits)")
+
+
 def from_spans(spans: Iterable[ReadableSpan]) -> Trace:
     """The trace that ``spans`` (of one OpenTelemetry trace) record: ``export``'s inverse.
 
@@ -649,6 +673,7 @@ def from_spans(spans: Iterable[ReadableSpan]) -> Trace:
         ValidationError: If the trace made breaks a rule.
     """
     reading = _Reading(list(spans))
+    _refuse_dropped(reading)
     document = _trace_document(reading)
     root_attributes = reading.root_attributes
     own_segments = [_own_segment(span.attributes or {}, span.name, "spans") for span in reading.own]
