@@ -206,6 +206,54 @@ def test_delete_forgets_the_history(store: Store) -> None:
     assert [v.kind for v in store.latest()] == ["Plan", "Context"]
 
 
+def test_a_writer_holding_a_version_of_a_deleted_document_gets_a_conflict(store: Store) -> None:
+    # delete's docstring: a writer holding a version of it gets StoreConflict, also when the document is put
+    # again, as version 1 with the very bytes that writer read.
+    _, plan = session()
+    held = store.put(plan)
+    store.delete(mm.Plan, plan.plan_id)
+    again = store.put(plan)
+    assert (again.number, again.sha256) == (held.number, held.sha256)
+    with pytest.raises(StoreConflict):
+        store.put(plan.add_step(step("Late")), expected=held)
+    assert store.put(plan.add_step(step("On time")), expected=again).number == 2
+
+
+def test_an_id_with_no_utf8_form_names_no_document(store: Store) -> None:
+    # What a command line gives for bytes that are not UTF-8 ("\udcff"); no model holds such an id.
+    odd = "\udcff"
+    for read in (store.get, store.read, store.version, store.get_json):
+        with pytest.raises(DocumentNotFound):
+            read(mm.Plan, odd)
+    assert store.history(mm.Plan, odd) == [] and store.delete(mm.Plan, odd) == 0 and store.session(odd) == []
+
+
+def test_a_damaged_time_or_change_is_a_damaged_row(store: Store, location: str) -> None:
+    _, plan = session()
+    version = store.put(plan)
+    for number in range(2, 4):
+        version = store.put(plan.add_step(step(f"Step {number}")), expected=version)
+    raw(location, "UPDATE mplp_versions SET keep_start = -5 WHERE id = ? AND version = 2", (plan.plan_id,))
+    with pytest.raises(StoreIntegrityError, match="version 2"):
+        store.get(mm.Plan, plan.plan_id, version=2)
+    if location.endswith(".sqlite"):  # PostgreSQL's columns hold a time and an integer only
+        raw(location, "UPDATE mplp_versions SET keep_start = 'x' WHERE id = ? AND version = 3", (plan.plan_id,))
+        raw(
+            location, "UPDATE mplp_documents SET written_at = '2026-13-07T00:00:00+00:00' WHERE id = ?", (plan.plan_id,)
+        )
+        for read in (lambda: store.latest(), lambda: store.get(mm.Plan, plan.plan_id)):
+            with pytest.raises(StoreIntegrityError, match="a stored time is damaged"):
+                read()
+        raw(location, "UPDATE mplp_documents SET version = 4 WHERE id = ?", (plan.plan_id,))
+        raw(
+            location,
+            "UPDATE mplp_versions SET written_at = 'x', version = 4 WHERE id = ? AND version = 3",
+            (plan.plan_id,),
+        )
+        with pytest.raises(StoreIntegrityError):
+            store.history(mm.Plan, plan.plan_id)
+
+
 def _damage(location: str, table: str, id: str, where: str = "") -> None:
     # Flip the first byte of a stored body: the row still reads, its bytes no longer match their sha256.
     body = raw(location, f"SELECT body FROM {table} WHERE id = ? {where}", (id,))[0][0]
@@ -329,6 +377,14 @@ def test_opening_what_is_no_store(tmp_path: Path, postgres_conninfo: str) -> Non
         PostgresStore(fresh_schema(postgres_conninfo), read_only=True)
     with pytest.raises(StoreError, match="cannot connect"):
         PostgresStore(f"host={tmp_path} port=5432 dbname=postgres user=postgres", connect_timeout=2)
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as connection:
+        connection.execute("CREATE TABLE users (id INTEGER)")
+    with pytest.raises(StoreError, match=r"not a store: an SQLite database of other tables \(users\)"):
+        SqliteStore(foreign)
+    with sqlite3.connect(foreign) as connection:  # left as it was: no table added, its journal mode kept
+        tables = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        assert tables == [("users",)] and connection.execute("PRAGMA journal_mode").fetchone() == ("delete",)
     with SqliteStore(tmp_path / "newer.sqlite"):
         pass
     raw(str(tmp_path / "newer.sqlite"), "UPDATE mplp_store SET value = '2' WHERE key = 'schema'")

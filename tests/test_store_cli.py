@@ -111,6 +111,13 @@ def test_errors(location: str, tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert status == 2 and "cannot open the store" in err and not (tmp_path / "typo.sqlite").exists()
     status, _, err = run(capsys, "store", "ls", location, "--kind", "PlanStep")
     assert status == 2 and "invalid choice" in err
+    # docs/cli.md: a path that is no store is status 2; an id the command line could not decode names no document.
+    (tmp_path / "notes.txt").write_text("hello\n")
+    status, _, err = run(capsys, "store", "ls", str(tmp_path / "notes.txt"))
+    assert status == 2 and "not a store" in err
+    status, out, err = run(capsys, "store", "show", location, "\udcff")
+    assert (status, out) == (2, "") and err.startswith("mplp-models: no document ")
+    assert run(capsys, "store", "ls", location, "--context", "\udcff")[:2] == (0, "")
 
 
 def test_a_damaged_document_is_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,9 +12,11 @@ import hashlib
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,7 +27,7 @@ from conftest import examples
 from postgres_server import fresh_schema
 
 import mplp_models as mm
-from mplp_models.store import Store, Version, open_store
+from mplp_models.store import SqliteStore, Store, Version, open_store
 
 WRITER = Path(__file__).with_name("store_writer.py")
 AT = "2026-03-01T09:00:00Z"
@@ -222,3 +224,19 @@ def test_a_read_only_file_is_a_clear_error_and_the_store_is_unchanged() -> None:
         for path in folder.iterdir():
             path.unlink()
         folder.rmdir()
+
+
+def test_a_new_store_opened_while_another_process_holds_its_lock_waits_for_it(tmp_path: Path) -> None:
+    # The module's docstring: writers of several processes take turns, each waiting up to `timeout` seconds.
+    # Making the file a store changes its journal mode, which SQLite's busy wait skips: it must wait all the same.
+    path = tmp_path / "new.sqlite"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")  # another process making the file a store, say: its write lock held
+    release = threading.Timer(0.3, lambda: holder.execute("ROLLBACK"))
+    release.start()
+    try:
+        with SqliteStore(path, timeout=30) as store:
+            assert store.latest() == []
+    finally:
+        release.join()
+        holder.close()

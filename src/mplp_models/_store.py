@@ -50,6 +50,7 @@ from typing_extensions import Self
 from mplp_models._base import MplpModel
 from mplp_models._kinds import KINDS, Kind
 from mplp_models._public import publish
+from mplp_models._text import encodable
 
 if TYPE_CHECKING:
     from mplp_models._parse import Payload
@@ -255,11 +256,19 @@ def rebuilt(rows: Sequence[tuple[Any, ...]]) -> bytes:
     for number, start, end, data in rows:
         if start is None:
             body = as_bytes(data)
+        elif type(start) is not int or type(end) is not int or min(start, end) < 0:
+            raise StoreIntegrityError(f"version {number} is kept as a change whose bounds are damaged")
         elif not body or start + end > len(body):
             raise StoreIntegrityError(f"version {number} is kept as a change from a version that is not there")
         else:
             body = body[:start] + as_bytes(data) + body[len(body) - end :]
     return body
+
+
+def _searchable(id: object) -> bool:
+    """Whether ``id`` may name a stored document: a ``str`` with a UTF-8 form (one with a lone surrogate, as a
+    command line's undecodable bytes give, names none; every stored id is a valid model's)."""
+    return not isinstance(id, str) or encodable(id)
 
 
 class Store(ABC):
@@ -338,7 +347,7 @@ class Store(ABC):
         at = datetime.now(timezone.utc)
         with self._writing() as transaction:
             head = self._head(transaction, entry.id)
-            number = _next_number(entry, head, expected)
+            number = _next_number(entry, head, None if head is None else self._read_time(head.written_at), expected)
             if head is None:
                 self._insert_head(transaction, entry, number, at)
             elif not self._update_head(transaction, entry, number, at, head):
@@ -438,6 +447,8 @@ class Store(ABC):
         )
 
     def _head(self, transaction: Transaction, id: str) -> Head | None:
+        if not _searchable(id):
+            return None
         rows = transaction.rows(
             "SELECT kind, version, sha256, written_at, body FROM mplp_documents WHERE id = ?", (id,)
         )
@@ -479,23 +490,28 @@ class Store(ABC):
             DocumentNotFound: No such document.
         """
         asked = _kind_asked(kind)
-        with self._reading() as transaction:
-            rows = transaction.rows("SELECT kind, version, sha256, written_at FROM mplp_documents WHERE id = ?", (id,))
+        rows: list[tuple[Any, ...]] = []
+        if _searchable(id):
+            with self._reading() as transaction:
+                query = "SELECT kind, version, sha256, written_at FROM mplp_documents WHERE id = ?"
+                rows = transaction.rows(query, (id,))
         if not rows or rows[0][0] != asked.name:
             raise self._not_found(asked.name, id, rows[0][0] if rows else None)
-        return Version(asked.name, id, rows[0][1], rows[0][2], self._time(rows[0][3]))
+        return Version(asked.name, id, rows[0][1], rows[0][2], self._read_time(rows[0][3]))
 
     def history(self, kind: type[Payload], id: str) -> list[Version]:
         """Every version of the document, first to latest; empty if the store holds no such document."""
         return self._history(_kind_asked(kind).name, id)
 
     def _history(self, kind: str, id: str) -> list[Version]:
+        if not _searchable(id):
+            return []
         with self._reading() as transaction:
             rows = transaction.rows(
                 "SELECT version, sha256, written_at FROM mplp_versions WHERE id = ? AND kind = ? ORDER BY version",
                 (id, kind),
             )
-        return [Version(kind, id, number, sha256, self._time(at)) for number, sha256, at in rows]
+        return [Version(kind, id, number, sha256, self._read_time(at)) for number, sha256, at in rows]
 
     def latest(self, kind: type[Payload] | None = None) -> list[Version]:
         """The latest version of every document (of ``kind``, if given), by kind then id."""
@@ -505,7 +521,7 @@ class Store(ABC):
             query, parameters = query + " WHERE kind = ?", (_kind_asked(kind).name,)
         with self._reading() as transaction:
             rows = transaction.rows(query, parameters)
-        found = [Version(name, id, number, sha256, self._time(at)) for name, id, number, sha256, at in rows]
+        found = [Version(name, id, number, sha256, self._read_time(at)) for name, id, number, sha256, at in rows]
         return sorted(found, key=lambda version: (_ORDER.get(version.kind, len(_ORDER)), version.id))
 
     def session(self, context_id: str) -> list[Payload]:
@@ -516,6 +532,8 @@ class Store(ABC):
         events that name one of them (a confirm's ``target_id``, an event's ``trace_id``):
         the set that ``check_flow`` and ``save_flow`` take.
         """
+        if not _searchable(context_id):
+            return []
         with self._reading() as transaction:
             rows = transaction.rows(
                 "SELECT kind, id, version, sha256, written_at, body FROM mplp_documents WHERE context_id = ?"
@@ -526,7 +544,7 @@ class Store(ABC):
         rows.sort(key=lambda row: (_ORDER.get(row[0], len(_ORDER)), row[1]))
         documents: list[Payload] = []
         for kind, id, number, sha256, at, body in rows:
-            version = Version(kind, id, number, sha256, self._time(at))
+            version = Version(kind, id, number, sha256, self._read_time(at))
             data = _checked(as_bytes(body), version, self.location)
             documents.append(_document(_KINDS[kind].model, data, version))
         return documents
@@ -538,7 +556,7 @@ class Store(ABC):
             if head is None or (kind is not None and head.kind != kind):
                 raise self._not_found(kind, id, None if head is None else head.kind)
             if number is None or number == head.number:
-                version = Version(head.kind, id, head.number, head.sha256, self._time(head.written_at))
+                version = Version(head.kind, id, head.number, head.sha256, self._read_time(head.written_at))
                 return version, _checked(head.body, version, self.location)
             if not 1 <= number <= head.number:
                 raise DocumentNotFound(
@@ -554,12 +572,19 @@ class Store(ABC):
             raise StoreIntegrityError(
                 f"{head.kind} {id}: rows of versions {first} to {number} are missing from {self.location}"
             )
-        version = Version(head.kind, id, number, rows[-1][4], self._time(rows[-1][5]))
+        version = Version(head.kind, id, number, rows[-1][4], self._read_time(rows[-1][5]))
         try:
             body = rebuilt([row[:4] for row in rows])
         except StoreIntegrityError as error:
             raise StoreIntegrityError(f"{head.kind} {id} in {self.location}: {error}") from None
         return version, _checked(body, version, self.location)
+
+    def _read_time(self, value: Any) -> datetime:
+        """A stored time (``_time``); a ``StoreIntegrityError`` for one that is no time (a damaged row)."""
+        try:
+            return self._time(value)
+        except (ValueError, TypeError, OverflowError) as error:
+            raise StoreIntegrityError(f"{self.location}: a stored time is damaged ({value!r:.60}: {error})") from None
 
     def _not_found(self, kind: str | None, id: str, found: str | None) -> DocumentNotFound:
         if found is None:
@@ -567,7 +592,7 @@ class Store(ABC):
         return DocumentNotFound(f"{id} names a {found} in {self.location}, not a {kind}")
 
 
-def _next_number(entry: Entry, head: Head | None, expected: Version | None) -> int:
+def _next_number(entry: Entry, head: Head | None, written_at: datetime | None, expected: Version | None) -> int:
     """The number of the version to write; a conflict if ``expected`` is not the latest."""
     if head is not None and head.kind != entry.kind:
         raise StoreError(
@@ -580,7 +605,8 @@ def _next_number(entry: Entry, head: Head | None, expected: Version | None) -> i
         return 1
     if head is None:
         raise _conflict(entry, expected, "it is no longer stored (deleted)")
-    if (head.number, head.sha256) != (expected.number, expected.sha256):
+    if (head.number, head.sha256, written_at) != (expected.number, expected.sha256, expected.written_at):
+        # The time too: a document deleted and put again starts at version 1, maybe with the same bytes.
         raise _conflict(entry, expected, f"the latest version is {head.number}")
     return head.number + 1
 

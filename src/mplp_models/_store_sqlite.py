@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Generator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -85,16 +86,17 @@ class SqliteStore(Store):
         except sqlite3.Error as error:
             raise StoreError(f"{self.location}: cannot open the store: {error}") from None
         try:
-            self._set_up()
+            self._set_up(timeout)
         except BaseException:
             self._connection.close()
             raise
 
-    def _set_up(self) -> None:
+    def _set_up(self, timeout: float) -> None:
         connection = self._connection
         try:
+            self._refuse_foreign()
             if not self._read_only:
-                connection.execute("PRAGMA journal_mode=WAL")
+                _to_wal(connection, timeout)
             connection.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error as error:
             raise _failure(self.location, error) from None
@@ -111,6 +113,13 @@ class SqliteStore(Store):
             raise StoreError(
                 f"{self.location}: a store of layout {layout!r}; this version reads layout {SCHEMA_VERSION!r}"
             )
+
+    def _refuse_foreign(self) -> None:
+        """A ``StoreError`` for a database that holds tables and no store's, before anything in it is changed."""
+        names = {name for (name,) in self._connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if names and "mplp_store" not in names:
+            shown = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
+            raise StoreError(f"{self.location}: not a store: an SQLite database of other tables ({shown}), left as is")
 
     def close(self) -> None:
         with self._lock:
@@ -167,6 +176,21 @@ class SqliteStore(Store):
         return at.astimezone(timezone.utc).isoformat()
 
 
+def _to_wal(connection: sqlite3.Connection, timeout: float) -> None:
+    """The file in WAL mode; waiting up to ``timeout`` seconds, as every writer does, for another process that is
+    making it (the change of journal mode takes no turn in SQLite's busy wait: it fails at once)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as error:
+            if not ("locked" in str(error) or "busy" in str(error)) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.005)
+        else:
+            return
+
+
 def _failure(location: str, error: sqlite3.Error) -> StoreError:
     """The ``StoreError`` that says what went wrong, in the words a user acts on."""
     text = str(error)
@@ -190,8 +214,10 @@ def _failure(location: str, error: sqlite3.Error) -> StoreError:
         return StoreError(
             f"{location}: another process held the store's write lock too long ({text}); nothing was written"
         )
-    if "not a database" in text or "malformed" in text:
-        return StoreIntegrityError(f"{location}: not a store, or a damaged one ({text})")
+    if "not a database" in text:
+        return StoreError(f"{location}: not a store: not an SQLite file, or one damaged from its first page ({text})")
+    if "malformed" in text:
+        return StoreIntegrityError(f"{location}: a damaged store ({text})")
     return StoreError(f"{location}: {text}")
 
 

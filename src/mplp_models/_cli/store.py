@@ -124,4 +124,4 @@ _ACTIONS = {"ls": _ls, "show": _show, "history": _history, "export": _export}
 
 
 def _error(message: str) -> None:
-    print(f"mplp-models: {message}", file=sys.stderr)
+    print(printable(f"mplp-models: {message}"), file=sys.stderr)
