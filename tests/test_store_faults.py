@@ -27,7 +27,7 @@ from conftest import examples
 from postgres_server import fresh_schema
 
 import mplp_models as mm
-from mplp_models.store import SqliteStore, Store, Version, open_store
+from mplp_models.store import SqliteStore, Store, StoreIntegrityError, Version, open_store
 
 WRITER = Path(__file__).with_name("store_writer.py")
 AT = "2026-03-01T09:00:00Z"
@@ -240,3 +240,20 @@ def test_a_new_store_opened_while_another_process_holds_its_lock_waits_for_it(tm
     finally:
         release.join()
         holder.close()
+
+
+def test_a_store_whose_schema_is_damaged_is_a_damaged_store(tmp_path: Path) -> None:
+    # SQLite names the damaged table in its message, in the file's bytes: here not UTF-8.
+    path = tmp_path / "damaged.sqlite"
+    with SqliteStore(path):
+        pass
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA journal_mode=DELETE")  # the whole store in the one file
+    data = path.read_bytes()
+    name, sql = b"mplp_documents_refers_to", b"CREATE INDEX mplp_documents_refers_to"
+    assert data.count(name) == 2 and data.count(sql) == 1  # in the schema's page: the index's name, then its SQL
+    data = data.replace(sql, b"CREATE INDEZ mplp_documents_refers_to").replace(name, b"mplp_\x90ocuments_refers_to", 1)
+    path.write_bytes(data)
+    for read_only in (True, False):
+        with pytest.raises(StoreIntegrityError, match="a damaged store"):
+            SqliteStore(path, read_only=read_only).latest()

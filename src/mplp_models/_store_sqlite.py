@@ -83,7 +83,7 @@ class SqliteStore(Store):
                 self._connection = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
             else:
                 self._connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=timeout)
-        except sqlite3.Error as error:
+        except _ERRORS as error:
             raise StoreError(f"{self.location}: cannot open the store: {error}") from None
         try:
             self._set_up(timeout)
@@ -98,7 +98,7 @@ class SqliteStore(Store):
             if not self._read_only:
                 _to_wal(connection, timeout)
             connection.execute("PRAGMA synchronous=FULL")
-        except sqlite3.Error as error:
+        except _ERRORS as error:
             raise _failure(self.location, error) from None
         if not self._read_only:
             with self._writing() as transaction:
@@ -141,7 +141,7 @@ class SqliteStore(Store):
             connection = self._connection
             try:
                 connection.execute(begin)
-            except sqlite3.Error as error:
+            except _ERRORS as error:
                 raise _failure(self.location, error) from None
             try:
                 yield _Transaction(connection)
@@ -149,7 +149,7 @@ class SqliteStore(Store):
             except BaseException as error:
                 if connection.in_transaction:
                     connection.execute("ROLLBACK")
-                if isinstance(error, sqlite3.Error):
+                if isinstance(error, _ERRORS):
                     raise _failure(self.location, error) from None
                 raise
 
@@ -191,8 +191,15 @@ def _to_wal(connection: sqlite3.Connection, timeout: float) -> None:
             return
 
 
-def _failure(location: str, error: sqlite3.Error) -> StoreError:
+# sqlite3 raises UnicodeDecodeError where SQLite's message about a damaged file quotes bytes that are not UTF-8
+# (a table's name in "malformed database schema (...)").
+_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+
+
+def _failure(location: str, error: sqlite3.Error | UnicodeDecodeError) -> StoreError:
     """The ``StoreError`` that says what went wrong, in the words a user acts on."""
+    if isinstance(error, UnicodeDecodeError):
+        return StoreIntegrityError(f"{location}: a damaged store (SQLite's message: {error.object!r:.120})")
     text = str(error)
     if isinstance(error, sqlite3.IntegrityError) and "UNIQUE" in text:
         return StoreConflict(f"{location}: another writer wrote the same version first; nothing was written")
