@@ -54,6 +54,17 @@ def plan_with(descriptions: list[str], dependencies: list[list[int]] | None = No
     return PLAN.model_copy(update={"steps": steps, "status": "draft"})
 
 
+def trace_with(labels: list[str]) -> mm.Trace:
+    """The example trace with one completed root segment per label, in order, and no events."""
+    segments = [
+        {"segment_id": f"f6000000-0000-4000-a000-{k:012d}", "label": label, "status": "completed",
+         "started_at": "2026-03-02T14:00:00Z", "finished_at": "2026-03-02T14:00:01Z"}
+        for k, label in enumerate(labels)
+    ]  # fmt: skip
+    bare = {k: v for k, v in TRACE.to_dict().items() if k != "events"}
+    return mm.Trace.model_validate({**bare, "segments": segments})
+
+
 def dependency_pairs(plan: mm.Plan) -> list[tuple[int, int]]:
     position = {step.step_id: k for k, step in enumerate(plan.steps)}
     return [(position[d], k) for k, step in enumerate(plan.steps) for d in step.dependencies or ()]
@@ -200,14 +211,7 @@ def test_mermaid_draws_any_label_as_it_is(mermaid: MermaidParser, labels: list[s
     normal = [label.replace("\r\n", "\n").replace("\r", "\n") for label in labels]
     assert [drawn(node["text"]) for node in read["nodes"]] == [f"{text}\npending" for text in normal]
     assert len(read["edges"]) == len(labels) - 1
-    segments = [
-        {"segment_id": f"f6000000-0000-4000-a000-{k:012d}", "label": label, "status": "completed",
-         "started_at": "2026-03-02T14:00:00Z", "finished_at": "2026-03-02T14:00:01Z"}
-        for k, label in enumerate(labels)
-    ]  # fmt: skip
-    trace = mm.Trace.model_validate(
-        {**{k: v for k, v in TRACE.to_dict().items() if k != "events"}, "segments": segments}
-    )
+    trace = trace_with(labels)
     read = mermaid.read(trace.to_mermaid())
     assert read["ok"], read
     # A gantt bar's name is one line (line breaks become spaces), trimmed as the gantt grammar trims it.
@@ -287,14 +291,7 @@ GANTT_WORDS = [
 
 
 def test_mermaid_reads_a_bar_named_like_a_gantt_statement_as_a_bar(mermaid: MermaidParser) -> None:
-    segments = [
-        {"segment_id": f"f6000000-0000-4000-a000-{k:012d}", "label": label, "status": "completed",
-         "started_at": "2026-03-02T14:00:00Z", "finished_at": "2026-03-02T14:00:01Z"}
-        for k, label in enumerate(GANTT_WORDS)
-    ]  # fmt: skip
-    trace = mm.Trace.model_validate(
-        {**{k: v for k, v in TRACE.to_dict().items() if k != "events"}, "segments": segments}
-    )
+    trace = trace_with(GANTT_WORDS)
     read = mermaid.read(trace.to_mermaid())
     assert read["ok"], read
     assert [drawn(task["task"]).strip() for task in read["tasks"]] == GANTT_WORDS
