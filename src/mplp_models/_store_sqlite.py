@@ -33,6 +33,11 @@ from mplp_models._store import (
 
 __all__ = ["SqliteStore"]
 
+# sqlite3 raises UnicodeDecodeError where SQLite's message about a damaged file quotes bytes that are not UTF-8
+# (a table's name in "malformed database schema (...)").
+_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+
+
 _TABLES = """
 CREATE TABLE IF NOT EXISTS mplp_store (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS mplp_documents (
@@ -189,11 +194,6 @@ def _to_wal(connection: sqlite3.Connection, timeout: float) -> None:
             time.sleep(0.005)
         else:
             return
-
-
-# sqlite3 raises UnicodeDecodeError where SQLite's message about a damaged file quotes bytes that are not UTF-8
-# (a table's name in "malformed database schema (...)").
-_ERRORS = (sqlite3.Error, UnicodeDecodeError)
 
 
 def _failure(location: str, error: sqlite3.Error | UnicodeDecodeError) -> StoreError:
