@@ -466,7 +466,7 @@ def test_the_check_turns_down_a_root_the_json_mode_cannot_be_trusted_with(name: 
 
 def test_keys_in_utf16_order_are_written_by_the_strict_path() -> None:
     context = mm.Context.from_json(ROOT_TEXTS["keys in UTF-16 order"])
-    with pytest.raises(TypeError, match="UTF-16"):
+    with pytest.raises(_writer.Unproven):
         _writer.model_members(context.root)  # orjson would sort them by code point
     assert '"é":3,"\U0001f600":1,"\uffff":2'.encode() in context.to_json()
 

@@ -3,9 +3,9 @@
 ``written_fields`` proves and prepares the numbers and open objects of one
 model in a single walk, writing an integral float such as ``5000.0`` as the
 integer ``5000`` (RFC 8785's text for it) instead of sending the model down the
-exact path. Held here to the strict path (``refuse_non_json`` and
+strict path. Held here to the strict path (``refuse_non_json`` and
 ``canonical_json``, the full walk) on generated values, to ECMAScript's texts
-written out by hand, and to ``to_json`` with the exact path forbidden.
+written out by hand, and to ``to_json`` with the strict path forbidden.
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def test_the_walk_writes_what_the_strict_path_writes(value: Any) -> None:
     written = fast(value)
     assert repr(value) == before  # the value itself is never changed
     if written is Unproven or written is None:
-        return  # the exact path, or the strict path, decides
+        return  # the strict path decides
     assert written == strict(value)
     try:
         canonical = rfc8785.dumps(json.loads(written))  # the reference's own canonical form of the text
@@ -212,10 +212,10 @@ def test_with_the_fast_paths_off_nothing_is_proven() -> None:
     assert fast({"n": 1}) == b'{"n":1}'
 
 
-# --- to_json: the walk, not the exact path ------------------------------------------------------
+# --- to_json: the walk, not the strict path -----------------------------------------------------
 
 
-def test_a_learning_sample_with_integral_floats_is_written_without_the_exact_path(
+def test_a_learning_sample_with_integral_floats_is_written_without_the_strict_path(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     payload = copy.deepcopy(fixture(mm.LearningSample))
@@ -225,13 +225,13 @@ def test_a_learning_sample_with_integral_floats_is_written_without_the_exact_pat
     sample = mm.LearningSample.model_validate(payload)
     # Recorded, not raised: orjson would turn an error in its hook into the strict path's writing.
     exact: list[object] = []
-    prepare_loose = _writer._prepared_open  # pyright: ignore[reportPrivateUsage]
+    strictly = _writer.strictly_written
 
     def recorded(*args: Any) -> Any:
         exact.append(args)
-        return prepare_loose(*args)
+        return strictly(*args)
 
-    monkeypatch.setattr(_writer, "_prepared_open", recorded)
+    monkeypatch.setattr(_writer, "strictly_written", recorded)
     with fast_paths(True):
         written = sample.to_json()
     assert exact == []
@@ -275,7 +275,7 @@ def test_extra_keys_are_walked_as_the_strict_path_writes_them(value: dict[Any, A
         with fast_paths(True):
             prepared = written_object(value)
     except Unproven:
-        return  # the exact path decides
+        return  # the strict path decides
     assert repr(value) == before  # the value itself is never changed
     try:
         written = orjson.dumps(prepared, option=FAST)

@@ -4,7 +4,7 @@ The fast path (``_writer.model_members``) lets orjson write a model's open
 objects and numbers as they are (or as ``prepare`` would make them) once
 ``written_fields`` (one model) or ``exactly_json`` (lists of models) proves
 them JSON already and in canonical form; the rest takes the
-exact path. Held here to the strict path (fast paths off, the full
+strict path. Held here to the strict path (fast paths off, the full
 walk) on generated models and on open objects changed in place into
 anything, valid or not: the same bytes, or the same refusal at the same
 pointer, and never a disagreement.
@@ -220,7 +220,7 @@ def _deeper_than(value: list[Any], levels: int) -> bool:
 
 
 def test_the_screens_take_the_common_open_objects() -> None:
-    # Not only sound, also useful: what a payload holds passes (the exact path is not the common one).
+    # Not only sound, also useful: what a payload holds passes (the strict path is not the common one).
     common: list[Any] = [
         {"plan_id": "3f6c2a1e-8b4d-4c7a-9e21-5d0b7f3a6c11", "steps": 5},
         {"ratio": 0.25, "runs": 3, "ok": True, "none": None},

@@ -7,7 +7,7 @@ the model to orjson, whose ``default`` is ``model_members``:
 * a model is handed over as its own ``__dict__`` (a copy without the fields not given): its values are JSON
   already (enums and ``Timestamp`` are str subclasses) and field names ASCII, so orjson's key order is RFC 8785's;
 * the fields that may hold a float or an open object (``Facts.prepared``) are proven canonical, and made so,
-  by ``written_fields``; what it cannot prove takes ``first_problem`` then ``prepare``, field by field;
+  by ``written_fields``; what it cannot prove (``Unproven``) is left to the strict function;
 * a list of ``_BULK_LEAST`` or more models of one plain class is turned into member dicts by C-level maps,
   and their prepared fields proven at once (``exactly_json``);
 * ``OPT_STRICT_INTEGER`` stops at an integer beyond +/-(2**53 - 1), and UTF-8 at a lone surrogate: the strict
@@ -32,7 +32,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
 from mplp_models import _fastpath
-from mplp_models._canonical import CanonicalJSONError, dumps, holder_of, prepare, relocated
+from mplp_models._canonical import CanonicalJSONError, dumps, holder_of, relocated
 from mplp_models._fast_shapes import NO_FACTS, as_dict_fields, facts_of, is_plain, own_functions
 from mplp_models._json_values import (
     FLOAT_TEXT,
@@ -41,7 +41,6 @@ from mplp_models._json_values import (
     MAX_SAFE_INTEGER,
     es6_number,
     exactly_json,
-    first_problem,
     same_float_text,
     screened_problem,
 )
@@ -132,14 +131,10 @@ def model_members(model: Any) -> Any:
         if members.keys() != given:  # a required field not given, or a name no field's (the set changed in place)
             members = _without_unset(values, given)
     if prepared:
-        try:
-            changes = written_fields(members, prepared)
-        except Unproven:
-            members = _prepared_fields(dict(values) if members is values else members, prepared)
-        else:
-            if changes is not None:
-                members = dict(values) if members is values else members  # never the model's own __dict__
-                members.update(changes)
+        changes = written_fields(members, prepared)
+        if changes is not None:
+            members = dict(values) if members is values else members  # never the model's own __dict__
+            members.update(changes)
     return _with_model_arrays(members, values, many) if many else members
 
 
@@ -167,26 +162,6 @@ def _plan_of(model: Any) -> _Plan:
     return plan
 
 
-def _prepared_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
-    """``members`` (a copy) with the given fields ``names`` each prepared by the exact path (``_prepared_open``)."""
-    for name in names:
-        if name in members:
-            members[name] = _prepared_open(members[name])
-    return members
-
-
-def _prepared_open(value: Any) -> Any:
-    """A number or open object (or a model's own array of them) ready for orjson; else a ``CanonicalJSONError``
-    (which stops orjson: the strict function names the problem)."""
-    items: tuple[Any, ...] = (value,)
-    if isinstance(value, tuple):
-        items = cast(tuple[Any, ...], value)  # type: ignore[redundant-cast]
-    for item in items:
-        if isinstance(item, dict) and first_problem(item) is not None:
-            raise CanonicalJSONError("an open object holds what is no JSON value")
-    return prepare(value)
-
-
 def _without_unset(values: dict[str, Any], given: set[str]) -> dict[str, Any]:
     """A copy of ``values`` without the keys that are not ``given`` (``values`` itself when every field is given)."""
     if len(given) == len(values):
@@ -210,13 +185,7 @@ def _with_extra(model: Any, values: dict[str, Any], given: set[str]) -> dict[str
     members = {name: value for name, value in values.items() if name in given}
     extra: dict[str, Any] | None = model.__pydantic_extra__
     if extra:
-        try:
-            members.update(written_object(extra))  # a few keys: the walk beats orjson's screen
-        except Unproven:
-            prepared = _prepared_open(extra)
-            if not isinstance(prepared, dict):
-                raise TypeError(f"{type(model).__name__} has extra keys written in UTF-16 order") from None
-            members.update(cast(dict[str, Any], prepared))
+        members.update(written_object(extra))  # a few keys: the walk beats orjson's screen
     return members
 
 
@@ -264,8 +233,8 @@ def _prepared_values(dicts: list[dict[str, Any]], names: tuple[str, ...]) -> lis
 # --- one model's numbers and open objects, proven and prepared in one walk --------------------------
 
 
-class Unproven(Exception):
-    """``written_fields`` proves nothing of the value: the exact path (``first_problem``, then ``prepare``) decides."""
+class Unproven(TypeError):
+    """``written_fields`` proves nothing of the value: orjson stops, and the strict function decides."""
 
 
 _WALKED_MOST = 16  # the most members of a field's open object walked before exactly_json is tried (measured)
