@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from pydantic import PydanticUserError, ValidationError
-from pydantic_core import CoreSchema, ErrorDetails, InitErrorDetails, SchemaValidator
+from pydantic_core import ErrorDetails, InitErrorDetails, SchemaValidator
 
 from mplp_models import _errors
 
@@ -27,11 +27,10 @@ __all__ = [
     "BUILD_LOCK",
     "FULL_ERRORS_MAX_VALUES",
     "SCHEMA_ONLY",
-    "fail_fast_copy",
     "fail_fast_validator",
     "nodes_of",
     "validate_python",
-    "validator_of_copy",
+    "validator_of_edited",
 ]
 
 SCHEMA_ONLY: Mapping[str, Any] = {"mplp_models.semantic": False}
@@ -56,7 +55,7 @@ _NOT_VALIDATION = frozenset({"metadata", "serialization", "ref", "cls", "config"
 
 _CACHE: weakref.WeakKeyDictionary[type, tuple[object, SchemaValidator]] = weakref.WeakKeyDictionary()
 # One build at a time: two builds sharing a model class would unmark it while the other builds
-# (validator_of_copy); held too by whoever reads the mark (_fast_shapes._plain).
+# (_validator_of_copy); held too by whoever reads the mark (_fast_shapes._plain).
 BUILD_LOCK = threading.RLock()
 
 
@@ -64,14 +63,18 @@ def _as_array(node: object) -> list[Any] | tuple[Any, ...] | None:
     return cast("list[Any]", node) if isinstance(node, (list, tuple)) else None
 
 
-def fail_fast_copy(schema: CoreSchema, edit: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> CoreSchema:
-    """A copy of ``schema`` with ``fail_fast`` on every array, and each step first given to ``edit`` (which gives
-    the step itself to keep it, else what replaces it).
+def validator_of_edited(
+    cls: type[Any], edit: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+) -> SchemaValidator:
+    """A validator of a copy of ``cls``'s core schema with ``fail_fast`` on every array, each step first given to
+    ``edit`` (which gives the step itself to keep it, else what replaces it); built anew at each call.
 
     The one rewrite of pydantic-core's schemas in the package (with ``edit``: ``_reader``'s). What is no
     validation (``_NOT_VALIDATION``) is kept as it is; a mapping of names (a model's fields) is no step, and
-    a field may be called ``metadata``.
+    a field may be called ``metadata``. Each model class in the copy is validated by it, with its configuration
+    (``config`` of its ``model`` step: pydantic builds the class's own validator with it).
     """
+    models: dict[type[Any], Any] = {}
 
     def copied(node: Any) -> Any:
         if isinstance(node, list):
@@ -86,26 +89,26 @@ def fail_fast_copy(schema: CoreSchema, edit: Callable[[dict[str, Any]], dict[str
         made = {key: value if key in _NOT_VALIDATION else copied(value) for key, value in step.items()}
         if made["type"] in _FAIL_FAST:
             made["fail_fast"] = True
+        elif made["type"] == "model" and isinstance(made.get("cls"), type):
+            models.setdefault(made["cls"], made.get("config"))
         return made
 
-    return cast(CoreSchema, copied(schema))
+    schema = copied(cls.__pydantic_core_schema__)
+    return _validator_of_copy(schema, models.get(cls), models)
 
 
 def fail_fast_validator(cls: type[Any]) -> SchemaValidator:
-    """The validator of ``cls``'s core schema with ``fail_fast`` on every array (cached)."""
+    """``validator_of_edited(cls)``, cached until the class is rebuilt."""
     schema = cls.__pydantic_core_schema__
     cached = _CACHE.get(cls)
     if cached is not None and cached[0] is schema:  # a rebuilt model has a new schema
         return cached[1]
-    copied = fail_fast_copy(schema)
-    models = _models(copied)
-    # The class's own configuration is its model schema's (pydantic builds its validator with it).
-    validator = validator_of_copy(copied, models.get(cls), models)
+    validator = validator_of_edited(cls)
     _CACHE[cls] = (schema, validator)
     return validator
 
 
-def validator_of_copy(schema: Any, config: Any, classes: Iterable[type[Any]]) -> SchemaValidator:
+def _validator_of_copy(schema: Any, config: Any, classes: Iterable[type[Any]]) -> SchemaValidator:
     """A validator of ``schema``, an edited copy of a model's, that validates the ``classes`` in it by it.
 
     pydantic-core reuses the validator a complete model class already has for a ``model`` schema of that
@@ -124,16 +127,6 @@ def validator_of_copy(schema: Any, config: Any, classes: Iterable[type[Any]]) ->
         finally:
             for cls in marked:
                 type.__setattr__(cls, "__pydantic_complete__", True)
-
-
-def _models(schema: object) -> dict[type[Any], Any]:
-    """The classes of the ``model`` schemas in ``schema``, each with its configuration (``config``, or None)."""
-    steps = (cast(dict[str, Any], node) for node in nodes_of(schema) if isinstance(node, dict))
-    return {
-        step["cls"]: step.get("config")
-        for step in steps
-        if step.get("type") == "model" and isinstance(step.get("cls"), type)
-    }
 
 
 def nodes_of(schema: Any) -> list[Any]:

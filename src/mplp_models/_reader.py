@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from pydantic_core import core_schema
 
 from mplp_models import _fastpath
-from mplp_models._bounded import fail_fast_copy, validate_python, validator_of_copy
+from mplp_models._bounded import validate_python, validator_of_edited
 from mplp_models._fast_shapes import checks_extra_keys, facts_of, is_plain, model_class, rules_check
 from mplp_models._json_input import json_bytes, load_json
 from mplp_models._json_values import MAX_OPEN_OBJECT_DEPTH, plainly_json
@@ -181,9 +181,8 @@ class Reading:
 
     def __init__(self, kind: type) -> None:
         edit = _JsonOnly(kind)
-        schema = fail_fast_copy(kind.__pydantic_core_schema__, edit.edit)  # type: ignore[attr-defined]
+        self.validator = validator_of_edited(kind, edit.edit)
         self.screen = _screen(kind) if edit.open else None
-        self.validator = validator_of_copy(schema, edit.config, edit.models)
         self.after = _asked_after(facts_of(kind).unique, edit.sound)
 
 
@@ -199,20 +198,17 @@ def _step_function(node: Mapping[str, Any]) -> object:
 
 
 class _JsonOnly:
-    """The edit (``_bounded.fail_fast_copy``) that makes a class's core schema its validator of JSON text.
+    """The edit (``_bounded.validator_of_edited``) that makes a class's core schema its validator of JSON text.
 
     Each ``json-or-python`` step becomes its JSON branch; ``JsonObject``'s two before-validators and the checks
     of extra keys go (``open``: some did; the screen asks what they asked); ``JsonText``'s bound goes (the
     proof's writing refuses what it refused); the outermost model's registered rules (kept in ``sound``) and
     its own fields' ``UniqueItems`` checks go.
-    ``models`` and ``config``: what ``validator_of_copy`` needs.
     """
 
     def __init__(self, kind: type) -> None:
         self.kind = kind
         self.unique = frozenset(facts_of(kind).unique)
-        self.models: list[type] = []
-        self.config: Any = None
         self.sound: Callable[[Any, Any], bool] | None = None
         self.open = False
         self.outer_made: dict[str, Any] | None = None
@@ -243,15 +239,11 @@ class _JsonOnly:
         return cast(dict[str, Any], node)
 
     def _outer_model(self, node: core_schema.ModelSchema) -> dict[str, Any]:
-        """A model step: the class noted; the outermost one's own unique arrays' checks left out."""
-        if node is self.outer_made:  # the step this edit made of the outermost model, given back to it
-            return cast(dict[str, Any], node)
-        self.models.append(node["cls"])
+        """A model step as it is but the outermost one's, whose own unique arrays' checks are left out."""
         # What is left out is asked of the outermost model only: no plain class holds one of its own class
         # (tests/test_fast_kinds.py), so the class's step is the outermost one.
-        if node["cls"] is not self.kind:
+        if node is self.outer_made or node["cls"] is not self.kind:  # outer_made: this edit's own, given back
             return cast(dict[str, Any], node)
-        self.config = node.get("config")
         fields = cast(dict[str, Any], node["schema"])
         if fields.get("type") == "model-fields" and self.unique:
             own = {
