@@ -152,6 +152,45 @@ def test_an_invalid_document_of_the_apps_own_is_a_422(client: tuple[TestClient, 
     }
 
 
+# 2**53 + 1: the schema allows the integer; RFC 8785's numbers are doubles, which round it (canonical-json.md).
+BEYOND_DOUBLES = 2**53 + 1
+
+
+def test_a_document_with_no_canonical_form_is_read_and_its_answer_is_a_500_naming_the_value(
+    client: tuple[TestClient, mm.Plan],
+) -> None:
+    http, plan = client
+    document = json.loads(plan.to_json())
+    document["plan_id"] = mm.new_id()
+    document["steps"][1]["order_index"] = BEYOND_DOUBLES
+    created = http.post("/plans", content=json.dumps(document), headers={"content-type": "application/json"})
+    # Read, as every door reads it; the answer (FastAPI's JSON values of the plan) has no canonical form.
+    assert created.status_code == 500
+    body = created.json()
+    message = body["message"]
+    assert str(BEYOND_DOUBLES) in message and "RFC 8785" in message
+    assert body == {
+        "code": "no_canonical_form",
+        "pointer": "/steps/1/order_index",
+        "message": message,
+        "errors": [{"pointer": "/steps/1/order_index", "code": "no_canonical_form", "message": message}],
+    }
+    assert created.content == rfc8785.dumps(body)
+    raw = http.get(f"/plans/{document['plan_id']}/raw")  # the model itself, by its own to_json
+    assert raw.status_code == 500 and raw.json() == body
+
+
+def test_without_the_handlers_a_document_with_no_canonical_form_is_the_apps_error() -> None:
+    app = FastAPI(default_response_class=CanonicalJSONResponse)
+    event = mm.Event.model_validate({**fixture(mm.Event), "data": {"n": BEYOND_DOUBLES}})
+    app.get("/event")(lambda: event)
+    with pytest.raises(mm.CanonicalJSONError) as refused:
+        TestClient(app).get("/event")
+    assert refused.value.pointer == "/data/n"
+    assert str(refused.value) == f"{refused.value.message} at /data/n"
+    assert TestClient(app, raise_server_exceptions=False).get("/event").status_code == 500
+
+
 def test_the_answers_are_in_the_openapi_document() -> None:
     app, _ = service()
     document = TestClient(app).get("/openapi.json").json()

@@ -42,13 +42,14 @@ class CanonicalJSONError(ValueError):
 
     ``pointer`` is the JSON Pointer of the value (``/steps/3/order_index``;
     ``""`` for the value itself), as in ``errors_as_json``; ``path`` is the
-    same place as a JSONPath (``$.steps[3].order_index``).
+    same place as a JSONPath (``$.steps[3].order_index``); ``message`` says
+    what is wrong, without the place.
     """
 
     def __init__(self, message: str, location: Location = ()) -> None:
         self.pointer: str = pointer(location)
         self.path: str = "$" + "".join(_segment(part) for part in location)
-        self._message = message
+        self.message = message
         self._location = location
         self._holder: object = None
         super().__init__(f"{message} at {self.pointer or 'the top level'}")
@@ -56,8 +57,8 @@ class CanonicalJSONError(ValueError):
 
 def relocated(refusal: CanonicalJSONError, outer: Location, holder: object) -> CanonicalJSONError:
     """``refusal`` located from ``holder``, a value that holds the one it was located from at ``outer``."""
-    # The three private attributes are this module's own: the class is public, they are not.
-    error = CanonicalJSONError(refusal._message, (*outer, *refusal._location))  # pyright: ignore[reportPrivateUsage]
+    # The two private attributes are this module's own: the class is public, they are not.
+    error = CanonicalJSONError(refusal.message, (*outer, *refusal._location))  # pyright: ignore[reportPrivateUsage]
     error._holder = holder  # pyright: ignore[reportPrivateUsage]
     return error
 

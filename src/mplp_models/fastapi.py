@@ -127,7 +127,7 @@ from pydantic_core import ErrorDetails
 
 from mplp_models import _errors
 from mplp_models._base import MplpModel
-from mplp_models._canonical import canonical_json
+from mplp_models._canonical import CanonicalJSONError, canonical_json
 from mplp_models._errors import EditError, Quoted, UnknownPartError, errors_as_json, json_message
 from mplp_models._json_input import load_json
 from mplp_models._text import pointer
@@ -406,7 +406,8 @@ class ErrorBodyEntry(BaseModel):
 
 
 class ErrorBody(BaseModel):
-    """The answer to a refused edit (409, 404) or an invalid document (422): the first problem, and all of them.
+    """The answer to a refused edit (409, 404), an invalid document (422) or a response with no canonical form
+    (500): the first problem, and all of them.
 
     ``code``, ``pointer`` and ``message`` are the ``EditError``'s (or the first entry's, for a
     ``ValidationError``); ``errors`` every problem, as ``errors_as_json`` writes them.
@@ -431,8 +432,9 @@ class CanonicalJSONResponse(JSONResponse):
     ``response_class=CanonicalJSONResponse`` on a route, or ``FastAPI(default_response_class=...)``.
     A route declared to return a model (``-> mm.Plan``) hands it over as FastAPI's JSON values,
     which are written canonically; with ``response_model=None`` the model itself is handed over and
-    written by its own ``to_json()``, without that step. A value JSON cannot hold exactly (a
-    ``NaN``) is a ``CanonicalJSONError``.
+    written by its own ``to_json()``, without that step. A value RFC 8785 cannot hold exactly (an
+    integer beyond +/-(2**53 - 1) whose canonical text reads back otherwise, which the schemas allow)
+    is a ``CanonicalJSONError``: a 500, which ``add_exception_handlers`` answers with an ``ErrorBody``.
     """
 
     def render(self, content: Any) -> bytes:
@@ -449,12 +451,14 @@ def add_exception_handlers(app: FastAPI) -> None:
     """Makes ``app`` answer the SDK's refusals raised in its endpoints, and say so in its OpenAPI document.
 
     An ``UnknownPartError`` is answered with 404, any other ``EditError`` with 409, a pydantic
-    ``ValidationError`` (the app's own reading of a document) with 422; each body an ``ErrorBody``
-    in canonical JSON. Every operation of the document lists the 404 and 409 answers, unless
-    it declares its own.
+    ``ValidationError`` (the app's own reading of a document) with 422, and a ``CanonicalJSONError``
+    (a response ``CanonicalJSONResponse`` cannot write, or the app's own ``to_json``) with 500, code
+    ``no_canonical_form``; each body an ``ErrorBody`` in canonical JSON. Every operation of the
+    document lists the 404 and 409 answers, unless it declares its own.
     """
     app.add_exception_handler(EditError, _sdk_refusal)
     app.add_exception_handler(ValidationError, _sdk_refusal)
+    app.add_exception_handler(CanonicalJSONError, _sdk_refusal)
     build = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -465,17 +469,24 @@ def add_exception_handlers(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the document
 
 
+_NO_CANONICAL_FORM = "no_canonical_form"
+
+
 def _answer(status: int, code: str, pointer: str, message: str, entries: list[_errors.ErrorEntry]) -> Response:
     body = {"code": code, "pointer": pointer, "message": message, "errors": entries}
     return CanonicalJSONResponse(body, status_code=status)
 
 
 async def _sdk_refusal(request: Request, error: Exception) -> Response:
-    """The answer to an ``EditError`` (404 or 409) or a ``ValidationError`` (422): an ``ErrorBody``."""
+    """The answer to an ``EditError`` (404 or 409), a ``ValidationError`` (422) or a ``CanonicalJSONError``
+    (500): an ``ErrorBody``."""
     if isinstance(error, EditError):
         status = 404 if isinstance(error, UnknownPartError) else 409
         return _answer(status, error.code, error.pointer, error.message, error.errors())
-    assert isinstance(error, ValidationError)  # the two classes it is registered for
+    if isinstance(error, CanonicalJSONError):
+        entry: _errors.ErrorEntry = {"pointer": error.pointer, "code": _NO_CANONICAL_FORM, "message": error.message}
+        return _answer(500, _NO_CANONICAL_FORM, error.pointer, error.message, [entry])
+    assert isinstance(error, ValidationError)  # the three classes it is registered for
     entries = errors_as_json(error)
     first = entries[0]
     return _answer(422, first["code"], first["pointer"], first["message"], entries)
