@@ -6,6 +6,7 @@ trace.json's segments and their times (durations worked out from the timestamps'
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +101,20 @@ def test_the_command_runs_as_installed() -> None:
         [sys.executable, "-m", "mplp_models", "show", str(PAYLOADS / "plan.json")], capture_output=True, text=True
     )
     assert done.returncode == 0 and "5. [pending] Publish the wheels and the notes  (after 3, 4)" in done.stdout
+
+
+@pytest.mark.parametrize("form", ["mermaid", "dot"])
+def test_a_picture_is_written_in_utf8_whatever_the_terminals_encoding(form: str, tmp_path: Path) -> None:
+    plan = mm.Plan.from_json((PAYLOADS / "plan.json").read_bytes())
+    path = tmp_path / "plan.json"
+    path.write_bytes(plan.update_step(plan.steps[0].step_id, description="Café naïve").to_json())
+    environment = {**os.environ, "PYTHONIOENCODING": "ascii", "LC_ALL": "C"}
+    done = subprocess.run(
+        [sys.executable, "-m", "mplp_models", "show", str(path), "--format", form], capture_output=True, env=environment
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Café naïve".encode() in done.stdout  # the title's own characters, as UTF-8
+    assert b"\\x" not in done.stdout and b"\\u" not in done.stdout  # no escapes in their place
 
 
 def test_a_plans_own_text_stays_on_its_lines(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

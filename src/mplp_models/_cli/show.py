@@ -1,6 +1,6 @@
 """``mplp-models show FILE``: a document as people read it: a plan's steps in dependency order, a trace's tree.
 
-``--format mermaid`` and ``--format dot`` write the document's picture instead (docs/seeing.md). On a
+``--format mermaid`` and ``--format dot`` write the document's picture instead, in UTF-8 (docs/seeing.md). On a
 terminal with rich installed (the ``cli`` extra) the text is a table or a tree; in a pipe, plain lines.
 """
 
@@ -88,7 +88,8 @@ def _picture(document: MplpModel, form: str, path: str) -> int:
             f"mplp-models: {path}: no {form} picture of a {type(document).__name__}: {drawn} has one", file=sys.stderr
         )
         return EXIT_USAGE
-    sys.stdout.write(method())
+    picture: str = method()
+    sys.stdout.buffer.write(picture.encode())  # a Mermaid or DOT file is UTF-8, whatever the terminal's encoding
     return EXIT_OK
 
 
