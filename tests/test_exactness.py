@@ -92,6 +92,8 @@ CASES: list[tuple[type[mm.MplpModel], tuple[Any, ...], Any, bool]] = [
     (Inbox, ("schema_version",), True, False),
     (Inbox, ("schema_version",), "1", False),
     (Inbox, ("schema_version",), 2, False),
+    (Inbox, ("schema_version",), 10**38, False),
+    (Inbox, ("schema_version",), -(2**64), False),
     (Inbox, ("schema_version",), DELETE, False),
     # uniqueItems: duplicates refused, order kept
     (Plan, ("meta", "tags"), ["b", "a"], True),
@@ -194,6 +196,19 @@ def test_verdict_matches_schema(case: tuple[type[mm.MplpModel], tuple[Any, ...],
             model.model_validate(document)
         with pytest.raises(ValidationError):
             model.from_json(json.dumps(document))
+
+
+@pytest.mark.parametrize("value", [2, 0, 10**38, -(2**64), 1e30])
+def test_a_const_is_refused_as_that_const_whatever_the_integer(value: int | float) -> None:
+    # const: 1 (docs/inbox.md): every other integer is the one refusal, "Input should be 1".
+    payload = fixture(Inbox)
+    payload["schema_version"] = value
+    for read in (lambda: Inbox.from_json(json.dumps(payload)), lambda: Inbox.model_validate(payload)):
+        with pytest.raises(ValidationError) as refused:
+            read()
+        [entry] = mm.errors_as_json(refused.value)
+        assert (entry["pointer"], entry["code"]) == ("/schema_version", "literal_error")
+        assert entry["message"].startswith("Input should be 1")
 
 
 def test_error_points_at_the_field() -> None:

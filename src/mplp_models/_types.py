@@ -394,9 +394,12 @@ class _ConstOneSchema:
     """The JSON value 1 (``1.0`` is the same number; ``true`` and ``"1"`` are not)."""
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        return core_schema.chain_schema(
-            [_NumericSchema("integer").__get_pydantic_core_schema__(source, handler), core_schema.literal_schema([1])]
+        # pydantic-core's literal of ints reads an integer beyond 64 bits as "int_parsing_size"; every
+        # integer but 1 is the same refusal.
+        one = core_schema.custom_error_schema(
+            core_schema.literal_schema([1]), custom_error_type="literal_error", custom_error_context={"expected": "1"}
         )
+        return core_schema.chain_schema([_NumericSchema("integer").__get_pydantic_core_schema__(source, handler), one])
 
     def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         return {"const": 1}
