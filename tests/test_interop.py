@@ -304,7 +304,7 @@ def test_from_messages_validates_the_dialog_with_its_rules() -> None:
         (("messages", 0, "timestamp"), "message_before_start")
     ]
     with pytest.raises(ValidationError) as caught:
-        mm.Dialog.from_openai_messages(messages, timestamps="yesterday", dialog_id="D-1", status="finished")
+        mm.Dialog.from_openai_messages(messages, timestamps="yesterday", dialog_id="D-1", status="finished")  # type: ignore[arg-type]
     assert {entry["loc"] for entry in caught.value.errors()} == {
         ("messages", 0, "timestamp"),
         ("dialog_id",),

@@ -41,6 +41,8 @@ async def openai_chat_async(client: openai.AsyncOpenAI, dialog: mm.Dialog) -> mm
 def openai_messages_in(history: list[ChatCompletionMessageParam], reply: ChatCompletionMessage) -> None:
     assert_type(mm.Dialog.from_openai_messages(history), mm.Dialog)
     assert_type(mm.Dialog.from_openai_messages([*history, reply]), mm.Dialog)
+    assert_type(mm.Dialog.from_openai_messages(history, status="completed"), mm.Dialog)
+    mm.Dialog.from_openai_messages(history, status="bogus")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     # The SDK's own param type holds what a dialog writes.
     written: list[ChatCompletionMessageParam] = [*mm.Dialog.from_openai_messages(history).to_openai_messages()]
     assert_type(written, list[ChatCompletionMessageParam])
@@ -65,6 +67,7 @@ async def anthropic_chat_async(client: anthropic.AsyncAnthropic, dialog: mm.Dial
 
 def anthropic_messages_in(history: list[MessageParam], system: list[TextBlockParam], reply: Message) -> None:
     assert_type(mm.Dialog.from_anthropic_messages(history, system=system), mm.Dialog)
+    mm.Dialog.from_anthropic_messages(history, status="finished")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     assert_type(mm.Dialog.from_anthropic_messages([*history, reply.to_param(), reply]), mm.Dialog)
     written: list[MessageParam] = [*mm.Dialog.from_anthropic_messages(history).to_anthropic_messages()["messages"]]
     assert_type(written, list[MessageParam])
