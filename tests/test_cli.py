@@ -265,6 +265,31 @@ def test_progress_bar_shows_on_a_terminal(ndjson: Path) -> None:
     assert b"200 documents in " in shown
 
 
+def test_with_the_bar_on_a_terminal_the_verdicts_still_go_to_stdout(ndjson: Path, tmp_path: Path) -> None:
+    # "Results go to stdout" (cli.md), also while the bar shows on stderr: `... > verdicts.txt`.
+    controller, terminal = pty.openpty()
+    with (tmp_path / "verdicts.txt").open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mplp_models", "validate", "--ndjson", str(ndjson)],
+            stdout=out,
+            stderr=terminal,
+            env={**os.environ, "TERM": "xterm"},
+        )
+        os.close(terminal)
+        shown = b""
+        try:
+            while chunk := os.read(controller, 65536):
+                shown += chunk
+        except OSError:  # EIO: the terminal closed
+            pass
+        finally:
+            os.close(controller)
+        assert process.wait(timeout=120) == 1
+    verdicts = (tmp_path / "verdicts.txt").read_bytes().splitlines()
+    assert b"validating" in shown and b": ok " not in shown
+    assert verdicts and all(b": ok " in line for line in verdicts)
+
+
 def test_jobs_must_be_a_count() -> None:
     result = run("validate", "--jobs", "-1", str(PLAN))
     assert result.returncode == 2

@@ -23,6 +23,10 @@ def bytes_progress(paths: Sequence[str]) -> Generator[Callable[[int], None]]:
         TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
+        # rich's default sends whatever is printed meanwhile to the bar's console: the verdicts on stdout
+        # would reach the terminal instead of the file or pipe they were sent to.
+        redirect_stdout=False,
+        redirect_stderr=False,
     )
     task = progress.add_task("validate", total=total)
     with progress:
