@@ -290,6 +290,16 @@ def test_with_the_bar_on_a_terminal_the_verdicts_still_go_to_stdout(ndjson: Path
     assert verdicts and all(b": ok " in line for line in verdicts)
 
 
+def test_canonicalize_quotes_a_documents_text_on_its_own_line(tmp_path: Path) -> None:
+    # cli.md: a character that is not printable is written as its escape, so no document forges a line.
+    path = tmp_path / "evil.json"
+    path.write_bytes(b'{"evil\\n\\u001b[31mFORGED: ok Plan x": 12345678901234567890}')
+    result = run("canonicalize", str(path))
+    assert result.returncode == 1
+    [line] = lines(result.stderr)
+    assert "/evil\\n\\x1b[31mFORGED: ok Plan x" in line and "\x1b" not in line
+
+
 def test_jobs_must_be_a_count() -> None:
     result = run("validate", "--jobs", "-1", str(PLAN))
     assert result.returncode == 2

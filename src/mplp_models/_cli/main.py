@@ -318,6 +318,7 @@ def _canonicalize(args: argparse.Namespace) -> int:
     from mplp_models._canonical import CanonicalJSONError, canonical_json
     from mplp_models._errors import errors_as_json
     from mplp_models._json_input import load_json
+    from mplp_models._text import printable
 
     raw = _read(args.path)
     if raw is None:
@@ -326,10 +327,10 @@ def _canonicalize(args: argparse.Namespace) -> int:
         canonical = canonical_json(load_json(raw, "JSON"))
     except ValidationError as error:
         for entry in errors_as_json(error):
-            _error(f"{args.path}: {entry['message']}")
+            _error(f"{args.path}: {printable(entry['message'])}")  # it quotes the document's text
         return EXIT_INVALID
     except CanonicalJSONError as error:
-        _error(f"{args.path}: {error}")
+        _error(f"{args.path}: {printable(str(error))}")
         return EXIT_INVALID
     if not args.check:
         sys.stdout.buffer.write(canonical)
