@@ -243,11 +243,12 @@ def test_ndjson_all_valid_is_exit_0(tmp_path: Path) -> None:
     assert lines(result.stderr)[-1].endswith(": 3 valid, 0 invalid")
 
 
-def test_progress_bar_shows_on_a_terminal(ndjson: Path) -> None:
+def validate_on_a_terminal(ndjson: Path, stdout: Any) -> tuple[int, bytes]:
+    """``validate --ndjson`` with stderr on a pseudo-terminal: its status, and what the terminal showed."""
     controller, terminal = pty.openpty()
     process = subprocess.Popen(
         [sys.executable, "-m", "mplp_models", "validate", "--ndjson", str(ndjson)],
-        stdout=subprocess.DEVNULL,
+        stdout=stdout,
         stderr=terminal,
         env={**os.environ, "TERM": "xterm"},
     )
@@ -260,31 +261,21 @@ def test_progress_bar_shows_on_a_terminal(ndjson: Path) -> None:
         pass
     finally:
         os.close(controller)
-    assert process.wait(timeout=120) == 1
+    return process.wait(timeout=120), shown
+
+
+def test_progress_bar_shows_on_a_terminal(ndjson: Path) -> None:
+    status, shown = validate_on_a_terminal(ndjson, subprocess.DEVNULL)
+    assert status == 1
     assert b"validating" in shown
     assert b"200 documents in " in shown
 
 
 def test_with_the_bar_on_a_terminal_the_verdicts_still_go_to_stdout(ndjson: Path, tmp_path: Path) -> None:
     # "Results go to stdout" (cli.md), also while the bar shows on stderr: `... > verdicts.txt`.
-    controller, terminal = pty.openpty()
     with (tmp_path / "verdicts.txt").open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "mplp_models", "validate", "--ndjson", str(ndjson)],
-            stdout=out,
-            stderr=terminal,
-            env={**os.environ, "TERM": "xterm"},
-        )
-        os.close(terminal)
-        shown = b""
-        try:
-            while chunk := os.read(controller, 65536):
-                shown += chunk
-        except OSError:  # EIO: the terminal closed
-            pass
-        finally:
-            os.close(controller)
-        assert process.wait(timeout=120) == 1
+        status, shown = validate_on_a_terminal(ndjson, out)
+    assert status == 1
     verdicts = (tmp_path / "verdicts.txt").read_bytes().splitlines()
     assert b"validating" in shown and b": ok " not in shown
     assert verdicts and all(b": ok " in line for line in verdicts)
