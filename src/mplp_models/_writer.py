@@ -270,22 +270,18 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str,
             continue
         kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
         # Then whole numbers and proven floats: no call.
-        if kind in _AS_IS or (kind is float and FLOAT_TEXT.get(value)):
+        if kind is int or kind is str or kind is bool or (kind is float and FLOAT_TEXT.get(value)):
             continue
         if kind is dict:  # an open object: C-level passes beat the walk on a large one
             written = value if len(value) > _WALKED_MOST and exactly_json([value]) else _written_object(value, 1)
         elif kind is tuple:  # the model's own array (frozen): its items are open objects
             written = _written_array(value, 0)  # its items at level 1, each an open object
         else:
-            written = _WALK.get(kind, _written)(value, 1)
+            written = _written_float(value) if kind is float else _WALK.get(kind, _unproven)(value, 1)
         if written is not value:
             changes = {} if changes is None else changes
             changes[name] = written
     return changes
-
-
-_AS_IS = frozenset({int, str, bool})
-"""The classes of the values a model's prepared field holds that orjson writes as RFC 8785 does (field values)."""
 
 
 def written_object(value: dict[Any, Any]) -> dict[Any, Any]:
@@ -295,27 +291,18 @@ def written_object(value: dict[Any, Any]) -> dict[Any, Any]:
     """
     if not _fastpath.ENABLED or type(value) is not dict:
         raise Unproven
-    written: dict[Any, Any] = _written(value, 1)
+    written: dict[Any, Any] = _written_object(value, 1)
     return written
 
 
 # The walk is written with the leaves tested inline by identity (``str``, ``int``, ``bool``, None, and
-# floats in same_float_text's cache), and a nested object or array handed to its own walk by _WALK: a call
-# per leaf, or a second call per container, costs more than the work on the small objects it is for
-# (the learning sample's to_json, 3% by the naive table's writes).
+# floats in same_float_text's cache), any other float written at once, and an object or array handed to
+# its own walk by _WALK: a call per leaf, or a second call per value, costs more than the work on the small
+# objects it is for (a learning sample's floats, 5% of its to_json).
 
 
-def _written(value: Any, level: int) -> Any:
-    """``written_fields``'s walk of ``value`` at ``level``: itself, a changed copy, or ``Unproven``."""
-    kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
-    if kind is dict:
-        return _written_object(value, level)
-    if kind is list:
-        return _written_array(value, level)
-    if kind is float:
-        return value if FLOAT_TEXT.get(value) else _written_float(value)
-    if kind is str or kind is int or kind is bool or value is None:
-        return value
+def _unproven(value: Any, level: int) -> Any:
+    """The walk of a value of no class it knows (each walk takes the JSON leaves inline): ``Unproven``."""
     raise Unproven
 
 
@@ -329,7 +316,7 @@ def _written_object(value: dict[Any, Any], level: int) -> Any:
         kind: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
         if kind is str or kind is int or kind is bool or item is None or (kind is float and FLOAT_TEXT.get(item)):
             continue
-        written = _WALK.get(kind, _written)(item, level + 1)  # a container's own walk: no call of _written
+        written = _written_float(item) if kind is float else _WALK.get(kind, _unproven)(item, level + 1)
         if written is not item:
             changed = dict(value) if changed is None else changed
             changed[key] = written
@@ -344,14 +331,11 @@ def _written_array(value: Sequence[Any], level: int) -> Any:
         kind: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
         if kind is str or kind is int or kind is bool or item is None or (kind is float and FLOAT_TEXT.get(item)):
             continue
-        written = _WALK.get(kind, _written)(item, level + 1)  # a container's own walk: no call of _written
+        written = _written_float(item) if kind is float else _WALK.get(kind, _unproven)(item, level + 1)
         if written is not item:
             changed = list(value) if changed is None else changed
             changed[index] = written
     return value if changed is None else changed
-
-
-_WALK: dict[type, Callable[[Any, int], Any]] = {dict: _written_object, list: _written_array}
 
 
 def _written_float(value: float) -> Any:
@@ -363,6 +347,9 @@ def _written_float(value: float) -> Any:
         return FRAGMENT(es6_number(value))
     except ValueError:  # NaN and infinities
         raise Unproven from None
+
+
+_WALK: dict[type, Callable[[Any, int], Any]] = {dict: _written_object, list: _written_array}
 
 
 # --- the strict function's serializer: pydantic's, without the fields not given -------------------
