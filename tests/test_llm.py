@@ -561,6 +561,19 @@ def test_feedback_is_short() -> None:
     assert lines[-1].startswith("- and ")
 
 
+@pytest.mark.parametrize("found", ["\ud800", "caf\u00e9 \udfff"])
+def test_feedback_on_a_lone_surrogate_can_be_sent_as_utf8(found: str) -> None:
+    # An SDK's parsed answer may hold one; the retry sends feedback as UTF-8 (JSON of a request body).
+    form = plan_answer()
+    form["title"] = found
+    with pytest.raises(ValidationError) as caught:
+        llm.from_llm_json(mm.Plan, form)
+    message = llm.feedback(caught.value)
+    message.encode("utf-8")
+    assert json.dumps(found) in message  # the value as JSON escapes it: "\ud800"
+    assert mm.errors_as_json(caught.value)[0]["message"].endswith(json.dumps(found))
+
+
 @settings(max_examples=examples(quick=50, deep=2000), deadline=None)
 @given(st.text(max_size=200) | st.binary(max_size=200), st.sampled_from(DIALECTS))
 def test_any_text_is_a_model_or_a_validation_error(text: str | bytes, dialect: llm.Dialect) -> None:

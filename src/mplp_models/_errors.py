@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from mplp_models._public import publish
-from mplp_models._text import PREFIX, pointer, quoted
+from mplp_models._text import PREFIX, encodable, pointer, quoted
 
 __all__ = [
     "EDIT_CODES",
@@ -233,16 +233,23 @@ class Quoted(str):
 
 def _found(value: object) -> str:
     if isinstance(value, Quoted):
-        return quoted(json.dumps(str(value)[:PREFIX], ensure_ascii=False), value.size, value.unit)
+        return quoted(_json_text(str(value)[:PREFIX]), value.size, value.unit)
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list):
         return "an array"
     try:
-        text = json.dumps(value, ensure_ascii=False)
+        text = _json_text(value)
     except (TypeError, ValueError):
         text = repr(value)
     return quoted(text[:PREFIX], len(text))
+
+
+def _json_text(value: object) -> str:
+    """``value`` as JSON text, its characters as they are but a lone surrogate's, escaped (``\\ud800``): a
+    message is sent on as UTF-8 (an LLM's retry, a response body), which has no form for one."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if encodable(text) else json.dumps(value)
 
 
 EDIT_CODES: Mapping[str, str] = {
