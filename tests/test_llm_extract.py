@@ -8,7 +8,6 @@ but is the definition the docs give: "the first ``{`` that starts a whole JSON v
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from conftest import examples
@@ -18,26 +17,49 @@ from hypothesis import strategies as st
 from mplp_models._llm_read import extract_json
 
 _DECODER = json.JSONDecoder()
-_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)```", re.DOTALL)
 
 
 def _value_at(text: str, start: int) -> str | None:
+    """The whole value from ``start``; or the rest of the text, when the end cuts the value short; else None."""
     try:
         _, end = _DECODER.raw_decode(text, start)
     except RecursionError:
         return text[start:]
-    except ValueError:
-        return None
+    except ValueError as error:
+        # Python's reader meets the end: at the end itself, or in a string it began (placed at its quote).
+        cut = isinstance(error, json.JSONDecodeError) and (
+            error.pos == len(text) or error.msg.startswith("Unterminated string")
+        )
+        return text[start:] if cut else None
     return text[start:end]
+
+
+def _fenced(text: str) -> str | None:
+    """The first fenced block of JSON or of no language: the lines up to its closing fence (or the end)."""
+    lines = text.split("\n")
+    inside: str | None = None  # the word of the block the lines are in, if any
+    for number, line in enumerate(lines):
+        if not line.lstrip(" \t").startswith("```"):
+            continue
+        word = line.lstrip(" \t")[3:].strip()
+        if inside is None:
+            if word in ("", "json", "JSON"):
+                rest = lines[number + 1 :]
+                closing = [i for i, other in enumerate(rest) if other.strip(" \t\r") == "```"]
+                return "\n".join(rest[: closing[0]] if closing else rest).strip()
+            inside = word
+        elif not word:
+            inside = None
+    return None
 
 
 def reference(text: str) -> str | None:
     stripped = text.strip()
     if stripped.startswith("{"):
         return _value_at(stripped, 0) or stripped
-    fenced = _FENCE.search(text)
-    if fenced is not None:
-        return fenced.group(1).strip()
+    block = _fenced(text)
+    if block is not None:
+        return (_value_at(block, 0) if block.startswith("{") else None) or block
     start = text.find("{")
     while start != -1:
         found = _value_at(text, start)
@@ -63,6 +85,8 @@ PIECES = [
     "\\uzz",
     "```",
     "```json\n",
+    "```bash\n",
+    "\n```\n",
     "é",
 ]
 
@@ -84,10 +108,17 @@ def test_the_object_found_is_the_one_raw_decode_finds_from_the_first_brace_that_
         ('{"a": 1, oops {"b": 2}', '{"a": 1, oops {"b": 2}'),  # starts with {: the strict reader words it
         ('x {"a": {"b": 1} oops {"c": [2]}', '{"b": 1}'),  # the outer fails after an inner closed
         ('x "{"\\" {"k": "v"}', '{"k": "v"}'),
-        ("x {{{{", None),
+        ("x {{{{", "{"),  # the last { starts an object the end cuts short
         ('x {"a": NaN}', '{"a": NaN}'),  # Python's reader takes NaN; the strict one refuses it after
         ('x {"a": "\\q"} {"b": 1}', '{"b": 1}'),  # an invalid escape
         ('x {"a": [1] oops', None),  # an array that closed inside an object that did not is no object
+        ('Here: {"plan": {"a": 1}, "steps": [{"b": "cu', '{"plan": {"a": 1}, "steps": [{"b": "cu'),  # cut short
+        ('x {"a": 1, "b": tr', None),  # a word the end cuts is wrong, not cut short
+        ('x {"a": "b\\', '{"a": "b\\'),  # an escape the end cuts
+        ('```bash\necho {}\n```\n```json\n{"a": 1}\n```', '{"a": 1}'),  # a block of another language first
+        ('```json\n{"a": "```"}\n```', '{"a": "```"}'),  # a fence in a string closes nothing
+        ('```json\n{"a": {"b": 1}, "c": [', '{"a": {"b": 1}, "c": ['),  # a block the end cuts short
+        ('```\n{"a": 1}```', '{"a": 1}'),  # a closing fence on the object's line
         ('x {"a": 1, 2} {"b": 3}', '{"b": 3}'),  # a value where a key belongs
         ('x {"a" 1} {"b": 3}', '{"b": 3}'),  # no colon
         ('x {"a": 1 "b": 2} {"c": 3}', '{"c": 3}'),  # no comma

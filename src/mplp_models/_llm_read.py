@@ -229,31 +229,50 @@ def relocated(error: ValidationError, slot: Slot) -> ValidationError:
     return ValidationError.from_exception_data(error.title, details)
 
 
-# The opener alone: a lazy ``(.*?)```` after it would rescan the rest of the text from every
-# opener that has no closer, and two ``[ \t]*`` around an optional word backtrack over each other.
-_FENCE_OPEN = re.compile(r"```[ \t]*(?:(?:json|JSON)[ \t]*)?\r?\n")
+# A fence line: ``` at the start of a line, then its word (json, bash... or none). A closing fence is never
+# inside a JSON value: a line begins there only outside strings, which hold no line break.
+_FENCE_LINE = re.compile(r"^[ \t]*```([^\n]*)$", re.MULTILINE)  # its word stripped after: no backtracking
+_JSON_BLOCK = ("", "json", "JSON")
 
 
 def extract_json(text: str) -> str | None:
     """The JSON object in an answer that may wrap it in prose or a Markdown code fence, or None.
 
     The object the answer starts with, if it does, to where it ends; else the
-    first fenced block if there is one; else the first ``{`` that starts a
-    whole JSON value, to where that value ends. A byte order mark is prose like
-    any other. The strict reader then reads the text found, so what it refuses
+    first fenced block of JSON or of no language, if there is one (from the
+    object it starts with to where that ends, else to its closing fence or the
+    end of the answer); else the first ``{`` that starts a whole JSON value, to
+    where that value ends, or that starts one the end of the answer cuts short,
+    to the end. A byte order mark is prose like any other. The strict reader
+    then reads the text found, so what it refuses (a value cut short included)
     is refused here too. Time and memory are linear in the length of the answer.
     """
     stripped = text.strip()
     if stripped.startswith("{"):
         # Not a whole value: the strict reader says what is wrong with it, at its place.
         return _first_value(stripped, first_only=True) or stripped
-    opener = _FENCE_OPEN.search(text)
-    if opener is not None:
-        # The first opener that has a closer after it is the first one, if any is.
-        closer = text.find("```", opener.end())
-        if closer != -1:
-            return text[opener.end() : closer].strip()
+    block = _fenced(text)
+    if block is not None:
+        return (_first_value(block, first_only=True) if block.startswith("{") else None) or block
     return _first_value(text, first_only=False)
+
+
+def _fenced(text: str) -> str | None:
+    """The first fenced block of JSON or of no language, stripped, to its closing fence or the end; or None."""
+    opener: re.Match[str] | None = None  # the block's opening fence, once found
+    other = False  # inside a block of another language (bash...), whose fences pair as well
+    for line in _FENCE_LINE.finditer(text):
+        word = line.group(1).strip()
+        if opener is not None:
+            if not word:
+                return text[opener.end() + 1 : line.start()].strip()
+        elif other:
+            other = bool(word)
+        elif word in _JSON_BLOCK:
+            opener = line
+        else:
+            other = True
+    return None if opener is None else text[opener.end() + 1 :].strip()
 
 
 _VALID_ESCAPE = re.compile(r"\\(?=[/bfnrt]|u[0-9a-fA-F]{4})")
@@ -302,9 +321,12 @@ def _first_value(text: str, *, first_only: bool) -> str | None:
     token: one that closes is a whole value from its ``{`` (a parse from there
     reads the same tokens); a token that none may take ends every one that is
     open (a parse from any of them fails there too). The answer is the
-    earliest ``{`` of either phase whose container closed.
+    earliest ``{`` of either phase whose container closed, or is still open
+    at the end (a value cut short, up to a string the end cuts: then to the end).
     """
     plain = _plain(text)
+    if plain.endswith("\x01") and text.endswith("\\"):  # a lone backslash the end cuts: an escape begun
+        plain = plain[:-1] + "_"
     first_quote = plain.find('"')
     found = _scan(plain, 0, first_only=first_only)
     if not first_only and first_quote != -1:
@@ -336,13 +358,22 @@ def _scan(plain: str, position: int, *, first_only: bool) -> tuple[int, int] | N
             break
         position = token.end()
         closed = _step(stack, token, plain)
+        if closed is None and position == end and _cut_string(token, plain):
+            break  # a string the end cuts: what is open is cut short, not wrong
         if closed is None:  # refused: every open container fails here
             stack.clear()
             if token.group(2) == "{" and not first_only:
                 stack.append([_KEY_OR_CLOSE, token.start(2), 1])
         elif closed and not (first_only and stack):  # under first_only, only the outermost object counts
             best = _earliest(best, closed, position)
-    return best
+    # Still open at the end (from its earliest {, which holds anything found inside): a value cut short.
+    return (stack[0][1], end) if stack else best
+
+
+def _cut_string(token: re.Match[str], plain: str) -> bool:
+    """Whether ``token``, the last of the text, is a string that the end cuts, valid as far as it goes."""
+    start, end = token.span(1)
+    return start != -1 and (end - start < 2 or plain[end - 1] != '"') and not _CONTROL.search(plain, start, end)
 
 
 def _earliest(best: tuple[int, int] | None, closed: tuple[int, int], end: int) -> tuple[int, int] | None:
