@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic import ValidationError
 
@@ -80,7 +80,7 @@ __all__ = [
     "openai_format",
 ]
 
-M = TypeVar("M", bound=MplpModel)
+M = TypeVar("M", bound=MplpModel | Draft)  # what from_llm_json reads: a model or a draft, as json_schema takes
 
 _NAMES: tuple[Dialect, ...] = ("openai", "anthropic", "gemini", "json-schema")
 
@@ -175,7 +175,7 @@ def from_llm_json(model: type[M], text: str | bytes | Mapping[str, Any], *, dial
     """Read what an LLM answered under ``json_schema(model, dialect=dialect)`` into an exact model.
 
     Args:
-        model: The model class asked for.
+        model: The model class asked for, or a draft class (``PlanDraft``...).
         text: The answer: JSON text, or the object an SDK already parsed (a
             tool call's input). Under ``json-schema``, text may wrap the JSON in
             prose or a Markdown code fence.
@@ -193,34 +193,36 @@ def from_llm_json(model: type[M], text: str | bytes | Mapping[str, Any], *, dial
     """
     _check(dialect)
     title = model.__name__
-    document = _document(title, text, dialect)
-    slot = slots(model, dialect)
+    document = dict(text) if isinstance(text, Mapping) else load_json(_answer_text(title, text, dialect), title)
     problems = Problems(title)
     if isinstance(text, Mapping):  # JSON text cannot hold a lone surrogate; a parsed object can
         unencodable(document, problems)
+    if issubclass(model, Draft):  # json_schema gives a draft's own schema in every dialect: its own door reads it
+        problems.raise_any()
+        return cast(M, model.model_validate(document))
+    slot = slots(model, dialect)
     payload = decode(document, slot, (), problems)
     problems.raise_any()
     try:
-        return model.model_validate(payload)
+        return cast(M, model.model_validate(payload))
     except ValidationError as error:
         raise relocated(error, slot) from None
 
 
-def _document(title: str, text: str | bytes | Mapping[str, Any], dialect: Dialect) -> Any:
-    if isinstance(text, Mapping):
-        return dict(text)
+def _answer_text(title: str, text: str | bytes, dialect: Dialect) -> str | bytes:
+    """The JSON text of an answer: under ``json-schema``, found in its prose or code fence."""
     # A caller without a type checker may pass anything: the strict reader then says what it is.
-    if dialect == "json-schema" and isinstance(text, (str, bytes)):  # pyright: ignore[reportUnnecessaryIsInstance]
-        try:
-            prose = text.decode("utf-8") if isinstance(text, bytes) else text
-        except UnicodeDecodeError:  # the strict reader words it
-            return load_json(text, title)
-        found = extract_json(prose)
-        if found is None:
-            message = "The answer holds no JSON object: answer with the JSON object alone"
-            raise invalid(title, "llm_no_json", message, (), text)
-        text = found
-    return load_json(text, title)
+    if dialect != "json-schema" or not isinstance(text, (str, bytes)):  # pyright: ignore[reportUnnecessaryIsInstance]
+        return text
+    try:
+        prose = text.decode("utf-8") if isinstance(text, bytes) else text
+    except UnicodeDecodeError:  # the strict reader words it
+        return text
+    found = extract_json(prose)
+    if found is None:
+        message = "The answer holds no JSON object: answer with the JSON object alone"
+        raise invalid(title, "llm_no_json", message, (), text)
+    return found
 
 
 def answer(instance: MplpModel, *, dialect: Dialect = "openai") -> dict[str, Any]:

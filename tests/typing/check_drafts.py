@@ -26,6 +26,7 @@ def drafts(draft: llm.PlanDraft, plan: mm.Plan, confirm: mm.Confirm) -> None:
     assert_type(llm.json_schema(llm.PlanDraft, dialect="anthropic"), dict[str, Any])
     assert_type(llm.openai_format(llm.DialogDraft), llm.OpenAIResponseFormat)
     assert_type(llm.anthropic_tool(llm.ConfirmDecisionDraft), llm.AnthropicTool)
+    assert_type(llm.from_llm_json(llm.PlanDraft, "{}", dialect="json-schema"), llm.PlanDraft)
     message = llm.DialogMessageDraft(role="agent", content="Done.")
     assert_type(message.role, Literal["user", "assistant", "system", "agent"])
     assert_type(message.to_message(), mm.DialogMessage)
