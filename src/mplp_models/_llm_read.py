@@ -358,9 +358,9 @@ def _scan(plain: str, position: int, *, first_only: bool) -> tuple[int, int] | N
             break
         position = token.end()
         closed = _step(stack, token, plain)
-        if closed is None and position == end and _cut_string(token, plain):
-            break  # a string the end cuts: what is open is cut short, not wrong
-        if closed is None:  # refused: every open container fails here
+        if closed is None:  # refused: every open container fails here, unless the end cut it short
+            if _cut_string(token, plain, position == end):
+                break
             stack.clear()
             if token.group(2) == "{" and not first_only:
                 stack.append([_KEY_OR_CLOSE, token.start(2), 1])
@@ -370,10 +370,11 @@ def _scan(plain: str, position: int, *, first_only: bool) -> tuple[int, int] | N
     return (stack[0][1], end) if stack else best
 
 
-def _cut_string(token: re.Match[str], plain: str) -> bool:
-    """Whether ``token``, the last of the text, is a string that the end cuts, valid as far as it goes."""
+def _cut_string(token: re.Match[str], plain: str, last: bool) -> bool:
+    """Whether ``token``, if the ``last`` of the text, is a string that the end cuts, valid as far as it goes."""
     start, end = token.span(1)
-    return start != -1 and (end - start < 2 or plain[end - 1] != '"') and not _CONTROL.search(plain, start, end)
+    cut = last and start != -1 and (end - start < 2 or plain[end - 1] != '"')
+    return cut and not _CONTROL.search(plain, start, end)
 
 
 def _earliest(best: tuple[int, int] | None, closed: tuple[int, int], end: int) -> tuple[int, int] | None:

@@ -270,7 +270,7 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str,
             continue
         kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
         # Then whole numbers and proven floats: no call.
-        if kind is int or kind is str or kind is bool or (kind is float and FLOAT_TEXT.get(value)):
+        if kind in _AS_IS or (kind is float and FLOAT_TEXT.get(value)):
             continue
         if kind is dict:  # an open object: C-level passes beat the walk on a large one
             written = value if len(value) > _WALKED_MOST and exactly_json([value]) else _written_object(value, 1)
@@ -282,6 +282,10 @@ def written_fields(members: dict[str, Any], names: tuple[str, ...]) -> dict[str,
             changes = {} if changes is None else changes
             changes[name] = written
     return changes
+
+
+_AS_IS = frozenset({int, str, bool})
+"""The classes of the values a model's prepared field holds that orjson writes as RFC 8785 does (field values)."""
 
 
 def written_object(value: dict[Any, Any]) -> dict[Any, Any]:
@@ -296,9 +300,9 @@ def written_object(value: dict[Any, Any]) -> dict[Any, Any]:
 
 
 # The walk is written with the leaves tested inline by identity (``str``, ``int``, ``bool``, None, and
-# floats in same_float_text's cache), any other float written at once, and an object or array handed to
-# its own walk by _WALK: a call per leaf, or a second call per value, costs more than the work on the small
-# objects it is for (a learning sample's floats, 5% of its to_json).
+# floats in same_float_text's cache), and any other float, object or array handed to its own walk by _WALK
+# (a field's float at once): a call per leaf, or a second call per value, costs more than the work on the
+# small objects it is for (a learning sample's floats, 5% of its to_json).
 
 
 def _unproven(value: Any, level: int) -> Any:
@@ -316,7 +320,7 @@ def _written_object(value: dict[Any, Any], level: int) -> Any:
         kind: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
         if kind is str or kind is int or kind is bool or item is None or (kind is float and FLOAT_TEXT.get(item)):
             continue
-        written = _written_float(item) if kind is float else _WALK.get(kind, _unproven)(item, level + 1)
+        written = _WALK.get(kind, _unproven)(item, level + 1)  # a float's, an object's or an array's own walk
         if written is not item:
             changed = dict(value) if changed is None else changed
             changed[key] = written
@@ -331,14 +335,14 @@ def _written_array(value: Sequence[Any], level: int) -> Any:
         kind: type[Any] = type(item)  # pyright: ignore[reportUnknownVariableType]  # no cast: a call per value
         if kind is str or kind is int or kind is bool or item is None or (kind is float and FLOAT_TEXT.get(item)):
             continue
-        written = _written_float(item) if kind is float else _WALK.get(kind, _unproven)(item, level + 1)
+        written = _WALK.get(kind, _unproven)(item, level + 1)  # a float's, an object's or an array's own walk
         if written is not item:
             changed = list(value) if changed is None else changed
             changed[index] = written
     return value if changed is None else changed
 
 
-def _written_float(value: float) -> Any:
+def _written_float(value: float, level: int = 0) -> Any:  # level: as _WALK calls it, unused
     if same_float_text(value):
         return value
     if value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
@@ -349,7 +353,7 @@ def _written_float(value: float) -> Any:
         raise Unproven from None
 
 
-_WALK: dict[type, Callable[[Any, int], Any]] = {dict: _written_object, list: _written_array}
+_WALK: dict[type, Callable[[Any, int], Any]] = {dict: _written_object, list: _written_array, float: _written_float}
 
 
 # --- the strict function's serializer: pydantic's, without the fields not given -------------------
