@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 
 import pytest
+from conftest import fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
@@ -630,3 +631,17 @@ def test_a_draft_without_an_example_says_so() -> None:
     with pytest.raises(ValidationError) as caught:
         ReviewedPlanDraft.example()
     assert [(e["pointer"], e["code"]) for e in mm.errors_as_json(caught.value)] == [("/reviewer", "missing")]
+
+
+@pytest.mark.parametrize("dependencies", [None, [], "kept"])
+def test_an_unchanged_draft_gives_the_plan_back_byte_for_byte(dependencies: list[str] | str | None) -> None:
+    # No data changed that the draft did not change: an empty list of dependencies stays written.
+    data = fixture(mm.Plan)
+    for item in data["steps"]:
+        item.pop("order_index", None)  # a plan that uses it has it renumbered by the draft's order
+    if dependencies != "kept":
+        data["steps"][0].pop("dependencies", None)
+        if dependencies is not None:
+            data["steps"][0]["dependencies"] = dependencies
+    plan = mm.Plan.model_validate(data)
+    assert plan.apply_draft(llm.PlanDraft.from_plan(plan)).to_json() == plan.to_json()

@@ -424,7 +424,7 @@ def _revised_step(old: PlanStep, drafted: PlanStepDraft, ids: Mapping[str, str])
     revised["status"] = old.status.value
     if drafted.agent_role is None:
         revised.pop("agent_role", None)
-    if not drafted.depends_on:
+    if not drafted.depends_on and old.dependencies != ():  # none: left out, unless the step wrote []
         revised.pop("dependencies", None)
     return revised
 
