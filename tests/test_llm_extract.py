@@ -8,6 +8,7 @@ but is the definition the docs give: "the first ``{`` that starts a whole JSON v
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import examples
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from mplp_models._llm_read import extract_json
 
 _DECODER = json.JSONDecoder()
+_WHOLE_ESCAPE = re.compile(r"u[0-9a-fA-F]{4}")
 
 
 def _value_at(text: str, start: int) -> str | None:
@@ -27,8 +29,11 @@ def _value_at(text: str, start: int) -> str | None:
         return text[start:]
     except ValueError as error:
         # Python's reader meets the end: at the end itself, or in a string it began (placed at its quote).
+        # It calls a whole \uXXXX escape that ends the text invalid: the string is cut short after it.
         cut = isinstance(error, json.JSONDecodeError) and (
-            error.pos == len(text) or error.msg.startswith("Unterminated string")
+            error.pos == len(text)
+            or error.msg.startswith("Unterminated string")
+            or (error.msg.startswith("Invalid \\uXXXX") and _WHOLE_ESCAPE.fullmatch(text, error.pos) is not None)
         )
         return text[start:] if cut else None
     return text[start:end]
@@ -115,6 +120,7 @@ def test_the_object_found_is_the_one_raw_decode_finds_from_the_first_brace_that_
         ('Here: {"plan": {"a": 1}, "steps": [{"b": "cu', '{"plan": {"a": 1}, "steps": [{"b": "cu'),  # cut short
         ('x {"a": 1, "b": tr', None),  # a word the end cuts is wrong, not cut short
         ('x {"a": "b\\', '{"a": "b\\'),  # an escape the end cuts
+        ('}{"\\u00e9', '{"\\u00e9'),  # a whole escape, then the end
         ('```bash\necho {}\n```\n```json\n{"a": 1}\n```', '{"a": 1}'),  # a block of another language first
         ('```json\n{"a": "```"}\n```', '{"a": "```"}'),  # a fence in a string closes nothing
         ('```json\n{"a": {"b": 1}, "c": [', '{"a": {"b": 1}, "c": ['),  # a block the end cuts short
