@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
-from test_llm import CHECKS, anthropic_load
+from test_llm import CHECKS, DIALECTS, anthropic_load
 
 import mplp_models as mm
 from mplp_models import llm
@@ -645,3 +645,16 @@ def test_an_unchanged_draft_gives_the_plan_back_byte_for_byte(dependencies: list
             data["steps"][0]["dependencies"] = dependencies
     plan = mm.Plan.model_validate(data)
     assert plan.apply_draft(llm.PlanDraft.from_plan(plan)).to_json() == plan.to_json()
+
+
+@pytest.mark.parametrize("draft", DRAFTS, ids=lambda kind: kind.__name__)
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_a_draft_is_read_as_its_own_door_reads_it(draft: type[llm.Draft], dialect: llm.Dialect) -> None:
+    # json_schema(draft) is the draft's own schema: its answer reads back as the draft's model_validate_json.
+    text = draft.example().model_dump_json()
+    assert llm.from_llm_json(draft, text, dialect=dialect) == draft.model_validate_json(text) == draft.example()
+    broken = text.replace("{", '{"unknown": 1, ', 1)
+    with pytest.raises(ValidationError):
+        draft.model_validate_json(broken)
+    with pytest.raises(ValidationError):
+        llm.from_llm_json(draft, broken, dialect=dialect)

@@ -14,6 +14,7 @@ from pydantic_ai import Agent, UnexpectedModelBehavior, capture_run_messages
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
+from test_drafts import DRAFTS
 from test_drafts_sdks import CONTEXT, DANGLING, GOOD, MESSAGE, check_plan
 
 from mplp_models import llm
@@ -50,18 +51,7 @@ def test_output_type_plan_draft_is_retried_with_the_drafts_message() -> None:
 # --- TestModel: pydantic-ai's model for tests, which calls the output tool with made-up arguments --------
 
 
-@pytest.mark.parametrize(
-    "draft",
-    [
-        llm.PlanDraft,
-        llm.PlanStepDraft,
-        llm.DialogDraft,
-        llm.DialogMessageDraft,
-        llm.ConfirmDecisionDraft,
-        llm.LearningSampleDraft,
-    ],
-    ids=lambda draft: draft.__name__,
-)
+@pytest.mark.parametrize("draft", DRAFTS, ids=lambda draft: draft.__name__)
 def test_test_model_answers_the_drafts_example(draft: type[llm.Draft]) -> None:
     agent = Agent(TestModel(custom_output_args=draft.example()), output_type=draft)
     assert agent.run_sync("Plan the release of v2.").output == draft.example()
