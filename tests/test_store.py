@@ -144,6 +144,33 @@ def test_update_redoes_the_change_on_a_conflict(store: Store, location: str) -> 
     assert len(store.history(mm.Plan, plan.plan_id)) == 4
 
 
+@pytest.mark.parametrize("attempts", [0, -1, True, 1.5, "2"])
+def test_update_refuses_a_count_of_attempts_that_is_no_count(store: Store, attempts: Any) -> None:
+    # "At most this many puts" (docs/sessions.md): no count of zero puts or fewer, no bool, float or text.
+    _, plan = session()
+    store.put(plan)
+    with pytest.raises(ValueError, match="attempts must be an int of at least 1"):
+        store.update(mm.Plan, plan.plan_id, lambda p: p.transition("proposed"), attempts=attempts)
+    assert len(store.history(mm.Plan, plan.plan_id)) == 1  # nothing was written
+
+
+@pytest.mark.parametrize("version", [True, 1.0, "1"])
+def test_a_version_that_is_no_int_is_a_type_error(store: Store, version: Any) -> None:
+    # True and 1.0 compare equal to version 1: taken as it, they would read a version no caller named.
+    _, plan = session()
+    store.put(plan)
+    for read in (store.get, store.read, store.get_json):
+        with pytest.raises(TypeError, match="version must be a version number"):
+            read(mm.Plan, plan.plan_id, version=version)
+
+
+def test_an_empty_sqlite_path_is_refused(tmp_path: Path) -> None:
+    # SQLite takes "" as a temporary file deleted at close: every document put there would be lost.
+    for opened in (lambda: SqliteStore(""), lambda: open_store("")):
+        with pytest.raises(StoreError, match="the path is empty"):
+            opened()
+
+
 def test_bad_input_is_refused_clearly(store: Store) -> None:
     context, plan = session()
     store.put(plan)

@@ -367,11 +367,14 @@ class Store(ABC):
             kind: The model class (``mm.Plan``).
             id: The document's id.
             change: The edit: the latest document in, the new document out.
-            attempts: At most this many puts (``None``: until one lands); the last conflict is raised then.
+            attempts: At most this many puts, one or more (``None``: until one lands); the last conflict is
+                raised then, and any other count is a ``ValueError`` before anything is read.
 
         Returns:
             The version written.
         """
+        if attempts is not None and (type(attempts) is not int or attempts < 1):
+            raise ValueError(f"attempts must be an int of at least 1, or None (until one lands); found {attempts!r}")
         tried = 0
         while True:
             document, seen = self.read(kind, id)
@@ -465,6 +468,7 @@ class Store(ABC):
         Raises:
             DocumentNotFound: No such document (or no such version of it); the message says if the id
                 names a document of another kind.
+            TypeError: ``version`` is neither an int nor None (a bool, a float, a string).
             StoreIntegrityError: Its stored bytes do not match their sha256 (a damaged row): not returned.
         """
         return self.read(kind, id, version=version)[0]
@@ -551,6 +555,8 @@ class Store(ABC):
 
     def _bytes_of(self, kind: str | None, id: str, number: int | None) -> tuple[Version, bytes]:
         """The version ``number`` (the latest if ``None``) of the document ``id`` and its checked bytes."""
+        if number is not None and type(number) is not int:  # a bool or a float would compare equal to a number
+            raise TypeError(f"version must be a version number (an int) or None, not {type(number).__name__}")
         with self._reading() as transaction:
             head = self._head(transaction, id)
             if head is None or (kind is not None and head.kind != kind):

@@ -74,7 +74,8 @@ class SqliteStore(Store):
         timeout: How long a writer waits for another process's write to end, in seconds.
 
     Raises:
-        StoreError: The file cannot be opened, is not a store (or not SQLite), or is a store of
+        StoreError: The path is empty (SQLite would keep the store in a temporary file, deleted at
+            close), or the file cannot be opened, is not a store (or not SQLite), or is a store of
             another layout.
     """
 
@@ -82,6 +83,8 @@ class SqliteStore(Store):
         self.location: str = os.fspath(path)
         self._read_only = read_only
         self._lock = threading.RLock()
+        if not self.location:  # SQLite's temporary file, deleted at close: every put would be lost
+            raise StoreError("SqliteStore needs the path of a file (or ':memory:'): the path is empty")
         try:
             if read_only:
                 uri = f"{Path(path).absolute().as_uri()}?mode=ro"
