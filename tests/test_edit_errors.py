@@ -152,6 +152,15 @@ def test_a_refusal_of_the_rules_or_the_schema_carries_the_validation_error() -> 
         assert error.errors() == mm.errors_as_json(error.__cause__)
 
 
+def test_the_message_counts_the_problems_after_the_first() -> None:
+    # The first problem's message, then how many more errors() lists: one is "1 more problem".
+    two = refusal(lambda: mm.Context.new("C", domain="d", environment="e", at="yesterday"))
+    assert len(two.errors()) == 2 and two.message.endswith("(and 1 more problem: errors())")
+    confirm = mm.Confirm.model_validate(fixture(mm.Confirm))
+    one = refusal(lambda: confirm.decide("approved", by_role="r", at="2000-01-01T00:00:00Z"))
+    assert len(one.errors()) == 1 and "more problem" not in one.message
+
+
 def test_the_lifecycle_and_the_builders_refuse_with_their_codes() -> None:
     trace = mm.Trace.new(context())
     plan = mm.Plan.new(mm.Context.new("Other", domain="d", environment="e"), title="P", objective="O", steps=["a"])

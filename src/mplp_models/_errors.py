@@ -306,7 +306,8 @@ class EditError(ValueError):
         entries = errors_as_json(error)
         first = entries[0]
         total = error.error_count()
-        message = first["message"] if total == 1 else f"{first['message']} (and {total - 1} more problems: errors())"
+        more = "1 more problem" if total == 2 else f"{total - 1} more problems"
+        message = first["message"] if total == 1 else f"{first['message']} (and {more}: errors())"
         made = cls(first["code"], message, first["pointer"], entries=entries)
         made.__cause__ = error
         return made
