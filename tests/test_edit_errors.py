@@ -134,7 +134,10 @@ def test_removing_the_last_member_is_the_same_refusal_everywhere() -> None:
 def test_a_refusal_of_the_rules_or_the_schema_carries_the_validation_error() -> None:
     collab = mm.Collab.model_validate(fixture(mm.Collab))
     confirm = mm.Confirm.model_validate(fixture(mm.Confirm))
+    message = mm.InboxMessage.model_validate(fixture(mm.InboxMessage))
     cases = {
+        ("before_created", "/updated_at"): lambda: message.transition("archived", "2000-01-01T00:00:00Z"),
+        ("date_time", "/updated_at"): lambda: message.transition("archived", "yesterday"),
         ("duplicate_participant_id", "/participants/2/participant_id"): lambda: collab.update_participant(
             "maria", participant_id="planner"
         ),

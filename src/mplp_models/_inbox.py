@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from typing_extensions import Self
 
+from mplp_models._errors import validated_copy
 from mplp_models._formats import Timestamp
 from mplp_models._rules import RuledModel, RuleViolation
 from mplp_models._timestamp_order import as_compared, is_before, none_given_before
@@ -69,12 +70,12 @@ class _InboxRules(RuledModel, frozen=True):
             A new message; this one is unchanged.
 
         Raises:
-            ValueError: If the lifecycle has no such move.
-            ValidationError: If the moved message breaks a rule (``at`` before ``created_at``, say).
+            EditError: If the lifecycle has no such move (``illegal_move``), or the moved message breaks
+                the schema or a rule (``at`` not a timestamp, or before ``created_at``, say).
         """
         target = self._check_move(to)
         moment = at if at is not None else Timestamp.now()
-        return self.model_copy(update={"status": target, "updated_at": moment, STAMP_OF_STATUS[target.value]: moment})
+        return validated_copy(self, {"status": target, "updated_at": moment, STAMP_OF_STATUS[target.value]: moment})
 
     def _violations(self) -> Iterator[RuleViolation]:
         return self._stamp_violations()

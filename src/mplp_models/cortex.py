@@ -285,12 +285,12 @@ def transition(
     Raises:
         FileNotFoundError: If the folder has no file for the message.
         ValidationError: If the file holds no valid message of that id (a symbolic link holds
-            none, nor a file larger than ``max_file_bytes``: ``file_too_large``), the moved
-            message breaks a rule, or ``workflow_gate`` is not a string UTF-8 can encode; the
-            file is then left as it was.
-        ValueError: If the lifecycle has no such move, or the moved message's file would be
-            larger than ``max_file_bytes`` (the file is then left as it was), or
-            ``max_file_bytes`` is negative.
+            none, nor a file larger than ``max_file_bytes``: ``file_too_large``), or
+            ``workflow_gate`` is not a string UTF-8 can encode; the file is then left as it was.
+        EditError: If the lifecycle has no such move, or the moved message breaks a rule (``at``
+            before ``created_at``): the message's own ``transition`` refused; the file is left as it was.
+        ValueError: If the moved message's file would be larger than ``max_file_bytes`` (the
+            file is then left as it was), or ``max_file_bytes`` is negative.
         InboxChangedError: If another writer changed the file while it was being moved; the
             file is left as that writer wrote it, and calling ``transition`` again is safe.
         TimeoutError: If another writer held the folder's lock for over 30 seconds; nothing is written.
