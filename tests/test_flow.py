@@ -343,6 +343,24 @@ def test_plan_new_refuses_a_string_of_steps() -> None:
         mm.Plan.new(context, title="T", objective="O", steps="Deploy")  # type: ignore[call-overload]
 
 
+def test_the_builders_read_an_iterator_once_and_refuse_a_set() -> None:
+    # As a model's array field from Python (docs/models.md): an iterator is read in order, and a set or
+    # a dict view, whose order is the hash order, is refused: the steps would differ from run to run.
+    context = mm.Context.new("Demo", domain="d", environment="e")
+    steps: Any = iter(["Build", "Test"])  # typed a list or a tuple; an untyped caller's iterator
+    plan = mm.Plan.new(context, title="T", objective="O", steps=steps)
+    assert [step.description for step in plan.steps] == ["Build", "Test"]
+    for unordered in ({"Build", "Test"}, frozenset({"Build"}), {"Build": 1}.keys()):
+        with pytest.raises(TypeError, match="which has no order"):
+            mm.Plan.new(context, title="T", objective="O", steps=unordered)  # type: ignore[call-overload]
+    crew = [mm.CollabParticipant(participant_id=name, kind="agent") for name in ("planner", "builder")]
+    participants: Any = iter(crew)
+    collab = mm.Collab.new(context, title="C", purpose="P", mode="round_robin", participants=participants)
+    assert collab.participants == tuple(crew)
+    with pytest.raises(TypeError, match=r"participants must be a list of participants .*which has no order"):
+        mm.Collab.new(context, title="C", purpose="P", mode="round_robin", participants=set(crew))  # type: ignore[arg-type]
+
+
 def test_plan_new_gives_new_steps_an_order_index_no_given_step_has() -> None:
     context = mm.Context.new("Demo", domain="d", environment="e")
     given = mm.PlanStep(step_id=mm.new_id(), description="b", status="pending", order_index=1)

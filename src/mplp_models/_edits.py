@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import copy
 import weakref
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar, get_args, get_origin
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar, cast, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
 from mplp_models._base import MplpModel
 from mplp_models._errors import validated_copy
+from mplp_models._json_values import UNORDERED
 from mplp_models._writer import not_null_fields
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "constructed",
     "edited_member",
     "given_with",
+    "in_order",
     "item_class",
     "recall",
     "refuse_extra",
@@ -116,6 +118,20 @@ def replaced(items: tuple[Any, ...], position: int, item: Any) -> tuple[Any, ...
     changed = list(items)  # a copy of the references (the fastest of the ways measured)
     changed[position] = item
     return tuple(changed)
+
+
+def in_order(items: Iterable[_M], name: str, what: str) -> list[_M]:
+    """A builder's array argument ``name`` as a list, an iterator read once; a ``TypeError`` for a text or a set.
+
+    As a model's array field takes it from Python (``Ordered``): a set's order is the hash order, so the
+    array would differ from run to run; a text would be one item a character. ``what``: the items, named.
+    """
+    given = cast(object, items)
+    kind = type(given).__name__
+    if isinstance(given, (str, *UNORDERED)):
+        found = f"the string {given!r}" if isinstance(given, str) else f"a {kind}, which has no order"
+        raise TypeError(f"{name} must be a list of {what} (or a tuple), not {found}")
+    return list(items)
 
 
 def refuse_extra(method: str, changes: Mapping[str, object], allowed: frozenset[str], why: str) -> None:

@@ -12,7 +12,17 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast, overload
 from typing_extensions import Self, TypedDict, Unpack
 
 from mplp_models import _fastpath
-from mplp_models._edits import UNKNOWN, constructed, edited_member, item_class, recall, refuse_extra, remember, replaced
+from mplp_models._edits import (
+    UNKNOWN,
+    constructed,
+    edited_member,
+    in_order,
+    item_class,
+    recall,
+    refuse_extra,
+    remember,
+    replaced,
+)
 from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
 from mplp_models._fast_shapes import is_plain
 from mplp_models._formats import Timestamp
@@ -180,12 +190,11 @@ class PlanBehaviour(RuledModel, frozen=True):
             at: When it was made (an RFC 3339 timestamp: ``meta.created_at``); default now.
 
         Raises:
-            TypeError: If ``steps`` is a string (a list of one description is ``[text]``).
-            ValidationError: If the plan breaks the schema (no step, say) or a rule.
+            TypeError: If ``steps`` is a string (a list of one description is ``[text]``) or a set
+                (which has no order).
+            EditError: If the plan breaks the schema (no step, say) or a rule.
         """
-        # A str is a sequence of one-letter strings, never what is meant; untyped callers pass one.
-        if isinstance(steps, str):  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise TypeError(f"steps must be a list of steps or descriptions, not the string {steps!r}")
+        steps = in_order(steps, "steps", "steps or descriptions")  # read twice below: an iterator once
         given = [step.order_index for step in steps if not isinstance(step, str) and step.order_index is not None]
         # Positions could collide with a given step's order_index: then new steps come after them all.
         after_given = max(given, default=-1) + 1
