@@ -366,3 +366,13 @@ def test_times_outside_opentelemetrys_are_refused_and_so_are_spans_of_two_traces
         otel.from_spans([*exported(RICH)[0], *exported(other)[0]])
     with pytest.raises(ValueError, match="one trace"):
         otel.from_spans([])
+
+
+def test_what_is_no_trace_or_no_span_is_a_type_error_naming_it() -> None:
+    # Untyped callers: a plan given to export, a dict or a trace among the spans.
+    plan: Any = mm.Plan.model_validate_json((PAYLOADS / "plan.json").read_bytes())
+    with pytest.raises(TypeError, match="export writes a Trace, not Plan"):
+        otel.export(plan, InMemorySpanExporter())
+    spans: list[Any] = [*exported(RICH)[0], RICH]
+    with pytest.raises(TypeError, match=rf"ReadableSpan objects, not Trace \(spans\[{len(spans) - 1}\]\)"):
+        otel.from_spans(spans)

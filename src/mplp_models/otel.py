@@ -429,7 +429,10 @@ def export(
     Raises:
         ConversionError: If a time is before 1970 or after 2554, or the trace has no time at all.
         ValueError: If the segments do not form a forest (possible only under schema-only validation).
+        TypeError: If ``trace`` is not a ``Trace``, or the second argument neither an exporter nor a provider.
     """
+    if not isinstance(trace, Trace):  # pyright: ignore[reportUnnecessaryIsInstance]  # an untyped caller's
+        raise TypeError(f"export writes a Trace, not {type(trace).__name__}")
     provider = _provider(exporter_or_tracer_provider, resource)
     tracer = _tracer(provider)
     start, end = _bounds(trace)
@@ -671,8 +674,9 @@ def from_spans(spans: Iterable[ReadableSpan]) -> Trace:
         ConversionError: If spans that ``export`` wrote lost attributes, segments or events on the way
             (a span limit of the SDK or of a backend, say).
         ValidationError: If the trace made breaks a rule.
+        TypeError: If an item of ``spans`` is not a ``ReadableSpan`` (the SDK's finished span).
     """
-    reading = _Reading(list(spans))
+    reading = _Reading(_spans_listed(spans))
     _refuse_dropped(reading)
     document = _trace_document(reading)
     root_attributes = reading.root_attributes
@@ -695,6 +699,17 @@ def from_spans(spans: Iterable[ReadableSpan]) -> Trace:
     if reading.root is None:
         _derived_status_and_times(document, segments)
     return Trace.model_validate(document)
+
+
+def _spans_listed(spans: Iterable[ReadableSpan]) -> list[ReadableSpan]:
+    """``spans`` as a list; a ``TypeError`` naming the first item that is no ``ReadableSpan`` (an untyped caller's)."""
+    listed = list(spans)
+    for index, span in enumerate(listed):
+        if not isinstance(span, ReadableSpan):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(
+                f"from_spans reads the SDK's ReadableSpan objects, not {type(span).__name__} (spans[{index}])"
+            )
+    return listed
 
 
 def _other_events(reading: _Reading, trace_id: str) -> Iterator[dict[str, object]]:
