@@ -142,6 +142,16 @@ def test_an_unreadable_invariant_file(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "unknown rule form 'uuid-v7'" in err
 
 
+def test_an_invariant_file_that_is_not_utf8_is_unreadable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # docs/cli.md: an --invariants file that cannot be read is status 2; YAML is text, so Latin-1 bytes are unreadable.
+    (tmp_path / "plan.json").write_text("{}", encoding="utf-8")
+    rules = tmp_path / "rules.yaml"
+    rules.write_bytes("# r\u00e9gles\n- id: r\n  scope: plan\n  path: x\n  rule: required\n".encode("latin-1"))
+    status, out, err = _run(capsys, "validate", "--flow", str(tmp_path), "--invariants", str(rules))
+    assert (status, out) == (2, "")
+    assert err == f"mplp-models: --invariants {rules}: unreadable: not UTF-8 text (byte 0xe9 at offset 3)\n"
+
+
 def test_new_flow_writes_a_linked_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "made"
     status, out, _ = _run(capsys, "new", "flow", str(folder))

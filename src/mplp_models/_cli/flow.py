@@ -90,6 +90,10 @@ def _invariants(paths: tuple[str, ...]) -> list[Invariant] | None:
         except OSError as error:
             _error(f"--invariants {path}: unreadable: {error.strerror or error}")
             return None
+        except UnicodeDecodeError as error:  # a YAML file is text: one that is not UTF-8 cannot be read
+            byte = error.object[error.start]
+            _error(f"--invariants {path}: unreadable: not UTF-8 text (byte 0x{byte:02x} at offset {error.start})")
+            return None
     return rules
 
 
