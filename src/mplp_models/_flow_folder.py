@@ -92,8 +92,8 @@ def load_flow(folder: str | os.PathLike[str], *, semantic: bool = True) -> dict[
     """The documents of the session in ``folder``, by file name: every ``*.json`` file, each read as ``parse`` does.
 
     All or nothing: one file that is not a valid document (or a symbolic link, or unreadable)
-    and nothing is returned. A folder named ``*.json`` is no document and is left out, as
-    ``validate --flow`` leaves it out.
+    and nothing is returned. A folder named ``*.json`` is no document and is left out (where
+    ``validate --flow`` reads every ``*.json`` entry, and reports such a folder as one it cannot read).
 
     Args:
         folder: The folder.

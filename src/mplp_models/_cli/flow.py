@@ -1,6 +1,7 @@
 """``mplp-models validate --flow DIR``: the documents of one session, each alone and then as a set.
 
-Every ``*.json`` file of the folder is one document. Each gets its verdict as
+Every ``*.json`` entry of the folder is one document (one that is no file, a folder
+say, cannot be read). Each gets its verdict as
 ``validate`` gives it; the valid ones then go to ``check_flow`` (and to the
 invariant files given with ``--invariants``), whose verdicts follow, one line a
 rule. An invalid document is left out of the set, so the set's rules speak of
@@ -9,7 +10,10 @@ the others only.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -39,7 +43,7 @@ def run_flow(options: FlowOptions) -> int:
     empty)."""
     folder = Path(options.folder)
     try:
-        files = sorted(path for path in folder.iterdir() if path.suffix == ".json" and path.is_file())
+        files = sorted(path for path in folder.iterdir() if path.suffix == ".json")  # a folder too: unreadable
     except OSError as error:
         _error(f"{options.folder}: unreadable: {error.strerror or error}")
         return EXIT_USAGE
@@ -65,7 +69,7 @@ def _read_documents(files: list[Path], options: FlowOptions) -> tuple[dict[str, 
     for path in files:
         label = str(path)
         try:
-            data = path.read_bytes()
+            data = _file_bytes(path)
         except OSError as error:
             _error(f"{label}: unreadable: {error.strerror or error}")
             unreadable += 1
@@ -77,6 +81,19 @@ def _read_documents(files: list[Path], options: FlowOptions) -> tuple[dict[str, 
         else:
             invalid += 1
     return documents, invalid, unreadable
+
+
+def _file_bytes(path: Path) -> bytes:
+    """The bytes of the file ``path``; an ``OSError`` if it is a folder, a pipe or a device (never waited on)."""
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    mode = os.fstat(handle).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(handle)
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "a folder, not a document file")
+        raise OSError(errno.EINVAL, "not a regular file (a pipe or a device)")
+    with os.fdopen(handle, "rb") as file:
+        return file.read()
 
 
 def _invariants(paths: tuple[str, ...]) -> list[Invariant] | None:
