@@ -126,6 +126,18 @@ def test_stdin_and_unparseable_input() -> None:
     assert lines(result.stderr)[0].startswith("-: invalid: Invalid JSON")
 
 
+@pytest.mark.parametrize(
+    "args", [("validate", "-"), ("validate", "--ndjson", "-"), ("canonicalize", "-"), ("show", "-")], ids=" ".join
+)
+def test_a_closed_stdin_is_an_unreadable_input(args: tuple[str, ...]) -> None:
+    # docs/cli.md: "-" reads standard input, and an input that cannot be read is status 2, said on stderr.
+    closed = ["sh", "-c", 'exec "$@" <&-', "sh", sys.executable, "-m", "mplp_models", *args]
+    result = subprocess.run(closed, capture_output=True, cwd=ROOT, timeout=120)
+    assert (result.returncode, result.stdout) == (2, b"")
+    assert lines(result.stderr)[0] == "mplp-models: -: unreadable: standard input is closed"
+    assert b"Traceback" not in result.stderr
+
+
 def test_kind_forces_the_model() -> None:
     result = run("validate", "--kind", "dialog", str(PLAN))
     assert result.returncode == 1

@@ -5,6 +5,7 @@ Each subcommand has its own module; these two helpers belong to none of them.
 
 from __future__ import annotations
 
+import errno
 import sys
 from contextlib import AbstractContextManager, nullcontext
 from typing import IO
@@ -15,7 +16,14 @@ __all__ = ["model_names", "open_input"]
 
 
 def open_input(path: str) -> AbstractContextManager[IO[bytes]]:
-    """A binary stream of file ``path``, or stdin for ``-`` (which leaving the context does not close)."""
+    """A binary stream of file ``path``, or stdin for ``-`` (which leaving the context does not close).
+
+    Raises:
+        OSError: The file cannot be opened, or ``path`` is ``-`` and the command was started with
+            stdin closed (``<&-``), so that Python has no ``sys.stdin``.
+    """
     if path == "-":
+        if sys.stdin is None:  # typeshed says never None; it is, with stdin closed
+            raise OSError(errno.EBADF, "standard input is closed")
         return nullcontext(sys.stdin.buffer)
     return open(path, "rb")
