@@ -97,6 +97,23 @@ def test_export_writes_a_folder_validate_flow_accepts(
     assert len(out.splitlines()) == 4 and "context-" in out
 
 
+def test_export_into_a_folder_it_wrote_names_the_option(
+    location: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # docs/cli.md: export replaces the files with --overwrite, the command's option (save_flow's: overwrite=True).
+    context, *_ = stored_session(location)
+    folder = str(tmp_path / "session")
+    assert run(capsys, "store", "export", location, folder, "--context", context.context_id)[0] == 0
+    status, out, err = run(capsys, "store", "export", location, folder, "--context", context.context_id)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"mplp-models: store export: {folder}: holds ") and err.endswith("(--overwrite replaces)\n")
+    assert "overwrite=True" not in err
+    with pytest.raises(FileExistsError, match=r"\(overwrite=True replaces\)"):  # the Python API keeps its own word
+        mm.save_flow([context], folder)
+    status, out, err = run(capsys, "store", "export", location, folder, "--context", context.context_id, "--overwrite")
+    assert (status, err) == (0, "") and len(out.splitlines()) == 3
+
+
 def test_errors(location: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, plan, *_ = stored_session(location)
     missing = mm.new_id()

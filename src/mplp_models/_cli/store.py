@@ -11,7 +11,7 @@ import json
 import sys
 from typing import NamedTuple
 
-from mplp_models._flow_folder import save_flow
+from mplp_models._flow_folder import write_flow
 from mplp_models._parse import Payload
 from mplp_models._store import (
     DocumentNotFound,
@@ -90,7 +90,7 @@ def _export(store: Store, options: StoreOptions) -> int:
     else:
         documents = [_latest(store, version) for version in store.latest()]
     try:
-        written = save_flow(documents, options.folder, overwrite=options.overwrite)
+        written = write_flow(documents, options.folder, overwrite=options.overwrite, overwrite_option="--overwrite")
     except (OSError, ValueError) as error:
         _error(f"store export: {options.folder}: {getattr(error, 'strerror', None) or error}")
         return EXIT_USAGE
