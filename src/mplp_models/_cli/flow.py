@@ -19,6 +19,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mplp_models._cli.input import problems
 from mplp_models._flow import FlowProfile, FlowReport, FlowRuleResult, FlowViolation, check_flow_report
 from mplp_models._lines import LineVerdict, check_document
 from mplp_models._parse import Payload, parse
@@ -128,11 +129,8 @@ def _print_document(label: str, verdict: LineVerdict, json_output: bool) -> None
     elif verdict.ok:
         print(printable(f"{label}: ok {verdict.kind} {verdict.id}"))
     else:
-        problems = "; ".join(
-            f"{entry['pointer']}: {entry['message']}" if entry["pointer"] else entry["message"]
-            for entry in verdict.errors
-        )
-        _error_line(f"{label}: invalid{'' if verdict.kind is None else ' ' + verdict.kind}: {problems}")
+        kind = "" if verdict.kind is None else f" {verdict.kind}"
+        _error_line(f"{label}: invalid{kind}: {problems(verdict.errors)}")
 
 
 def _record(record: str, result: FlowRuleResult | Verdict) -> dict[str, Any]:
