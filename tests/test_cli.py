@@ -4,6 +4,7 @@ status 141, unwritable output, file names that are not UTF-8 and worker processe
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -18,7 +19,7 @@ import rfc8785
 from conftest import PAYLOADS, ROOT
 
 import mplp_models as mm
-from mplp_models._cli.main import main
+from mplp_models._cli.main import _parser, main
 from mplp_models._kinds import KINDS, kind_named
 
 PLAN = PAYLOADS / "plan.json"
@@ -124,6 +125,18 @@ def test_stdin_and_unparseable_input() -> None:
     result = run("validate", "-", stdin=b'{"plan_id": ')
     assert result.returncode == 1
     assert lines(result.stderr)[0].startswith("-: invalid: Invalid JSON")
+
+
+@pytest.mark.parametrize(
+    "args", [("validate", "-"), ("validate", "--ndjson", "-"), ("canonicalize", "-"), ("show", "-")], ids=" ".join
+)
+def test_a_closed_stdin_is_an_unreadable_input(args: tuple[str, ...]) -> None:
+    # docs/cli.md: "-" reads standard input, and an input that cannot be read is status 2, said on stderr.
+    closed = ["sh", "-c", 'exec "$@" <&-', "sh", sys.executable, "-m", "mplp_models", *args]
+    result = subprocess.run(closed, capture_output=True, cwd=ROOT, timeout=120)
+    assert (result.returncode, result.stdout) == (2, b"")
+    assert lines(result.stderr)[0] == "mplp-models: -: unreadable: standard input is closed"
+    assert b"Traceback" not in result.stderr
 
 
 def test_kind_forces_the_model() -> None:
@@ -449,6 +462,31 @@ def test_new_makes_valid_documents_with_fresh_ids(kind: str, model: type[mm.Mplp
 
 
 # the command itself
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The subcommands the parser has, by name: those argparse itself dispatches on."""
+    found = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    return {name: command for action in found for name, command in action.choices.items()}
+
+
+def test_every_subcommand_is_documented() -> None:
+    # docs/cli.md is the command's reference: each subcommand has a row in its opening table and a section of
+    # its own, and each of store's actions is shown. The names come from the parser, so a new one must be added.
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    headings = {line.removeprefix("## ") for line in text.splitlines() if line.startswith("## ")}
+    table = text.split("\n\n| Command | What it does |\n", 1)[1].split("\n\n", 1)[0]
+    rows = {row.split("`")[1].split()[0] for row in table.splitlines()[1:]}
+    commands = _subcommands(_parser())
+    assert {"validate", "canonicalize", "schema", "new", "store", "show"} <= set(commands)
+    assert sorted(commands) == sorted(rows), "the table names every subcommand, and no other"
+    assert set(commands) <= headings, f"no section for {sorted(set(commands) - headings)}"
+    count = text.split(" subcommands:", 1)[0].rsplit(" ", 1)[1]
+    assert count == {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}.get(len(commands))
+    actions = _subcommands(commands["store"])
+    assert set(actions) == {"ls", "show", "history", "export"}
+    for action in actions:
+        assert f"mplp-models store {action} " in text, f"store {action} is not shown"
 
 
 def test_help_documents_exit_codes() -> None:

@@ -128,10 +128,25 @@ def test_usage_errors(args: tuple[str, ...], capsys: pytest.CaptureFixture[str])
 def test_a_folder_without_documents_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # docs/cli.md: 0 means every document is valid; with none read, that is not said (status 2, as for a missing file).
     (tmp_path / "notes.txt").write_text("{}", encoding="utf-8")
-    (tmp_path / "sub.json").mkdir()  # a folder named *.json is no document
     status, out, err = _run(capsys, "validate", "--flow", str(tmp_path))
     assert (status, out) == (2, "")
     assert err == f"mplp-models: {tmp_path}: no *.json document\n"
+
+
+def test_an_entry_named_json_that_is_no_file_is_unreadable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # docs/cli.md: status 2 when a file of the folder cannot be read; a folder named sub.json is read as one, and fails.
+    assert _run(capsys, "new", "flow", str(tmp_path))[0] == 0
+    (tmp_path / "sub.json").mkdir()
+    status, out, err = _run(capsys, "validate", "--flow", str(tmp_path))
+    assert status == 2
+    assert err == f"mplp-models: {tmp_path / 'sub.json'}: unreadable: a folder, not a document file\n"
+    assert f"{tmp_path / 'plan.json'}: ok Plan " in out  # the other documents are still checked
+    (tmp_path / "sub.json").rename(tmp_path / "sub")  # no longer named *.json: not read
+    assert _run(capsys, "validate", "--flow", str(tmp_path))[0] == 0
+    only = tmp_path / "only"
+    (only / "sub.json").mkdir(parents=True)
+    status, _, err = _run(capsys, "validate", "--flow", str(only))
+    assert (status, err) == (2, f"mplp-models: {only / 'sub.json'}: unreadable: a folder, not a document file\n")
 
 
 def test_an_unreadable_invariant_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -140,6 +155,16 @@ def test_an_unreadable_invariant_file(tmp_path: Path, capsys: pytest.CaptureFixt
     status, _, err = _run(capsys, "validate", "--flow", str(tmp_path), "--invariants", str(rules))
     assert status == 2
     assert "unknown rule form 'uuid-v7'" in err
+
+
+def test_an_invariant_file_that_is_not_utf8_is_unreadable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # docs/cli.md: an --invariants file that cannot be read is status 2; YAML is text, so Latin-1 bytes are unreadable.
+    (tmp_path / "plan.json").write_text("{}", encoding="utf-8")
+    rules = tmp_path / "rules.yaml"
+    rules.write_bytes("# r\u00e9gles\n- id: r\n  scope: plan\n  path: x\n  rule: required\n".encode("latin-1"))
+    status, out, err = _run(capsys, "validate", "--flow", str(tmp_path), "--invariants", str(rules))
+    assert (status, out) == (2, "")
+    assert err == f"mplp-models: --invariants {rules}: unreadable: not UTF-8 text (byte 0xe9 at offset 3)\n"
 
 
 def test_new_flow_writes_a_linked_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -112,7 +112,7 @@ def test_load_flow_is_all_or_nothing(tmp_path: Path) -> None:
     mm.save_flow([context, plan], tmp_path)
     (tmp_path / "broken.json").write_text('{"plan_id": "x"}', encoding="utf-8")
     (tmp_path / "junk.json").write_bytes(b"\xff not json")
-    (tmp_path / "folder.json").mkdir()  # a folder named *.json is no document, as for validate --flow
+    (tmp_path / "folder.json").mkdir()  # a folder named *.json is no document (validate --flow: an unreadable one)
     (tmp_path / "notes.txt").write_text("not read", encoding="utf-8")
     with pytest.raises(ValueError) as raised:
         mm.load_flow(tmp_path)

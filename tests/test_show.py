@@ -85,6 +85,24 @@ def test_an_invalid_or_unreadable_document_says_why(capsys: pytest.CaptureFixtur
     assert status == 2 and "unreadable" in err
 
 
+@pytest.mark.parametrize("text", ["[1]", "{}", '"a plan"'])
+def test_a_problem_at_the_root_reads_as_validate_writes_it(
+    text: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # docs/cli.md: a problem is its JSON Pointer and its message; the root's pointer is "" (RFC 6901), so that
+    # validate writes the message alone. show writes the same text, not a made-up "/" (the pointer of key "").
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    status, out, err = show(capsys, str(bad))
+    assert (status, out) == (1, "")
+    assert main(["validate", str(bad)]) == 1
+    validated = capsys.readouterr().err
+    assert validated.startswith(f"{bad}: invalid: ") and err.startswith(f"mplp-models: {bad}: invalid: ")
+    message = validated.removeprefix(f"{bad}: invalid: ")
+    assert err == f"mplp-models: {bad}: invalid: {message}"
+    assert not message.startswith(("/", ":"))
+
+
 def test_on_a_terminal_rich_draws_a_table_and_a_tree(capsys: pytest.CaptureFixture[str]) -> None:
     plan = mm.Plan.from_json((PAYLOADS / "plan.json").read_bytes())
     hostile = plan.update_step(plan.steps[0].step_id, description="Tag [bold]v2[/bold]")

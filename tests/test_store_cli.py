@@ -97,6 +97,23 @@ def test_export_writes_a_folder_validate_flow_accepts(
     assert len(out.splitlines()) == 4 and "context-" in out
 
 
+def test_export_into_a_folder_it_wrote_names_the_option(
+    location: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # docs/cli.md: export replaces the files with --overwrite, the command's option (save_flow's: overwrite=True).
+    context, *_ = stored_session(location)
+    folder = str(tmp_path / "session")
+    assert run(capsys, "store", "export", location, folder, "--context", context.context_id)[0] == 0
+    status, out, err = run(capsys, "store", "export", location, folder, "--context", context.context_id)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"mplp-models: store export: {folder}: holds ") and err.endswith("(--overwrite replaces)\n")
+    assert "overwrite=True" not in err
+    with pytest.raises(FileExistsError, match=r"\(overwrite=True replaces\)"):  # the Python API keeps its own word
+        mm.save_flow([context], folder)
+    status, out, err = run(capsys, "store", "export", location, folder, "--context", context.context_id, "--overwrite")
+    assert (status, err) == (0, "") and len(out.splitlines()) == 3
+
+
 def test_errors(location: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, plan, *_ = stored_session(location)
     missing = mm.new_id()
@@ -117,7 +134,22 @@ def test_errors(location: str, tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert status == 2 and "not a store" in err
     status, out, err = run(capsys, "store", "show", location, "\udcff")
     assert (status, out) == (2, "") and err.startswith("mplp-models: no document ")
-    assert run(capsys, "store", "ls", location, "--context", "\udcff")[:2] == (0, "")
+    status, out, err = run(capsys, "store", "ls", location, "--context", "\udcff")
+    assert (status, out) == (2, "") and err.startswith("mplp-models: no context ")
+
+
+def test_an_unknown_context_is_exit_2(location: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # docs/cli.md: status 2 for no such store, document or context; an empty listing would read as an empty session.
+    context, *_ = stored_session(location)
+    missing = mm.new_id()
+    status, out, err = run(capsys, "store", "ls", location, "--context", missing)
+    assert (status, out) == (2, "") and err.startswith("mplp-models: no context ") and missing in err
+    folder = tmp_path / "session"
+    status, out, err = run(capsys, "store", "export", location, str(folder), "--context", missing)
+    assert (status, out) == (2, "") and err.startswith("mplp-models: no context ") and missing in err
+    assert not folder.exists()  # nothing was written, not even the folder
+    # A known context whose session has no document of the kind asked is an empty listing, not an error.
+    assert run(capsys, "store", "ls", location, "--context", context.context_id, "--kind", "Role") == (0, "", "")
 
 
 def test_a_damaged_document_is_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

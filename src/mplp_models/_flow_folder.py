@@ -28,7 +28,7 @@ from mplp_models._kinds import Kind
 from mplp_models._parse import Payload, parse
 from mplp_models._store import kind_of_class
 
-__all__ = ["load_flow", "save_flow"]
+__all__ = ["load_flow", "save_flow", "write_flow"]
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.json")
 _OUTSIDE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -73,11 +73,26 @@ def save_flow(
         TypeError: A value is not a document of a top-level kind.
         ValueError: A file name is not of the form above, or two documents would have one name.
     """
+    return write_flow(documents, folder, overwrite=overwrite, overwrite_option="overwrite=True")
+
+
+def write_flow(
+    documents: Mapping[str, Payload] | Iterable[Payload],
+    folder: str | os.PathLike[str],
+    *,
+    overwrite: bool,
+    overwrite_option: str,
+) -> list[Path]:
+    """``save_flow``, whose refusal of a folder already holding ``*.json`` files names ``overwrite_option``.
+
+    The option is the caller's way to say "replace": ``overwrite=True`` for ``save_flow``'s callers,
+    ``--overwrite`` for the command line's ``store export``.
+    """
     named = _named(documents)
     bodies = {name: document.to_json() for name, document in named.items()}
     place = Path(folder)
     made = _folder_for_writing(place)
-    _check_room(place, set(bodies), overwrite)
+    _check_room(place, set(bodies), overwrite, overwrite_option)
     written: list[Path] = []
     for name, body in bodies.items():
         _write_whole(place, name, body)
@@ -92,8 +107,8 @@ def load_flow(folder: str | os.PathLike[str], *, semantic: bool = True) -> dict[
     """The documents of the session in ``folder``, by file name: every ``*.json`` file, each read as ``parse`` does.
 
     All or nothing: one file that is not a valid document (or a symbolic link, or unreadable)
-    and nothing is returned. A folder named ``*.json`` is no document and is left out, as
-    ``validate --flow`` leaves it out.
+    and nothing is returned. A folder named ``*.json`` is no document and is left out (where
+    ``validate --flow`` reads every ``*.json`` entry, and reports such a folder as one it cannot read).
 
     Args:
         folder: The folder.
@@ -172,13 +187,13 @@ def _folder_for_writing(place: Path) -> bool:
     return False
 
 
-def _check_room(place: Path, names: set[str], overwrite: bool) -> None:
+def _check_room(place: Path, names: set[str], overwrite: bool, overwrite_option: str) -> None:
     """Refuse, before writing anything, a folder whose ``*.json`` files the session would not replace exactly."""
     present = set(_json_entries(place))
     if present and not overwrite:
         raise FileExistsError(
             errno.EEXIST,
-            f"holds {', '.join(sorted(present))}; nothing was written (overwrite=True replaces)",
+            f"holds {', '.join(sorted(present))}; nothing was written ({overwrite_option} replaces)",
             str(place),
         )
     others = sorted(present - names)

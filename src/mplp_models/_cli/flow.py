@@ -1,6 +1,7 @@
 """``mplp-models validate --flow DIR``: the documents of one session, each alone and then as a set.
 
-Every ``*.json`` file of the folder is one document. Each gets its verdict as
+Every ``*.json`` entry of the folder is one document (one that is no file, a folder
+say, cannot be read). Each gets its verdict as
 ``validate`` gives it; the valid ones then go to ``check_flow`` (and to the
 invariant files given with ``--invariants``), whose verdicts follow, one line a
 rule. An invalid document is left out of the set, so the set's rules speak of
@@ -9,12 +10,16 @@ the others only.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 import sys
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mplp_models._cli.input import problems
 from mplp_models._flow import FlowProfile, FlowReport, FlowRuleResult, FlowViolation, check_flow_report
 from mplp_models._lines import LineVerdict, check_document
 from mplp_models._parse import Payload, parse
@@ -39,7 +44,7 @@ def run_flow(options: FlowOptions) -> int:
     empty)."""
     folder = Path(options.folder)
     try:
-        files = sorted(path for path in folder.iterdir() if path.suffix == ".json" and path.is_file())
+        files = sorted(path for path in folder.iterdir() if path.suffix == ".json")  # a folder too: unreadable
     except OSError as error:
         _error(f"{options.folder}: unreadable: {error.strerror or error}")
         return EXIT_USAGE
@@ -65,7 +70,7 @@ def _read_documents(files: list[Path], options: FlowOptions) -> tuple[dict[str, 
     for path in files:
         label = str(path)
         try:
-            data = path.read_bytes()
+            data = _file_bytes(path)
         except OSError as error:
             _error(f"{label}: unreadable: {error.strerror or error}")
             unreadable += 1
@@ -79,6 +84,19 @@ def _read_documents(files: list[Path], options: FlowOptions) -> tuple[dict[str, 
     return documents, invalid, unreadable
 
 
+def _file_bytes(path: Path) -> bytes:
+    """The bytes of the file ``path``; an ``OSError`` if it is a folder, a pipe or a device (never waited on)."""
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    mode = os.fstat(handle).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(handle)
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "a folder, not a document file")
+        raise OSError(errno.EINVAL, "not a regular file (a pipe or a device)")
+    with os.fdopen(handle, "rb") as file:
+        return file.read()
+
+
 def _invariants(paths: tuple[str, ...]) -> list[Invariant] | None:
     rules: list[Invariant] = []
     for path in paths:
@@ -89,6 +107,10 @@ def _invariants(paths: tuple[str, ...]) -> list[Invariant] | None:
             return None
         except OSError as error:
             _error(f"--invariants {path}: unreadable: {error.strerror or error}")
+            return None
+        except UnicodeDecodeError as error:  # a YAML file is text: one that is not UTF-8 cannot be read
+            byte = error.object[error.start]
+            _error(f"--invariants {path}: unreadable: not UTF-8 text (byte 0x{byte:02x} at offset {error.start})")
             return None
     return rules
 
@@ -107,11 +129,8 @@ def _print_document(label: str, verdict: LineVerdict, json_output: bool) -> None
     elif verdict.ok:
         print(printable(f"{label}: ok {verdict.kind} {verdict.id}"))
     else:
-        problems = "; ".join(
-            f"{entry['pointer']}: {entry['message']}" if entry["pointer"] else entry["message"]
-            for entry in verdict.errors
-        )
-        _error_line(f"{label}: invalid{'' if verdict.kind is None else ' ' + verdict.kind}: {problems}")
+        kind = "" if verdict.kind is None else f" {verdict.kind}"
+        _error_line(f"{label}: invalid{kind}: {problems(verdict.errors)}")
 
 
 def _record(record: str, result: FlowRuleResult | Verdict) -> dict[str, Any]:

@@ -45,7 +45,7 @@ def run_show(args: argparse.Namespace) -> int:
     """Show the document at ``args.path`` in ``args.format``; the exit status."""
     from pydantic import ValidationError
 
-    from mplp_models._cli.input import open_input
+    from mplp_models._cli.input import open_input, problems
     from mplp_models._errors import errors_as_json
     from mplp_models._parse import parse
 
@@ -58,8 +58,7 @@ def run_show(args: argparse.Namespace) -> int:
     try:
         document = parse(raw)
     except ValidationError as error:
-        problems = "; ".join(f"{e['pointer'] or '/'}: {e['message']}" for e in errors_as_json(error))
-        print(printable(f"mplp-models: {args.path}: invalid: {problems}"), file=sys.stderr)
+        print(printable(f"mplp-models: {args.path}: invalid: {problems(errors_as_json(error))}"), file=sys.stderr)
         return EXIT_INVALID
     if args.format != "text":
         return _picture(document, args.format, args.path)

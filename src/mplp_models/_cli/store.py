@@ -11,7 +11,7 @@ import json
 import sys
 from typing import NamedTuple
 
-from mplp_models._flow_folder import save_flow
+from mplp_models._flow_folder import write_flow
 from mplp_models._parse import Payload
 from mplp_models._store import (
     DocumentNotFound,
@@ -43,7 +43,8 @@ class StoreOptions(NamedTuple):
 
 
 def run_store(options: StoreOptions) -> int:
-    """Run one ``store`` command; the exit status (0 done, 1 a damaged document, 2 no such store or document)."""
+    """Run one ``store`` command; the exit status (0 done, 1 a damaged document, 2 no such store, document or
+    context)."""
     try:
         with open_store(options.store, read_only=True) as store:
             return _ACTIONS[options.action](store, options)
@@ -58,7 +59,7 @@ def run_store(options: StoreOptions) -> int:
 def _ls(store: Store, options: StoreOptions) -> int:
     versions = store.latest(None if options.kind is None else model_named(options.kind))
     if options.context is not None:
-        members = {(type(document).__name__, _id_of(document)) for document in store.session(options.context)}
+        members = {(type(document).__name__, _id_of(document)) for document in _session(store, options.context)}
         versions = [version for version in versions if (version.kind, version.id) in members]
     for version in versions:
         _print_version(version, options.json_output, with_key=True)
@@ -85,17 +86,25 @@ def _export(store: Store, options: StoreOptions) -> int:
     assert options.folder is not None
     documents: list[Payload]
     if options.context is not None:
-        documents = store.session(options.context)
+        documents = _session(store, options.context)
     else:
         documents = [_latest(store, version) for version in store.latest()]
     try:
-        written = save_flow(documents, options.folder, overwrite=options.overwrite)
+        written = write_flow(documents, options.folder, overwrite=options.overwrite, overwrite_option="--overwrite")
     except (OSError, ValueError) as error:
         _error(f"store export: {options.folder}: {getattr(error, 'strerror', None) or error}")
         return EXIT_USAGE
     for path in written:
         print(path)
     return EXIT_OK
+
+
+def _session(store: Store, context_id: str) -> list[Payload]:
+    """The documents of the context's session; ``DocumentNotFound`` if no stored document names the context."""
+    documents = store.session(context_id)
+    if not documents:  # the context is in its own session: none means no such context, not an empty one
+        raise DocumentNotFound(f"no context {context_id} in {store.location}: no stored document names it")
+    return documents
 
 
 def _latest(store: Store, version: Version) -> Payload:

@@ -23,8 +23,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mplp_models._base import MplpModel
-from mplp_models._cli.input import open_input
-from mplp_models._errors import ErrorEntry
+from mplp_models._cli.input import open_input, problems
 from mplp_models._lines import MAX_LINE_BYTES, LineVerdict, check_document, check_lines, line_blocks
 from mplp_models._text import printable
 
@@ -128,7 +127,7 @@ def _check_task(task: _Task, settings: _Settings) -> _Report:
             elif verdict.ok:
                 out.append(printable(f"{where}: ok {verdict.kind}{_space(verdict.id)}"))
             else:
-                err.append(printable(f"{where}: invalid{_space(verdict.kind)}: {_problems(verdict.errors)}"))
+                err.append(printable(f"{where}: invalid{_space(verdict.kind)}: {problems(verdict.errors)}"))
     return _Report(_lines(out), _lines(err), valid, invalid, unreadable, bad)
 
 
@@ -161,12 +160,6 @@ def _record(source: str, line: int | None, verdict: LineVerdict) -> dict[str, An
         record["line"] = line
     record.update(valid=verdict.ok, kind=verdict.kind, id=verdict.id, errors=verdict.errors)
     return record
-
-
-def _problems(errors: tuple[ErrorEntry, ...]) -> str:
-    return "; ".join(
-        f"{entry['pointer']}: {entry['message']}" if entry["pointer"] else entry["message"] for entry in errors
-    )
 
 
 def _space(text: str | None) -> str:
