@@ -12,6 +12,7 @@ import re
 import string
 import subprocess
 import sys
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
@@ -930,13 +931,46 @@ def test_reading_a_cloudevent_refuses_what_an_event_cannot_carry(given: Any, pat
     [
         (["id"], "'id' is read into the Event"),
         (["data_base64"], "'data_base64' is read into the Event (or refused)"),
-        ("subject", "found the string 'subject'"),
     ],
 )
 def test_drop_attributes_names_only_attributes_an_event_has_no_place_for(drop: Any, words: str) -> None:
     error = refused(mm.Event.from_cloudevent, {**CLOUDEVENT, "subject": "s"}, drop_attributes=drop)
     assert error.path == ("drop_attributes",)
     assert words in str(error)
+
+
+@pytest.mark.parametrize(
+    ("drop", "found"),
+    [
+        ("subject", "found the string 'subject'"),  # a lone str: iterable, but of letters
+        (5, "found int"),
+        (None, "found NoneType"),
+        (["subject", 5], "found int"),
+        ([b"subject"], "found bytes"),
+    ],
+    ids=["str", "int", "None", "an int among names", "bytes name"],
+)
+def test_drop_attributes_of_the_wrong_type_is_a_type_error_naming_it(drop: Any, found: str) -> None:
+    # A programming mistake, not input to convert: a TypeError, not a ConversionError (a ValueError).
+    with pytest.raises(TypeError) as caught:
+        mm.Event.from_cloudevent({**CLOUDEVENT, "subject": "s"}, drop_attributes=drop)
+    assert str(caught.value).startswith("drop_attributes must ")
+    assert str(caught.value).endswith(found)
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        lambda: iter(["subject", "traceparent"]),
+        lambda: (name for name in ("subject", "traceparent")),
+        lambda: {"subject": 1, "traceparent": 2}.keys(),
+    ],
+    ids=["iterator", "generator", "dict keys"],
+)
+def test_drop_attributes_takes_any_iterable_of_names_read_once(names: Callable[[], Iterable[str]]) -> None:
+    given = {**CLOUDEVENT, "subject": "step-1", "traceparent": "00-ab-cd-01"}
+    event = mm.Event.from_cloudevent(given, drop_attributes=names())  # type: ignore[arg-type]
+    assert event.event_id == CLOUDEVENT["id"] and "subject" not in event.to_dict()
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ make raises a ``ValidationError`` located at the CloudEvents attribute names.
 """
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from pydantic import JsonValue, ValidationError
@@ -113,8 +113,12 @@ def to_cloudevent(event: "EventBehaviour") -> CloudEvent:
     return written
 
 
-def event_document(given: Mapping[str, Any] | bytes | str, drop_attributes: Collection[str]) -> dict[str, Any]:
-    """The Event's fields from a CloudEvent; a ``ConversionError`` for what an Event cannot carry."""
+def event_document(given: Mapping[str, Any] | bytes | str, drop_attributes: Iterable[str]) -> dict[str, Any]:
+    """The Event's fields from a CloudEvent; a ``ConversionError`` for what an Event cannot carry.
+
+    ``drop_attributes`` is any iterable of names (read once: an iterator is
+    fine), but not a lone string; a ``TypeError`` names it otherwise.
+    """
     dropped = _droppable(drop_attributes)
     found: object = load_json(given, "CloudEvent") if isinstance(given, (bytes, bytearray, memoryview, str)) else given
     if not isinstance(found, Mapping):
@@ -148,15 +152,22 @@ def _not_one_event(found: object) -> ConversionError:
     return ConversionError((), f"expected one CloudEvent, a JSON object; found {text}{batch}")
 
 
-def _droppable(names: Collection[str]) -> frozenset[str]:
+def _droppable(names: Iterable[str]) -> frozenset[str]:
+    """The names of ``drop_attributes``, read once; a ``TypeError`` for an argument of the wrong type."""
+    # A lone string is an iterable of one-letter names: never what the caller meant.
+    expected = "drop_attributes must be an iterable of attribute names (strings)"
     if isinstance(names, str):
-        raise ConversionError(
-            ("drop_attributes",), f"expected a collection of attribute names; found the string {names!r}"
-        )
-    kept = sorted(name for name in names if name in _READ and name != "datacontenttype")
+        raise TypeError(f"{expected}; found the string {names!r}")
+    if not isinstance(names, Iterable):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"{expected}; found {type(names).__name__}")
+    given = tuple(names)  # once: an iterator is used up by reading it
+    for name in given:
+        if not isinstance(name, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"drop_attributes must hold attribute names (strings); found {type(name).__name__}")
+    kept = sorted(name for name in given if name in _READ and name != "datacontenttype")
     if kept:
         raise ConversionError(("drop_attributes",), f"{kept[0]!r} is read into the Event (or refused), never dropped")
-    return frozenset(names)
+    return frozenset(given)
 
 
 def _check_specversion(version: object) -> None:
