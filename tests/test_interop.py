@@ -778,10 +778,16 @@ def cloudevent_lossless_or_refused(drawn: mm.Event) -> str:
     assert set(written) >= {"specversion", "id", "source", "type", "time"}
     assert ("mplptraceid" in written) == (drawn.trace_id is not None)
     assert ("data" in written) == ("datacontenttype" in written) == ("data" in drawn.model_fields_set)
+    assert all(follows_the_naming_rule(name) for name in written if name != "data")
     back = mm.Event.from_cloudevent(written)
     assert back == drawn and back.to_dict() == drawn.to_dict()
     assert mm.Event.from_cloudevent(mm.canonical_json(written)).to_dict() == drawn.to_dict()
     return "lossless"
+
+
+def follows_the_naming_rule(name: str) -> bool:
+    """CloudEvents 1.0, Attribute Naming Convention: lower-case letters a-z or digits 0-9 of ASCII, MUST."""
+    return name != "" and set(name) <= set(string.ascii_lowercase + string.digits)
 
 
 def with_source(sources: st.SearchStrategy[str]) -> st.SearchStrategy[mm.Event]:
@@ -937,6 +943,42 @@ def test_drop_attributes_names_only_attributes_an_event_has_no_place_for(drop: A
     error = refused(mm.Event.from_cloudevent, {**CLOUDEVENT, "subject": "s"}, drop_attributes=drop)
     assert error.path == ("drop_attributes",)
     assert words in str(error)
+
+
+# Names that break the spec's MUST rule (lower-case ASCII letters a-z or digits 0-9), and names it allows.
+BROKEN_NAMES = ["Subject", "my-ext", "ext_1", "mplp.traceid", "caf\u00e9", "trace id", "\u212aelvin"]
+ALLOWED_NAMES = ["comexampleextension1", "1abc", "x", "knativearrivaltime"]
+
+
+@pytest.mark.parametrize("name", BROKEN_NAMES)
+@pytest.mark.parametrize("value", ["x", None], ids=["set", "null"])
+def test_a_cloudevent_with_an_attribute_name_the_spec_forbids_is_refused_dropped_or_not(
+    name: str, value: str | None
+) -> None:
+    assert not follows_the_naming_rule(name)
+    given = {**CLOUDEVENT, name: value}
+    error = refused(mm.Event.from_cloudevent, given)
+    assert error.path == (name,)
+    assert "is not an attribute name" in str(error) and "drop_attributes" not in str(error)
+    # Naming it among the dropped ones refuses the call too: no CloudEvent has such an attribute.
+    error = refused(mm.Event.from_cloudevent, given, drop_attributes=[name])
+    assert error.path == ("drop_attributes",)
+    assert f"{name!r} is not an attribute name" in str(error)
+
+
+@pytest.mark.parametrize("name", ["", 5], ids=["empty", "a number"])
+def test_an_empty_or_non_text_member_name_is_refused(name: Any) -> None:
+    members: dict[Any, Any] = {**CLOUDEVENT, name: "x"}
+    with pytest.raises(ConversionError, match="is not an attribute name"):
+        mm.Event.from_cloudevent(members)
+
+
+@pytest.mark.parametrize("name", ALLOWED_NAMES)
+def test_an_attribute_name_the_spec_allows_can_be_dropped(name: str) -> None:
+    assert follows_the_naming_rule(name)
+    assert refused(mm.Event.from_cloudevent, {**CLOUDEVENT, name: "x"}).path == (name,)  # no place, as before
+    event = mm.Event.from_cloudevent({**CLOUDEVENT, name: "x"}, drop_attributes=[name])
+    assert event.event_id == CLOUDEVENT["id"]
 
 
 @pytest.mark.parametrize(

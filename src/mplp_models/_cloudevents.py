@@ -73,6 +73,11 @@ _FIELD_OF = {
 _ATTRIBUTE_OF = {field: attribute for attribute, field in _FIELD_OF.items()}
 _READ = {"specversion", "datacontenttype", "data_base64", *_FIELD_OF}
 _URI_REFERENCE = re.compile(_uri_reference_pattern())
+# CloudEvents 1.0, Attribute Naming Convention: names MUST be lower-case ASCII letters or digits.
+_ATTRIBUTE_NAME = re.compile(r"[a-z0-9]+")
+# Members of the JSON format that are not context attributes, so not bound by that rule.
+_DATA_MEMBERS = frozenset({"data", "data_base64"})
+_NAMING_RULE = "CloudEvents attribute names are lower-case ASCII letters and digits only (a-z, 0-9)"
 _JSON_SUBTYPE = re.compile(r"[^/\s]+/(?:[^/\s]+\+)?json", re.IGNORECASE)
 
 
@@ -127,6 +132,7 @@ def event_document(given: Mapping[str, Any] | bytes | str, drop_attributes: Iter
     members = cast("Mapping[str, Any]", found)
     attributes = {key: value for key, value in members.items() if value is not None or key == "data"}
     _check_specversion(attributes.get("specversion"))
+    _check_names(members)
     _check_data(attributes, dropped)
     for name in attributes:
         if name not in _READ and name not in dropped:
@@ -164,10 +170,28 @@ def _droppable(names: Iterable[str]) -> frozenset[str]:
     for name in given:
         if not isinstance(name, str):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"drop_attributes must hold attribute names (strings); found {type(name).__name__}")
+        if name not in _DATA_MEMBERS and _ATTRIBUTE_NAME.fullmatch(name) is None:
+            raise ConversionError(
+                ("drop_attributes",), f"{name!r} is not an attribute name, so no CloudEvent has it: {_NAMING_RULE}"
+            )
     kept = sorted(name for name in given if name in _READ and name != "datacontenttype")
     if kept:
         raise ConversionError(("drop_attributes",), f"{kept[0]!r} is read into the Event (or refused), never dropped")
     return frozenset(given)
+
+
+def _check_names(names: Iterable[object]) -> None:
+    """Every member but the data ones is an attribute, named as CloudEvents says it MUST be (null ones too)."""
+    for name in names:
+        if name in _DATA_MEMBERS:
+            continue
+        if not isinstance(name, str):
+            raise ConversionError((), f"{describe(name)} is not an attribute name: {_NAMING_RULE}")
+        if _ATTRIBUTE_NAME.fullmatch(name) is None:
+            # Not dropped even when asked: an object that breaks the rule is no CloudEvent.
+            raise ConversionError(
+                (name,), f"{name!r} is not an attribute name, so this is no CloudEvent: {_NAMING_RULE}"
+            )
 
 
 def _check_specversion(version: object) -> None:
