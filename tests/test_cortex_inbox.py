@@ -199,6 +199,21 @@ def test_write_refuses_a_different_message_of_the_same_id(tmp_path: Path) -> Non
 # --- transition --------------------------------------------------------------------------
 
 
+def test_transition_takes_the_moment_as_plain_text(tmp_path: Path) -> None:
+    # at= is RFC 3339 text, as the message's own transition takes it; kept as written, a Timestamp when read.
+    at = "2026-12-01T09:00:00+01:00"
+    message = mm.CodeInboxMessage.from_json((PAYLOADS / "code-inbox.json").read_bytes())
+    assert message.status == "read"
+    write_message(tmp_path, message)
+    moved = transition(tmp_path, message.message_id, "acknowledged", at=at)
+    assert moved.message is not None and type(moved.message.acknowledged_at) is mm.Timestamp
+    assert (moved.message.updated_at, moved.message.acknowledged_at) == (at, at)
+    assert json.loads(moved.path.read_bytes())["acknowledged_at"] == at
+    with pytest.raises(ValueError):  # text that is no RFC 3339 date-time, refused as the message refuses it
+        transition(tmp_path, message.message_id, "archived", at="yesterday")
+    assert json.loads(moved.path.read_bytes())["status"] == "acknowledged"  # the file left as it was
+
+
 def test_transition_stamps_as_the_client_and_keeps_the_gate(client_inbox: Path) -> None:
     at = mm.Timestamp("2026-12-01T08:00:00.000Z")
     name = client_name("IM-M001-MS001-decision-request")
