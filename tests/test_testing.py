@@ -9,6 +9,7 @@ timestamps in every spelling, numbers at the edges, nested objects.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import itertools
 import json
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 from pydantic import ValidationError
 from strategy_timing import first_inputs
+from test_docs import python_blocks
 
 import mplp_models as mm
 from mplp_models import testing
@@ -118,6 +120,40 @@ def test_the_page_names_every_model_with_a_check_method_and_no_other() -> None:
     rest = page[page.index(";", start) : page.index("\n\n", start)]
     for name in re.findall(r"`(\w+)`", rest):
         assert name == "check" or not hasattr(getattr(mm, name), "check"), name
+
+
+def discarded_edits(source: str) -> list[str]:
+    """The calls of an edit or a move whose result, the new model, is thrown away (outside a ``try``)."""
+    edits = re.compile(r"transition\w*|(add|update|remove|insert)_\w+|finish|decide")
+    tree = ast.parse(source)
+    tried = {id(node) for block in ast.walk(tree) if isinstance(block, ast.Try) for node in block.body}
+    return [
+        ast.unparse(statement)
+        for statement in ast.walk(tree)
+        if isinstance(statement, ast.Expr)
+        and id(statement) not in tried
+        and isinstance(statement.value, ast.Call)
+        and isinstance(statement.value.func, ast.Attribute)
+        and edits.fullmatch(statement.value.func.attr) is not None
+    ]
+
+
+def test_discarded_edits_finds_a_move_whose_result_is_thrown_away() -> None:
+    assert discarded_edits("step.transition('in_progress')\nplan.add_step(step)\n") == [
+        "step.transition('in_progress')",
+        "plan.add_step(step)",
+    ]
+    kept = (
+        "moved = step.transition('in_progress')\n"
+        + "try:\n    plan.transition('completed')\nexcept ValueError:\n    pass\n"
+    )
+    assert discarded_edits(kept) == []
+
+
+def test_the_pages_examples_keep_the_new_model_of_every_edit() -> None:
+    # Models are frozen: an edit or a move returns the new model, and a call whose result is dropped does nothing.
+    for line, code in python_blocks(ROOT / "docs" / "testing.md"):
+        assert discarded_edits(code) == [], f"docs/testing.md, the block at line {line}"
 
 
 def test_the_judges_can_fail() -> None:
