@@ -391,7 +391,8 @@ def test_writing_refuses_an_unknown_option(keyword: str, value: str) -> None:
     ("options", "words"),
     [
         ({"drop_keys": None}, "drop_keys must be a collection of names; found NoneType"),
-        ({"drop_keys": [1]}, "drop_keys must be a collection of names (strings); found a int"),
+        ({"drop_keys": [1]}, "drop_keys must be a collection of names (strings); found int"),
+        ({"drop_parts": [1.5]}, "drop_parts must be a collection of names (strings); found float"),
         ({"drop_parts": 5}, "drop_parts must be a collection of names; found int"),
         ({"join_parts": 5}, "join_parts must be a string or None; found int"),
         ({"refusal_as_text": "yes"}, "refusal_as_text must be a bool; found str"),
