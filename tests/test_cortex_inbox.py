@@ -181,6 +181,21 @@ def test_a_message_whose_id_ends_in_schema_is_listed(tmp_path: Path) -> None:
     assert [entry.message for entry in read_inbox(tmp_path)] == [hidden]
 
 
+def test_a_copied_file_is_an_entry_of_its_own_not_an_error(tmp_path: Path) -> None:
+    # docs/cortex-inbox.md: the same message id in two files is listed twice, and a move touches one file.
+    message = mm.CodeInboxMessage.from_json((PAYLOADS / "code-inbox.json").read_bytes())
+    path = write_message(tmp_path, message, workflow_gate="workflow")
+    copy = shutil.copy(path, tmp_path / f"{path.stem} copy.json")
+    entries = read_inbox(tmp_path)
+    assert sorted(entry.path for entry in entries) == sorted([path, Path(copy)])
+    assert all(entry.error is None and entry.message == message for entry in entries)
+    assert [entry.workflow_gate for entry in entries] == ["workflow", "workflow"]
+    moved = transition(tmp_path, message.message_id, "archived", at=message.updated_at)
+    assert moved.path == path and Path(copy).read_bytes() != path.read_bytes()
+    statuses = {entry.path.name: entry.message.status for entry in read_inbox(tmp_path) if entry.message is not None}
+    assert statuses == {path.name: "archived", Path(copy).name: "read"}
+
+
 def test_write_refuses_a_different_message_of_the_same_id(tmp_path: Path) -> None:
     message = mm.CodeInboxMessage.from_json(CODE_INBOX.read_bytes())
     path = write_message(tmp_path, message)
@@ -197,6 +212,21 @@ def test_write_refuses_a_different_message_of_the_same_id(tmp_path: Path) -> Non
 
 
 # --- transition --------------------------------------------------------------------------
+
+
+def test_transition_takes_the_moment_as_plain_text(tmp_path: Path) -> None:
+    # at= is RFC 3339 text, as the message's own transition takes it; kept as written, a Timestamp when read.
+    at = "2026-12-01T09:00:00+01:00"
+    message = mm.CodeInboxMessage.from_json((PAYLOADS / "code-inbox.json").read_bytes())
+    assert message.status == "read"
+    write_message(tmp_path, message)
+    moved = transition(tmp_path, message.message_id, "acknowledged", at=at)
+    assert moved.message is not None and type(moved.message.acknowledged_at) is mm.Timestamp
+    assert (moved.message.updated_at, moved.message.acknowledged_at) == (at, at)
+    assert json.loads(moved.path.read_bytes())["acknowledged_at"] == at
+    with pytest.raises(ValueError):  # text that is no RFC 3339 date-time, refused as the message refuses it
+        transition(tmp_path, message.message_id, "archived", at="yesterday")
+    assert json.loads(moved.path.read_bytes())["status"] == "acknowledged"  # the file left as it was
 
 
 def test_transition_stamps_as_the_client_and_keeps_the_gate(client_inbox: Path) -> None:

@@ -12,6 +12,7 @@ import re
 import string
 import subprocess
 import sys
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
@@ -390,7 +391,8 @@ def test_writing_refuses_an_unknown_option(keyword: str, value: str) -> None:
     ("options", "words"),
     [
         ({"drop_keys": None}, "drop_keys must be a collection of names; found NoneType"),
-        ({"drop_keys": [1]}, "drop_keys must be a collection of names (strings); found a int"),
+        ({"drop_keys": [1]}, "drop_keys must be a collection of names (strings); found int"),
+        ({"drop_parts": [1.5]}, "drop_parts must be a collection of names (strings); found float"),
         ({"drop_parts": 5}, "drop_parts must be a collection of names; found int"),
         ({"join_parts": 5}, "join_parts must be a string or None; found int"),
         ({"refusal_as_text": "yes"}, "refusal_as_text must be a bool; found str"),
@@ -777,10 +779,16 @@ def cloudevent_lossless_or_refused(drawn: mm.Event) -> str:
     assert set(written) >= {"specversion", "id", "source", "type", "time"}
     assert ("mplptraceid" in written) == (drawn.trace_id is not None)
     assert ("data" in written) == ("datacontenttype" in written) == ("data" in drawn.model_fields_set)
+    assert all(follows_the_naming_rule(name) for name in written if name != "data")
     back = mm.Event.from_cloudevent(written)
     assert back == drawn and back.to_dict() == drawn.to_dict()
     assert mm.Event.from_cloudevent(mm.canonical_json(written)).to_dict() == drawn.to_dict()
     return "lossless"
+
+
+def follows_the_naming_rule(name: str) -> bool:
+    """CloudEvents 1.0, Attribute Naming Convention: lower-case letters a-z or digits 0-9 of ASCII, MUST."""
+    return name != "" and set(name) <= set(string.ascii_lowercase + string.digits)
 
 
 def with_source(sources: st.SearchStrategy[str]) -> st.SearchStrategy[mm.Event]:
@@ -930,13 +938,82 @@ def test_reading_a_cloudevent_refuses_what_an_event_cannot_carry(given: Any, pat
     [
         (["id"], "'id' is read into the Event"),
         (["data_base64"], "'data_base64' is read into the Event (or refused)"),
-        ("subject", "found the string 'subject'"),
     ],
 )
 def test_drop_attributes_names_only_attributes_an_event_has_no_place_for(drop: Any, words: str) -> None:
     error = refused(mm.Event.from_cloudevent, {**CLOUDEVENT, "subject": "s"}, drop_attributes=drop)
     assert error.path == ("drop_attributes",)
     assert words in str(error)
+
+
+# Names that break the spec's MUST rule (lower-case ASCII letters a-z or digits 0-9), and names it allows.
+BROKEN_NAMES = ["Subject", "my-ext", "ext_1", "mplp.traceid", "caf\u00e9", "trace id", "\u212aelvin"]
+ALLOWED_NAMES = ["comexampleextension1", "1abc", "x", "knativearrivaltime"]
+
+
+@pytest.mark.parametrize("name", BROKEN_NAMES)
+@pytest.mark.parametrize("value", ["x", None], ids=["set", "null"])
+def test_a_cloudevent_with_an_attribute_name_the_spec_forbids_is_refused_dropped_or_not(
+    name: str, value: str | None
+) -> None:
+    assert not follows_the_naming_rule(name)
+    given = {**CLOUDEVENT, name: value}
+    error = refused(mm.Event.from_cloudevent, given)
+    assert error.path == (name,)
+    assert "is not an attribute name" in str(error) and "drop_attributes" not in str(error)
+    # Naming it among the dropped ones refuses the call too: no CloudEvent has such an attribute.
+    error = refused(mm.Event.from_cloudevent, given, drop_attributes=[name])
+    assert error.path == ("drop_attributes",)
+    assert f"{name!r} is not an attribute name" in str(error)
+
+
+@pytest.mark.parametrize("name", ["", 5], ids=["empty", "a number"])
+def test_an_empty_or_non_text_member_name_is_refused(name: Any) -> None:
+    members: dict[Any, Any] = {**CLOUDEVENT, name: "x"}
+    with pytest.raises(ConversionError, match="is not an attribute name"):
+        mm.Event.from_cloudevent(members)
+
+
+@pytest.mark.parametrize("name", ALLOWED_NAMES)
+def test_an_attribute_name_the_spec_allows_can_be_dropped(name: str) -> None:
+    assert follows_the_naming_rule(name)
+    assert refused(mm.Event.from_cloudevent, {**CLOUDEVENT, name: "x"}).path == (name,)  # no place, as before
+    event = mm.Event.from_cloudevent({**CLOUDEVENT, name: "x"}, drop_attributes=[name])
+    assert event.event_id == CLOUDEVENT["id"]
+
+
+@pytest.mark.parametrize(
+    ("drop", "found"),
+    [
+        ("subject", "found the string 'subject'"),  # a lone str: iterable, but of letters
+        (5, "found int"),
+        (None, "found NoneType"),
+        (["subject", 5], "found int"),
+        ([b"subject"], "found bytes"),
+    ],
+    ids=["str", "int", "None", "an int among names", "bytes name"],
+)
+def test_drop_attributes_of_the_wrong_type_is_a_type_error_naming_it(drop: Any, found: str) -> None:
+    # A programming mistake, not input to convert: a TypeError, not a ConversionError (a ValueError).
+    with pytest.raises(TypeError) as caught:
+        mm.Event.from_cloudevent({**CLOUDEVENT, "subject": "s"}, drop_attributes=drop)
+    assert str(caught.value).startswith("drop_attributes must ")
+    assert str(caught.value).endswith(found)
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        lambda: iter(["subject", "traceparent"]),
+        lambda: (name for name in ("subject", "traceparent")),
+        lambda: {"subject": 1, "traceparent": 2}.keys(),
+    ],
+    ids=["iterator", "generator", "dict keys"],
+)
+def test_drop_attributes_takes_any_iterable_of_names_read_once(names: Callable[[], Iterable[str]]) -> None:
+    given = {**CLOUDEVENT, "subject": "step-1", "traceparent": "00-ab-cd-01"}
+    event = mm.Event.from_cloudevent(given, drop_attributes=names())  # type: ignore[arg-type]
+    assert event.event_id == CLOUDEVENT["id"] and "subject" not in event.to_dict()
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,11 @@ timestamps in every spelling, numbers at the edges, nested objects.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import itertools
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -24,6 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 from pydantic import ValidationError
 from strategy_timing import first_inputs
+from test_docs import python_blocks
 
 import mplp_models as mm
 from mplp_models import testing
@@ -38,9 +41,8 @@ MODELS: list[type[mm.MplpModel]] = sorted(
     ),
     key=lambda model: model.__name__,
 )
-RULED: tuple[type[RuledModel], ...] = (mm.Plan, mm.Dialog, mm.InboxMessage, mm.Trace, mm.Confirm, mm.Collab, mm.Core)
-RULED += (mm.Network, mm.EventCore, mm.GraphUpdateEvent, mm.PipelineStageEvent, mm.RuntimeExecutionEvent, mm.CIEvent)
-RULED += (mm.ToolEvent, mm.GitEvent, mm.LearningSampleCore, mm.DeltaImpactSample, mm.IntentResolutionSample)
+# The models with rules of their own, so a check() method (docs/testing.md names them; a test holds it).
+RULED: tuple[type[RuledModel], ...] = tuple(model for model in MODELS if issubclass(model, RuledModel))
 VALIDITY = settings(
     max_examples=examples(quick=10, deep=20), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -102,6 +104,56 @@ def test_every_instance_is_valid_sound_and_round_trips(model: type[mm.MplpModel]
         assert_valid(model, instance)
 
     check()
+
+
+def test_the_page_names_every_model_with_a_check_method_and_no_other() -> None:
+    page = (ROOT / "docs" / "testing.md").read_text(encoding="utf-8")
+    start = page.index("The models with rules beyond their schema, and so a `check()` method, are ")
+    sentence = page[start : page.index(";", start)]
+    named = set(re.findall(r"`(\w+)`", sentence))
+    with_check = {model.__name__ for model in MODELS if callable(getattr(model, "check", None))}
+    assert named == with_check
+    assert with_check == {model.__name__ for model in RULED}  # check() is the rules' method, and only theirs
+    rules_table = {"Plan", "Dialog", "InboxMessage", "Trace", "Confirm", "Collab", "Core", "Network"}  # rules.md
+    assert rules_table <= named
+    # What the page says has no check() has none.
+    rest = page[page.index(";", start) : page.index("\n\n", start)]
+    for name in re.findall(r"`(\w+)`", rest):
+        assert name == "check" or not hasattr(getattr(mm, name), "check"), name
+
+
+def discarded_edits(source: str) -> list[str]:
+    """The calls of an edit or a move whose result, the new model, is thrown away (outside a ``try``)."""
+    edits = re.compile(r"transition\w*|(add|update|remove|insert)_\w+|finish|decide")
+    tree = ast.parse(source)
+    tried = {id(node) for block in ast.walk(tree) if isinstance(block, ast.Try) for node in block.body}
+    return [
+        ast.unparse(statement)
+        for statement in ast.walk(tree)
+        if isinstance(statement, ast.Expr)
+        and id(statement) not in tried
+        and isinstance(statement.value, ast.Call)
+        and isinstance(statement.value.func, ast.Attribute)
+        and edits.fullmatch(statement.value.func.attr) is not None
+    ]
+
+
+def test_discarded_edits_finds_a_move_whose_result_is_thrown_away() -> None:
+    assert discarded_edits("step.transition('in_progress')\nplan.add_step(step)\n") == [
+        "step.transition('in_progress')",
+        "plan.add_step(step)",
+    ]
+    kept = (
+        "moved = step.transition('in_progress')\n"
+        + "try:\n    plan.transition('completed')\nexcept ValueError:\n    pass\n"
+    )
+    assert discarded_edits(kept) == []
+
+
+def test_the_pages_examples_keep_the_new_model_of_every_edit() -> None:
+    # Models are frozen: an edit or a move returns the new model, and a call whose result is dropped does nothing.
+    for line, code in python_blocks(ROOT / "docs" / "testing.md"):
+        assert discarded_edits(code) == [], f"docs/testing.md, the block at line {line}"
 
 
 def test_the_judges_can_fail() -> None:

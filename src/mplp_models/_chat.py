@@ -329,7 +329,7 @@ def _names(option: str, names: Collection[str]) -> frozenset[str]:
     given = frozenset(names)
     for name in given:
         if not isinstance(name, str):  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise TypeError(f"{option} must be a collection of names (strings); found a {type(name).__name__}")
+            raise TypeError(f"{option} must be a collection of names (strings); found {type(name).__name__}")
     return given
 
 

@@ -8,7 +8,7 @@ make raises a ``ValidationError`` located at the CloudEvents attribute names.
 """
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from pydantic import JsonValue, ValidationError
@@ -73,6 +73,11 @@ _FIELD_OF = {
 _ATTRIBUTE_OF = {field: attribute for attribute, field in _FIELD_OF.items()}
 _READ = {"specversion", "datacontenttype", "data_base64", *_FIELD_OF}
 _URI_REFERENCE = re.compile(_uri_reference_pattern())
+# CloudEvents 1.0, Attribute Naming Convention: names MUST be lower-case ASCII letters or digits.
+_ATTRIBUTE_NAME = re.compile(r"[a-z0-9]+")
+# Members of the JSON format that are not context attributes, so not bound by that rule.
+_DATA_MEMBERS = frozenset({"data", "data_base64"})
+_NAMING_RULE = "CloudEvents attribute names are lower-case ASCII letters and digits only (a-z, 0-9)"
 _JSON_SUBTYPE = re.compile(r"[^/\s]+/(?:[^/\s]+\+)?json", re.IGNORECASE)
 
 
@@ -113,8 +118,12 @@ def to_cloudevent(event: "EventBehaviour") -> CloudEvent:
     return written
 
 
-def event_document(given: Mapping[str, Any] | bytes | str, drop_attributes: Collection[str]) -> dict[str, Any]:
-    """The Event's fields from a CloudEvent; a ``ConversionError`` for what an Event cannot carry."""
+def event_document(given: Mapping[str, Any] | bytes | str, drop_attributes: Iterable[str]) -> dict[str, Any]:
+    """The Event's fields from a CloudEvent; a ``ConversionError`` for what an Event cannot carry.
+
+    ``drop_attributes`` is any iterable of names (read once: an iterator is
+    fine), but not a lone string; a ``TypeError`` names it otherwise.
+    """
     dropped = _droppable(drop_attributes)
     found: object = load_json(given, "CloudEvent") if isinstance(given, (bytes, bytearray, memoryview, str)) else given
     if not isinstance(found, Mapping):
@@ -123,6 +132,7 @@ def event_document(given: Mapping[str, Any] | bytes | str, drop_attributes: Coll
     members = cast("Mapping[str, Any]", found)
     attributes = {key: value for key, value in members.items() if value is not None or key == "data"}
     _check_specversion(attributes.get("specversion"))
+    _check_names(members)
     _check_data(attributes, dropped)
     for name in attributes:
         if name not in _READ and name not in dropped:
@@ -148,15 +158,40 @@ def _not_one_event(found: object) -> ConversionError:
     return ConversionError((), f"expected one CloudEvent, a JSON object; found {text}{batch}")
 
 
-def _droppable(names: Collection[str]) -> frozenset[str]:
+def _droppable(names: Iterable[str]) -> frozenset[str]:
+    """The names of ``drop_attributes``, read once; a ``TypeError`` for an argument of the wrong type."""
+    # A lone string is an iterable of one-letter names: never what the caller meant.
+    expected = "drop_attributes must be an iterable of attribute names (strings)"
     if isinstance(names, str):
-        raise ConversionError(
-            ("drop_attributes",), f"expected a collection of attribute names; found the string {names!r}"
-        )
-    kept = sorted(name for name in names if name in _READ and name != "datacontenttype")
+        raise TypeError(f"{expected}; found the string {names!r}")
+    if not isinstance(names, Iterable):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"{expected}; found {type(names).__name__}")
+    given = tuple(names)  # once: an iterator is used up by reading it
+    for name in given:
+        if not isinstance(name, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"drop_attributes must hold attribute names (strings); found {type(name).__name__}")
+        if name not in _DATA_MEMBERS and _ATTRIBUTE_NAME.fullmatch(name) is None:
+            raise ConversionError(
+                ("drop_attributes",), f"{name!r} is not an attribute name, so no CloudEvent has it: {_NAMING_RULE}"
+            )
+    kept = sorted(name for name in given if name in _READ and name != "datacontenttype")
     if kept:
         raise ConversionError(("drop_attributes",), f"{kept[0]!r} is read into the Event (or refused), never dropped")
-    return frozenset(names)
+    return frozenset(given)
+
+
+def _check_names(names: Iterable[object]) -> None:
+    """Every member but the data ones is an attribute, named as CloudEvents says it MUST be (null ones too)."""
+    for name in names:
+        if name in _DATA_MEMBERS:
+            continue
+        if not isinstance(name, str):
+            raise ConversionError((), f"{describe(name)} is not an attribute name: {_NAMING_RULE}")
+        if _ATTRIBUTE_NAME.fullmatch(name) is None:
+            # Not dropped even when asked: an object that breaks the rule is no CloudEvent.
+            raise ConversionError(
+                (name,), f"{name!r} is not an attribute name, so this is no CloudEvent: {_NAMING_RULE}"
+            )
 
 
 def _check_specversion(version: object) -> None:

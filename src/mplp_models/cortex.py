@@ -43,7 +43,6 @@ from pydantic import ValidationError
 from mplp_models._base import MplpModel
 from mplp_models._conversion import relocated
 from mplp_models._folders import sync_folder
-from mplp_models._formats import Timestamp
 from mplp_models._generated.cortex.v1.code_mode.inbox_message_schema import CodeInboxMessage, CodeInboxMessageStatus
 from mplp_models._generated.cortex.v1.inbox_schema import InboxMessage, InboxMessageStatus, InboxMessageStatusValue
 from mplp_models._json_input import invalid, load_json
@@ -249,7 +248,7 @@ def transition(
     message_id: str,
     to: InboxMessageStatus | CodeInboxMessageStatus | InboxMessageStatusValue,
     *,
-    at: Timestamp | None = None,
+    at: str | None = None,
     workflow_gate: str | None = None,
     max_file_bytes: int = MAX_FILE_BYTES,
 ) -> InboxEntry:
@@ -274,7 +273,7 @@ def transition(
         directory: The inbox folder (``<project>/.agent/inbox``).
         message_id: The message's id; its file is the one ``message_path`` names.
         to: The new status, a member or its value.
-        at: The time of the move (default: now).
+        at: The time of the move, an RFC 3339 timestamp as text or ``Timestamp`` (default: now).
         workflow_gate: The ``workflow_gate`` to write (default: the file's, or none).
         max_file_bytes: The size limit of the file, read and written, in bytes (default
             ``MAX_FILE_BYTES``, 1 MiB; 0 or more).

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Literal
 
 from hypothesis.strategies import SearchStrategy
@@ -23,7 +24,7 @@ from pydantic import JsonValue
 from typing_extensions import assert_never, assert_type
 
 import mplp_models as mm
-from mplp_models import chat, testing
+from mplp_models import chat, cortex, testing
 from mplp_models.literals import PlanStepStatusValue
 
 
@@ -319,3 +320,12 @@ def moved_names(dialog: mm.Dialog, status: mm.PlanStepStatusValue) -> None:
     messages.append(current)
     also: PlanStepStatusValue = status
     assert_type(also, Literal["pending", "in_progress", "completed", "blocked", "skipped", "failed"])
+
+
+def cortex_moves(inbox: Path, message: mm.CodeInboxMessage) -> None:
+    # The moment of a move is RFC 3339 text, as a message's own transition takes it: a str or a Timestamp.
+    assert_type(cortex.transition(inbox, message.message_id, "read", at="2026-08-02T10:00:00.000Z"), cortex.InboxEntry)
+    cortex.transition(inbox, message.message_id, "read", at=mm.Timestamp("2026-08-02T10:00:00.000Z"))
+    cortex.transition(inbox, message.message_id, "read", at=message.updated_at)
+    assert_type(message.transition("read", at="2026-08-02T10:00:00.000Z"), mm.CodeInboxMessage)
+    cortex.transition(inbox, message.message_id, "read", at=datetime.now())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
