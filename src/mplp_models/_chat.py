@@ -326,11 +326,11 @@ def _names(option: str, names: Collection[str]) -> frozenset[str]:
         raise ConversionError((option,), f"expected a collection of names; found the string {names!r}")
     if not isinstance(names, Iterable):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise TypeError(f"{option} must be a collection of names; found {type(names).__name__}")
-    given = frozenset(names)
-    for name in given:
+    listed = list(names)  # each looked at before the set, which a dict or a list among them would stop
+    for name in listed:
         if not isinstance(name, str):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"{option} must be a collection of names (strings); found {type(name).__name__}")
-    return given
+    return frozenset(listed)
 
 
 def read_openai(messages: object, options: Reading) -> list[Turn]:

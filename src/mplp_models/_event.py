@@ -7,7 +7,7 @@ holds events loads this module, and none of them needs CloudEvents to read or wr
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -48,17 +48,20 @@ class EventBehaviour(MplpModel, frozen=True):
         return _cloudevents.to_cloudevent(self)
 
     @classmethod
-    def from_cloudevent(cls, event: Mapping[str, Any] | bytes | str, *, drop_attributes: Collection[str] = ()) -> Self:
+    def from_cloudevent(cls, event: Mapping[str, Any] | bytes | str, *, drop_attributes: Iterable[str] = ()) -> Self:
         """The Event of a CloudEvents v1.0 event: a parsed JSON object, or its JSON text (bytes or str).
 
         The inverse of ``to_cloudevent``. Refused with a ``ConversionError``
         (a ``ValueError``) naming the attribute: a specversion other than 1.0,
         ``data_base64``, data that is not a JSON object or null, a
         ``datacontenttype`` that is not JSON, a missing ``time``, a ``source``
-        that is not a URI-reference, and any attribute the Event has no place
-        for (``subject``, ``dataschema``, extensions), unless named in
-        ``drop_attributes`` to be left out knowingly (``datacontenttype`` may be
-        named there too, to read ``*/*+json`` data as plain JSON). Attributes
+        that is not a URI-reference, a member whose name breaks CloudEvents'
+        naming rule (lower-case ASCII letters and digits), and any attribute
+        the Event has no place for (``subject``, ``dataschema``, extensions),
+        unless named in ``drop_attributes`` (any iterable of names, read once;
+        a lone string is a ``TypeError``) to be left out knowingly
+        (``datacontenttype`` may be named there too, to read ``*/*+json`` data
+        as plain JSON). Attributes
         that are ``null`` count as absent, as the JSON format says. Values that
         do not make a valid Event (an ``id`` that is not an MPLP id, a ``type``
         that is not dotted lowercase) raise a pydantic ``ValidationError`` located
