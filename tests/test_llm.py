@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -315,6 +315,24 @@ def test_json_schema_dialect_is_the_models_own() -> None:
 def test_unknown_dialect_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="no dialect 'mistral'"):
         llm.json_schema(mm.Plan, dialect="mistral")  # type: ignore[arg-type]
+
+
+def test_what_is_no_model_class_or_no_validation_error_is_a_type_error() -> None:
+    # Untyped callers: a model's name for its class, a dict class, a ValueError for feedback's error.
+    text = llm.PlanDraft.example().model_dump_json()
+    calls: list[tuple[Callable[[], object], str]] = [
+        (lambda: llm.json_schema("Plan"), r"json_schema takes a model class .*, not str 'Plan'"),  # type: ignore[arg-type]
+        (lambda: llm.openai_format(dict), r"json_schema takes a model class .*, not the class dict"),  # type: ignore[arg-type]
+        (lambda: llm.from_llm_json(dict, text), r"from_llm_json takes a model class .*, not the class dict"),  # type: ignore[type-var]
+        (
+            lambda: llm.answer(llm.PlanDraft.example()),  # type: ignore[arg-type]
+            r"answer takes a model .*, not PlanDraft \(a draft's answer is its model_dump\(\)\)",
+        ),
+        (lambda: llm.feedback(ValueError("no")), "feedback takes a pydantic ValidationError"),  # type: ignore[arg-type]
+    ]
+    for call, message in calls:
+        with pytest.raises(TypeError, match=message):
+            call()
 
 
 def test_what_a_dialect_cannot_carry_is_said_in_the_description() -> None:

@@ -90,6 +90,13 @@ def _check(dialect: object) -> None:
         raise ValueError(f"no dialect {dialect!r}; one of: {', '.join(_NAMES)}")
 
 
+def _check_class(model: object, door: str) -> None:
+    """A ``TypeError`` naming ``door`` for what is neither a model class nor a draft class (an untyped caller's)."""
+    if not (isinstance(model, type) and issubclass(model, (MplpModel, Draft))):
+        given = f"the class {model.__name__}" if isinstance(model, type) else f"{type(model).__name__} {model!r:.60}"
+        raise TypeError(f"{door} takes a model class (mm.Plan...) or a draft class (llm.PlanDraft...), not {given}")
+
+
 def json_schema(model: type[MplpModel] | type[Draft], *, dialect: Dialect = "openai") -> dict[str, Any]:
     """The JSON Schema of ``model`` in a provider's dialect.
 
@@ -103,8 +110,10 @@ def json_schema(model: type[MplpModel] | type[Draft], *, dialect: Dialect = "ope
 
     Raises:
         ValueError: For a dialect that is not one of the four.
+        TypeError: For a ``model`` that is neither a model class nor a draft class.
     """
     _check(dialect)
+    _check_class(model, "json_schema")
     if issubclass(model, Draft):
         return model.model_json_schema()
     return copy.deepcopy(dialect_schema(model, dialect))
@@ -190,8 +199,10 @@ def from_llm_json(model: type[M], text: str | bytes | Mapping[str, Any], *, dial
         ValidationError: For every problem, from text that is not JSON to a
             broken rule, each located in the answer as the model wrote it.
         ValueError: For a dialect that is not one of the four.
+        TypeError: For a ``model`` that is neither a model class nor a draft class.
     """
     _check(dialect)
+    _check_class(model, "from_llm_json")
     title = model.__name__
     document = dict(text) if isinstance(text, Mapping) else load_json(_answer_text(title, text, dialect), title)
     problems = Problems(title)
@@ -242,6 +253,9 @@ def answer(instance: MplpModel, *, dialect: Dialect = "openai") -> dict[str, Any
             only, so the answer could not carry them (never dropped silently).
     """
     _check(dialect)
+    if not isinstance(instance, MplpModel):  # pyright: ignore[reportUnnecessaryIsInstance]  # an untyped caller's
+        also = " (a draft's answer is its model_dump())" if isinstance(instance, Draft) else ""
+        raise TypeError(f"answer takes a model instance (a Plan...), not {type(instance).__name__}{also}")
     extra = instance.model_extra
     if extra and dialect != "json-schema":
         keys = ", ".join(sorted(map(repr, extra))[:5])
@@ -267,6 +281,8 @@ def feedback(error: ValidationError) -> str:
         allowed and what was found (a broken rule names the ids involved); at
         most 20 lines, then how many more there are.
     """
+    if not isinstance(error, ValidationError):  # pyright: ignore[reportUnnecessaryIsInstance]  # an untyped caller's
+        raise TypeError(f"feedback takes a pydantic ValidationError (from_llm_json's), not {type(error).__name__}")
     entries = errors_as_json(error)
     unlisted: int | None = 0  # None: more were found, how many is not known (the checks stopped)
     if entries and entries[-1]["code"] == TOO_MANY:
