@@ -107,21 +107,40 @@ def test_no_symbolic_link_is_followed(tmp_path: Path) -> None:
         mm.load_flow(tmp_path / "link")
 
 
+def test_a_folder_named_json_is_no_room_for_a_session(tmp_path: Path) -> None:
+    # load_flow would refuse the folder written beside it: save_flow refuses first, writing nothing.
+    context, plan, *_ = linked_session()
+    (tmp_path / "notes.json").mkdir()
+    with pytest.raises(FileExistsError, match=r"holds notes.json; nothing was written \(overwrite=True replaces\)"):
+        mm.save_flow([context, plan], tmp_path)
+    with pytest.raises(FileExistsError, match=r"holds notes.json, which the session does not name"):
+        mm.save_flow([context, plan], tmp_path, overwrite=True)
+    (tmp_path / "notes.json").rmdir()
+    (tmp_path / "plan.json").mkdir()
+    with pytest.raises(OSError, match="is not a regular file, which save_flow never replaces"):
+        mm.save_flow([context, plan], tmp_path, overwrite=True)
+    assert os.listdir(tmp_path) == ["plan.json"]
+
+
 def test_load_flow_is_all_or_nothing(tmp_path: Path) -> None:
     context, plan, *_ = linked_session()
     mm.save_flow([context, plan], tmp_path)
     (tmp_path / "broken.json").write_text('{"plan_id": "x"}', encoding="utf-8")
     (tmp_path / "junk.json").write_bytes(b"\xff not json")
-    (tmp_path / "folder.json").mkdir()  # a folder named *.json is no document (validate --flow: an unreadable one)
+    (tmp_path / "folder.json").mkdir()  # a folder named *.json is no document, as validate --flow says too
     (tmp_path / "notes.txt").write_text("not read", encoding="utf-8")
     with pytest.raises(ValueError) as raised:
         mm.load_flow(tmp_path)
     message = str(raised.value)
     assert message.startswith(f"{tmp_path}: nothing loaded: broken.json: invalid Plan: ")
-    assert "; junk.json: invalid " in message and "context.json" not in message
+    assert "; folder.json: a folder, not a document file; junk.json: invalid " in message
+    assert "context.json" not in message
     (tmp_path / "broken.json").unlink()
     (tmp_path / "junk.json").unlink()
-    assert mm.load_flow(tmp_path) == {"context.json": context, "plan.json": plan}
     assert mm.load_flow(tmp_path / "folder.json") == {}
+    with pytest.raises(ValueError, match=r"nothing loaded: folder.json: a folder, not a document file$"):
+        mm.load_flow(tmp_path)
+    (tmp_path / "folder.json").rmdir()
+    assert mm.load_flow(tmp_path) == {"context.json": context, "plan.json": plan}
     with pytest.raises(FileNotFoundError):
         mm.load_flow(tmp_path / "missing")

@@ -28,7 +28,7 @@ from mplp_models._kinds import Kind
 from mplp_models._parse import Payload, parse
 from mplp_models._store import kind_of_class
 
-__all__ = ["load_flow", "save_flow", "write_flow"]
+__all__ = ["load_flow", "regular_file_bytes", "save_flow", "write_flow"]
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.json")
 _OUTSIDE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -106,17 +106,16 @@ def write_flow(
 def load_flow(folder: str | os.PathLike[str], *, semantic: bool = True) -> dict[str, Payload]:
     """The documents of the session in ``folder``, by file name: every ``*.json`` file, each read as ``parse`` does.
 
-    All or nothing: one file that is not a valid document (or a symbolic link, or unreadable)
-    and nothing is returned. A folder named ``*.json`` is no document and is left out (where
-    ``validate --flow`` reads every ``*.json`` entry, and reports such a folder as one it cannot read).
+    All or nothing: one ``*.json`` entry that is not a valid document (or a symbolic link, a
+    folder, or unreadable) and nothing is returned, as ``validate --flow`` reports such an entry.
 
     Args:
         folder: The folder.
         semantic: Check each document's rules beyond its schema (``False``: the schema alone).
 
     Raises:
-        ValueError: A file is not a valid document, is a symbolic link or cannot be read: the
-            message names every such file and why.
+        ValueError: A ``*.json`` entry is not a valid document, is a symbolic link or a folder, or
+            cannot be read: the message names every such entry and why.
         OSError: The folder cannot be read (or is a symbolic link).
     """
     place = Path(folder)
@@ -127,7 +126,7 @@ def load_flow(folder: str | os.PathLike[str], *, semantic: bool = True) -> dict[
     first: ValidationError | None = None
     for name in sorted(_json_entries(place)):
         try:
-            documents[name] = parse(_regular_file_bytes(place / name), semantic=semantic)
+            documents[name] = parse(regular_file_bytes(place / name), semantic=semantic)
         except ValidationError as error:
             first = first or error
             problems.append(f"{name}: {_first_problem(error)}")
@@ -214,11 +213,9 @@ def _check_room(place: Path, names: set[str], overwrite: bool, overwrite_option:
 
 
 def _json_entries(place: Path) -> list[str]:
-    """The names of the folder's ``*.json`` entries, links included, folders left out."""
+    """The names of the folder's ``*.json`` entries: files, links, folders and all (a folder is no document)."""
     with os.scandir(place) as entries:
-        return [
-            entry.name for entry in entries if entry.name.endswith(".json") and not entry.is_dir(follow_symlinks=False)
-        ]
+        return [entry.name for entry in entries if entry.name.endswith(".json")]
 
 
 def _write_whole(place: Path, name: str, body: bytes) -> None:
@@ -241,19 +238,25 @@ def _write_whole(place: Path, name: str, body: bytes) -> None:
         temporary.unlink(missing_ok=True)
 
 
-def _regular_file_bytes(path: Path) -> bytes:
-    """The bytes of the regular file ``path``, never followed if it is a link (an ``OSError`` then)."""
-    if not _NOFOLLOW and path.is_symlink():  # pragma: no cover - where no open refuses a link (Windows)
+def regular_file_bytes(path: Path, *, follow: bool = False) -> bytes:
+    """The bytes of the regular file ``path``; an ``OSError`` for a folder, a pipe or a device (never waited on),
+    and, unless ``follow``, for a symbolic link (never followed)."""
+    nofollow = 0 if follow else _NOFOLLOW
+    if not follow and not _NOFOLLOW and path.is_symlink():  # pragma: no cover - where no open refuses a link
         raise OSError(errno.ELOOP, "a symbolic link, which load_flow does not follow")
     try:
-        handle = os.open(path, os.O_RDONLY | _NOFOLLOW | _BINARY | getattr(os, "O_NONBLOCK", 0))
+        handle = os.open(path, os.O_RDONLY | nofollow | _BINARY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
-        if error.errno in (errno.ELOOP, errno.EMLINK) and path.is_symlink():
+        if not follow and error.errno in (errno.ELOOP, errno.EMLINK) and path.is_symlink():
             raise OSError(errno.ELOOP, "a symbolic link, which load_flow does not follow") from None
         raise
+    mode = os.fstat(handle).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(handle)
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "a folder, not a document file")
+        raise OSError(errno.EINVAL, "not a regular file (a pipe or a device)")
     with os.fdopen(handle, "rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file (a pipe or a device)")
         return file.read()
 
 

@@ -10,10 +10,7 @@ the others only.
 
 from __future__ import annotations
 
-import errno
 import json
-import os
-import stat
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -21,6 +18,7 @@ from typing import Any, NamedTuple
 
 from mplp_models._cli.input import problems
 from mplp_models._flow import FlowProfile, FlowReport, FlowRuleResult, FlowViolation, check_flow_report
+from mplp_models._flow_folder import regular_file_bytes
 from mplp_models._lines import LineVerdict, check_document
 from mplp_models._parse import Payload, parse
 from mplp_models._text import printable
@@ -70,7 +68,7 @@ def _read_documents(files: list[Path], options: FlowOptions) -> tuple[dict[str, 
     for path in files:
         label = str(path)
         try:
-            data = _file_bytes(path)
+            data = regular_file_bytes(path, follow=True)  # a folder too: unreadable
         except OSError as error:
             _error(f"{label}: unreadable: {error.strerror or error}")
             unreadable += 1
@@ -82,19 +80,6 @@ def _read_documents(files: list[Path], options: FlowOptions) -> tuple[dict[str, 
         else:
             invalid += 1
     return documents, invalid, unreadable
-
-
-def _file_bytes(path: Path) -> bytes:
-    """The bytes of the file ``path``; an ``OSError`` if it is a folder, a pipe or a device (never waited on)."""
-    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    mode = os.fstat(handle).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(handle)
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, "a folder, not a document file")
-        raise OSError(errno.EINVAL, "not a regular file (a pipe or a device)")
-    with os.fdopen(handle, "rb") as file:
-        return file.read()
 
 
 def _invariants(paths: tuple[str, ...]) -> list[Invariant] | None:
