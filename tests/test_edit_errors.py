@@ -152,7 +152,15 @@ def test_a_refusal_of_the_rules_or_the_schema_carries_the_validation_error() -> 
         error = refusal(edit)
         assert isinstance(error.__cause__, ValidationError), code
         assert (error.code, error.pointer) == (code, pointer)
-        assert error.errors() == mm.errors_as_json(error.__cause__)
+        assert error.errors() == mm.errors_as_json(error.__cause__) == mm.errors_as_json(error)
+
+
+def test_errors_as_json_of_a_refusal_without_a_cause_is_its_one_entry() -> None:
+    # docs/edit-errors.md: errors_as_json takes an EditError too; anything else is a TypeError.
+    error = refusal(lambda: mm.Trace.new(context()).transition("done"))  # type: ignore[arg-type]
+    assert mm.errors_as_json(error) == [{"pointer": "/status", "code": "unknown_status", "message": error.message}]
+    with pytest.raises(TypeError, match="errors_as_json takes a ValidationError or an EditError, not ValueError"):
+        mm.errors_as_json(ValueError("no"))  # type: ignore[arg-type]
 
 
 def test_the_message_counts_the_problems_after_the_first() -> None:

@@ -55,18 +55,26 @@ class ErrorEntry(TypedDict):
     message: str
 
 
-def errors_as_json(error: ValidationError) -> list[ErrorEntry]:
+def errors_as_json(error: ValidationError | EditError) -> list[ErrorEntry]:
     """The entries of a ``ValidationError`` as ``{"pointer", "code", "message"}`` dicts, for APIs and logs.
 
     Args:
-        error: The error, from any of the models' validations.
+        error: The error, from any of the models' validations; or a refused edit's ``EditError``, whose
+            ``errors()`` are these entries already.
 
     Returns:
         One entry per problem: ``pointer`` an RFC 6901 JSON Pointer
         (``/steps/3/step_id``; ``""`` is the whole payload), ``code`` pydantic's
         or this SDK's error type, ``message`` what was expected and, for a value
         that was there, a short prefix of what was found.
+
+    Raises:
+        TypeError: For any other exception (an untyped caller's).
     """
+    if isinstance(error, EditError):
+        return error.errors()
+    if not isinstance(error, ValidationError):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"errors_as_json takes a ValidationError or an EditError, not {type(error).__name__}")
     entries, total = first_entries(error, MAX_ERRORS)
     listed: list[ErrorEntry] = [
         {"pointer": pointer(entry["loc"]), "code": entry["type"], "message": _message(entry)} for entry in entries
