@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import copy
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -359,6 +361,30 @@ def test_the_builders_read_an_iterator_once_and_refuse_a_set() -> None:
     assert collab.participants == tuple(crew)
     with pytest.raises(TypeError, match=r"participants must be a list of participants .*which has no order"):
         mm.Collab.new(context, title="C", purpose="P", mode="round_robin", participants=set(crew))  # type: ignore[arg-type]
+
+
+def test_the_builders_refuse_what_is_not_the_document_they_name() -> None:
+    # The builders read ids off their arguments: a plan given as the context has a context_id too,
+    # and would be taken as one. A subclass of the model counts (MyPlan, above).
+    context = mm.Context.new("Demo", domain="d", environment="e")
+    plan = mm.Plan.new(context, title="T", objective="O", steps=["one"]).transition("proposed")
+    wrong: Any = plan
+    crew = [mm.CollabParticipant(participant_id="planner", kind="agent")]
+    calls: list[tuple[Callable[[], object], str]] = [
+        (lambda: mm.Plan.new(wrong, title="T", objective="O", steps=["a"]), "Plan.new's context must be a Context"),
+        (lambda: mm.Dialog.new(wrong), "Dialog.new's context must be a Context"),
+        (lambda: mm.Trace.new(wrong), "Trace.new's context must be a Context"),
+        (lambda: mm.Trace.new(context, context), "Trace.new's plan must be a Plan, not Context"),  # type: ignore[arg-type]
+        (
+            lambda: mm.Collab.new(wrong, title="C", purpose="P", mode="pair", participants=crew),
+            "Collab.new's context must be a Context",
+        ),
+        (lambda: plan.approve(wrong), "approve's confirm must be a Confirm, not Plan"),
+    ]
+    for call, message in calls:
+        with pytest.raises(TypeError, match=f"^{re.escape(message)}"):
+            call()
+    assert MyPlan.new(context, title="T", objective="O", steps=["one"]).context_id == context.context_id
 
 
 def test_plan_new_gives_new_steps_an_order_index_no_given_step_has() -> None:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import Self, TypedDict
 
 from mplp_models import _fastpath
-from mplp_models._edits import UNKNOWN, constructed, item_class, recall, remember
+from mplp_models._edits import UNKNOWN, constructed, item_class, of_kind, recall, remember
 from mplp_models._errors import EditError, validated_copy, validated_new
 from mplp_models._fast_shapes import is_plain
 from mplp_models._formats import Timestamp
@@ -79,8 +79,10 @@ class DialogBehaviour(RuledModel, frozen=True):
             at: When it started (an RFC 3339 timestamp: ``started_at`` and ``meta.created_at``); default now.
 
         Raises:
+            TypeError: If ``context`` is not a ``Context``.
             EditError: If a value breaks the schema (``thread_id`` no MPLP id, ``at`` no timestamp).
         """
+        of_kind(context, "Context", "Dialog.new's context")
         now = str(Timestamp.now()) if at is None else at
         data: dict[str, Any] = {
             "meta": new_meta(now),

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from mplp_models._base import MplpModel
 from mplp_models._errors import validated_copy
 from mplp_models._json_values import UNORDERED
+from mplp_models._public import is_generated
 from mplp_models._writer import not_null_fields
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "given_with",
     "in_order",
     "item_class",
+    "of_kind",
     "recall",
     "refuse_extra",
     "remember",
@@ -132,6 +134,17 @@ def in_order(items: Iterable[_M], name: str, what: str) -> list[_M]:
         found = f"the string {given!r}" if isinstance(given, str) else f"a {kind}, which has no order"
         raise TypeError(f"{name} must be a list of {what} (or a tuple), not {found}")
     return list(items)
+
+
+def of_kind(value: object, kind: str, where: str) -> None:
+    """A ``TypeError`` saying ``where`` (an argument, named) must be a ``kind`` (a generated model's name), unless
+    ``value`` is one.
+
+    A subclass counts as its model; a class of the same name that is no generated one does not. The
+    builders read ids off what they are given: a plan given for the context would pass unnoticed.
+    """
+    if not any(base.__name__ == kind and is_generated(base) for base in type(value).__mro__):
+        raise TypeError(f"{where} must be a {kind}, not {type(value).__qualname__}")
 
 
 def refuse_extra(method: str, changes: Mapping[str, object], allowed: frozenset[str], why: str) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args
 
 from typing_extensions import Self, TypedDict, Unpack
 
-from mplp_models._edits import edited_member, in_order
+from mplp_models._edits import edited_member, in_order, of_kind
 from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
 from mplp_models._formats import Timestamp
 from mplp_models._ids import new_id, new_meta
@@ -342,10 +342,12 @@ class CollabBehaviour(_Moving, frozen=True):
             at: When it was made (an RFC 3339 timestamp: ``created_at`` and ``meta.created_at``); default now.
 
         Raises:
-            TypeError: If ``participants`` is a set (which has no order) or a string.
+            TypeError: If ``context`` is not a ``Context``, or ``participants`` is a set (which has no
+                order) or a string.
             EditError: If a value breaks the schema (no participant: ``too_short``) or a rule
                 (``duplicate_participant_id``).
         """
+        of_kind(context, "Context", "Collab.new's context")
         now = str(Timestamp.now()) if at is None else at
         data: dict[str, Any] = {
             "meta": new_meta(now),

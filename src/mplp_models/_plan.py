@@ -18,6 +18,7 @@ from mplp_models._edits import (
     edited_member,
     in_order,
     item_class,
+    of_kind,
     recall,
     refuse_extra,
     remember,
@@ -190,10 +191,11 @@ class PlanBehaviour(RuledModel, frozen=True):
             at: When it was made (an RFC 3339 timestamp: ``meta.created_at``); default now.
 
         Raises:
-            TypeError: If ``steps`` is a string (a list of one description is ``[text]``) or a set
-                (which has no order).
+            TypeError: If ``context`` is not a ``Context``, or ``steps`` is a string (a list of one
+                description is ``[text]``) or a set (which has no order).
             EditError: If the plan breaks the schema (no step, say) or a rule.
         """
+        of_kind(context, "Context", "Plan.new's context")
         steps = in_order(steps, "steps", "steps or descriptions")  # read twice below: an iterator once
         given = [step.order_index for step in steps if not isinstance(step, str) and step.order_index is not None]
         # Positions could collide with a given step's order_index: then new steps come after them all.
@@ -272,9 +274,11 @@ class PlanBehaviour(RuledModel, frozen=True):
             A new plan; this one is unchanged.
 
         Raises:
+            TypeError: If ``confirm`` is not a ``Confirm``.
             EditError: If the confirm targets another document (``confirm_target_plan``), is not
                 approved (``not_approved``), or the plan is not proposed (``illegal_move``).
         """
+        of_kind(confirm, "Confirm", "approve's confirm")
         if confirm.target_type.value != "plan" or confirm.target_id != self.plan_id:
             raise EditError(
                 "confirm_target_plan",

@@ -13,7 +13,16 @@ from pydantic import ValidationError
 from typing_extensions import Self, TypedDict, Unpack
 
 from mplp_models import _fastpath
-from mplp_models._edits import UNKNOWN, constructed, edited_member, item_class, recall, refuse_extra, remember
+from mplp_models._edits import (
+    UNKNOWN,
+    constructed,
+    edited_member,
+    item_class,
+    of_kind,
+    recall,
+    refuse_extra,
+    remember,
+)
 from mplp_models._errors import EditError, UnknownPartError, validated_copy, validated_new
 from mplp_models._fast_shapes import is_plain
 from mplp_models._formats import Timestamp
@@ -90,8 +99,12 @@ class TraceBehaviour(RuledModel, frozen=True):
                 event's ``timestamp``); default now.
 
         Raises:
+            TypeError: If ``context`` is not a ``Context``, or ``plan`` neither a ``Plan`` nor None.
             EditError: If ``plan`` belongs to another context (``plan_context``), or ``at`` is no timestamp.
         """
+        of_kind(context, "Context", "Trace.new's context")
+        if plan is not None:
+            of_kind(plan, "Plan", "Trace.new's plan")
         if plan is not None and plan.context_id != context.context_id:
             raise EditError(
                 "plan_context",
