@@ -653,3 +653,11 @@ def test_a_message_whose_file_would_be_over_the_limit_is_not_written(tmp_path: P
 def test_a_negative_size_limit_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="max_file_bytes must be 0 or more"):
         read_inbox(tmp_path, max_file_bytes=-1)
+
+
+def test_writing_what_is_no_inbox_message_is_a_type_error(tmp_path: Path) -> None:
+    # An untyped caller's plan has no message_id: refused by name, with nothing written.
+    plan: Any = mm.Plan.model_validate_json((PAYLOADS / "plan.json").read_bytes())
+    with pytest.raises(TypeError, match="write_message writes an InboxMessage or a CodeInboxMessage, not Plan"):
+        write_message(tmp_path, plan)
+    assert list(tmp_path.iterdir()) == []

@@ -220,8 +220,11 @@ def write_message(
             ``max_file_bytes`` is negative.
         OSError: If the file cannot be written, or ``overwrite`` is true and the file is a
             symbolic link or not a regular file.
+        TypeError: If ``message`` is neither inbox mode's message (an untyped caller's plan, say).
     """
     _check_limit(max_file_bytes)
+    if not isinstance(message, (InboxMessage, CodeInboxMessage)):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"write_message writes an InboxMessage or a CodeInboxMessage, not {type(message).__name__}")
     path = message_path(directory, message.message_id)
     data = _sized(message_file_bytes(message, workflow_gate), max_file_bytes)
     with _writing(path.parent):
