@@ -310,6 +310,21 @@ def test_jobs_must_be_a_count() -> None:
     assert "--jobs" in result.stderr.decode()
 
 
+def test_jobs_beyond_four_a_cpu_are_refused_before_any_process_starts() -> None:
+    # docs/cli.md: at most 4 a CPU. 999999 processes would each load the models: the machine runs out of memory.
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    result = run("validate", "--jobs", str(4 * cpus + 1), str(PLAN))
+    assert result.returncode == 2
+    assert f"more than 4 a CPU ({4 * cpus} here)" in result.stderr.decode()
+
+
+def test_the_summary_counts_one_document_in_the_singular(tmp_path: Path) -> None:
+    path = tmp_path / "one.ndjson"
+    path.write_bytes(PLAN.read_bytes().replace(b"\n", b"") + b"\n")
+    [summary] = lines(run("validate", "--ndjson", "--no-progress", str(path)).stderr)
+    assert summary.startswith("1 document in ") and summary.endswith(": 1 valid, 0 invalid")
+
+
 def test_a_closed_pipe_stops_quietly(ndjson: Path) -> None:
     with subprocess.Popen(
         [sys.executable, "-m", "mplp_models", "validate", "--ndjson", str(ndjson), str(ndjson), str(ndjson)],

@@ -100,7 +100,11 @@ def _add_validate(add: _AddParser) -> None:
         help="each PATH holds one document per line, read as a stream; ends with a summary",
     )
     command.add_argument(
-        "--jobs", type=_jobs, default=1, metavar="N", help="processes, this one included (default 1; 0: one per CPU)"
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="processes, this one included (default 1; 0: one per CPU; at most 4 a CPU)",
     )
     command.add_argument(
         "--max-line-bytes",
@@ -240,8 +244,17 @@ def _store(args: argparse.Namespace) -> int:
     return run_store(options)
 
 
+_JOBS_PER_CPU = 4  # the most --jobs a CPU: each process holds the models (tens of MB); beyond, only waiting
+
+
 def _jobs(text: str) -> int:
-    return _whole_number(text, "must be 0 (one per CPU) or more") or _cpus()
+    jobs = _whole_number(text, "must be 0 (one per CPU) or more") or _cpus()
+    most = _JOBS_PER_CPU * _cpus()
+    if jobs > most:
+        raise argparse.ArgumentTypeError(
+            f"{jobs} processes is more than {_JOBS_PER_CPU} a CPU ({most} here), which only wait for each other"
+        )
+    return jobs
 
 
 def _line_limit(text: str) -> int:

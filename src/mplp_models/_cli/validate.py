@@ -162,6 +162,11 @@ def _record(source: str, line: int | None, verdict: LineVerdict) -> dict[str, An
     return record
 
 
+def _counted(count: int, what: str) -> str:
+    """``count`` and ``what``, plural but for 1: ``1 document``, ``2 documents``."""
+    return f"{count} {what}" if count == 1 else f"{count} {what}s"
+
+
 def _space(text: str | None) -> str:
     return "" if text is None else f" {text}"
 
@@ -286,9 +291,10 @@ class _Tally:
         self.bad.extend(report.bad[: _BAD_SHOWN - len(self.bad)])
 
     def summary(self, seconds: float, *, qualify: bool) -> str:
-        text = f"{self.valid + self.invalid} documents in {seconds:.2f} s: {self.valid} valid, {self.invalid} invalid"
+        count = self.valid + self.invalid
+        text = f"{_counted(count, 'document')} in {seconds:.2f} s: {self.valid} valid, {self.invalid} invalid"
         if self.unreadable:
-            text += f", {self.unreadable} unreadable inputs"
+            text += f", {_counted(self.unreadable, 'unreadable input')}"
         if self.bad:
             more = self.invalid - len(self.bad)
             text += f" ({'at' if qualify else 'lines'} {', '.join(self.bad)}{f' and {more} more' if more else ''})"
