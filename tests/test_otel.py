@@ -376,3 +376,22 @@ def test_what_is_no_trace_or_no_span_is_a_type_error_naming_it() -> None:
     spans: list[Any] = [*exported(RICH)[0], RICH]
     with pytest.raises(TypeError, match=rf"ReadableSpan objects, not Trace \(spans\[{len(spans) - 1}\]\)"):
         otel.from_spans(spans)
+
+
+def test_a_holder_without_a_trace_is_a_type_error_before_any_span() -> None:
+    # otel.segment's holder keeps the trace in .trace (docs/seeing.md); an untyped caller's may not.
+    class Empty:
+        pass
+
+    class Holder:
+        trace: Any = "not a trace"
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    holders: list[tuple[Any, str]] = [(Empty(), "this Empty holds no trace"), (Holder(), "this Holder holds a str")]
+    for holder, held in holders:
+        refused = pytest.raises(TypeError, match=f"segment's holder must hold a Trace in .trace; {held}")
+        with refused, otel.segment(holder, "work", tracer_provider=provider):
+            pass
+    assert exporter.get_finished_spans() == ()
