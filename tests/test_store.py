@@ -6,6 +6,7 @@ documents themselves: a version's sha256 is ``hashlib.sha256(document.to_json())
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import sqlite3
 from collections.abc import Iterator
@@ -144,14 +145,32 @@ def test_update_redoes_the_change_on_a_conflict(store: Store, location: str) -> 
     assert len(store.history(mm.Plan, plan.plan_id)) == 4
 
 
-@pytest.mark.parametrize("attempts", [0, -1, True, 1.5, "2"])
-def test_update_refuses_a_count_of_attempts_that_is_no_count(store: Store, attempts: Any) -> None:
+class Count(enum.IntEnum):
+    ONE = 1
+
+
+@pytest.mark.parametrize(
+    ("attempts", "error", "message"),
+    [
+        (0, ValueError, "attempts must be 1 or more"),
+        (-1, ValueError, "attempts must be 1 or more"),
+        (True, TypeError, "attempts must be an int or None, not bool"),
+        (1.5, TypeError, "attempts must be an int or None, not float"),
+        ("2", TypeError, "attempts must be an int or None, not str"),
+    ],
+)
+def test_update_refuses_a_count_of_attempts_that_is_no_count(
+    store: Store, attempts: Any, error: type[Exception], message: str
+) -> None:
     # "At most this many puts" (docs/sessions.md): no count of zero puts or fewer, no bool, float or text.
     _, plan = session()
     store.put(plan)
-    with pytest.raises(ValueError, match="attempts must be an int of at least 1"):
+    with pytest.raises(error, match=message):
         store.update(mm.Plan, plan.plan_id, lambda p: p.transition("proposed"), attempts=attempts)
     assert len(store.history(mm.Plan, plan.plan_id)) == 1  # nothing was written
+    one = Count.ONE  # an int: taken as the number it is
+    assert store.update(mm.Plan, plan.plan_id, lambda p: p.transition("proposed"), attempts=one).number == 2
+    assert store.get(mm.Plan, plan.plan_id, version=one) == plan
 
 
 @pytest.mark.parametrize("version", [True, 1.0, "1"])
@@ -160,7 +179,7 @@ def test_a_version_that_is_no_int_is_a_type_error(store: Store, version: Any) ->
     _, plan = session()
     store.put(plan)
     for read in (store.get, store.read, store.get_json):
-        with pytest.raises(TypeError, match="version must be a version number"):
+        with pytest.raises(TypeError, match="version must be an int or None, not "):
             read(mm.Plan, plan.plan_id, version=version)
 
 

@@ -166,6 +166,12 @@ def model_named(name: str) -> type[Payload]:
     return cast("type[Payload]", _KINDS[name].model)
 
 
+def _whole(value: object, name: str) -> None:
+    """A ``TypeError`` naming ``name`` for a count that is no int: a bool, a float, a text (an IntEnum member is)."""
+    if isinstance(value, bool) or not isinstance(value, int):  # True and 1.0 would compare equal to 1
+        raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
+
+
 def _kind_asked(model: type[Any]) -> Kind:
     kind = kind_of_class(model)
     if kind is None:
@@ -368,13 +374,16 @@ class Store(ABC):
             id: The document's id.
             change: The edit: the latest document in, the new document out.
             attempts: At most this many puts, one or more (``None``: until one lands); the last conflict is
-                raised then, and any other count is a ``ValueError`` before anything is read.
+                raised then. A count below 1 is a ``ValueError``, one that is no int a ``TypeError``, before
+                anything is read.
 
         Returns:
             The version written.
         """
-        if attempts is not None and (type(attempts) is not int or attempts < 1):
-            raise ValueError(f"attempts must be an int of at least 1, or None (until one lands); found {attempts!r}")
+        if attempts is not None:
+            _whole(attempts, "attempts")
+            if attempts < 1:
+                raise ValueError(f"attempts must be 1 or more, or None (until one lands); found {attempts!r}")
         tried = 0
         while True:
             document, seen = self.read(kind, id)
@@ -555,8 +564,8 @@ class Store(ABC):
 
     def _bytes_of(self, kind: str | None, id: str, number: int | None) -> tuple[Version, bytes]:
         """The version ``number`` (the latest if ``None``) of the document ``id`` and its checked bytes."""
-        if number is not None and type(number) is not int:  # a bool or a float would compare equal to a number
-            raise TypeError(f"version must be a version number (an int) or None, not {type(number).__name__}")
+        if number is not None:
+            _whole(number, "version")
         with self._reading() as transaction:
             head = self._head(transaction, id)
             if head is None or (kind is not None and head.kind != kind):
