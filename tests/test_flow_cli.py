@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import shared_or_skip
 
+import mplp_models as mm
 from mplp_models._cli.main import main
 
 MAP_FLOW = ("mplp-v1.0", "flows", "map-flow-01-turn-taking")
@@ -147,6 +148,16 @@ def test_an_entry_named_json_that_is_no_file_is_unreadable(tmp_path: Path, capsy
     (only / "sub.json").mkdir(parents=True)
     status, _, err = _run(capsys, "validate", "--flow", str(only))
     assert (status, err) == (2, f"mplp-models: {only / 'sub.json'}: unreadable: a folder, not a document file\n")
+
+
+def test_the_command_reads_the_entries_load_flow_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # docs/sessions.md: validate --flow reads the folder load_flow reads; a file named just ".json" is one of them.
+    assert _run(capsys, "new", "flow", str(tmp_path))[0] == 0
+    (tmp_path / ".json").write_text("{}", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"nothing loaded: \.json: invalid"):
+        mm.load_flow(tmp_path)
+    status, _, err = _run(capsys, "validate", "--flow", str(tmp_path))
+    assert status == 1 and f"{tmp_path / '.json'}: invalid" in err
 
 
 def test_an_unreadable_invariant_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

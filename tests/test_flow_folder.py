@@ -95,7 +95,7 @@ def test_no_symbolic_link_is_followed(tmp_path: Path) -> None:
     folder = tmp_path / "session"
     folder.mkdir()
     (folder / "plan.json").symlink_to(outside)
-    with pytest.raises(OSError, match="is a symbolic link, which save_flow never replaces"):
+    with pytest.raises(OSError, match="is a symbolic link, which is never replaced"):
         mm.save_flow([context, plan], folder, overwrite=True)
     assert outside.read_bytes() == b"kept" and sorted(os.listdir(folder)) == ["plan.json"]
     with pytest.raises(ValueError, match=r"plan.json: a symbolic link"):
@@ -117,7 +117,7 @@ def test_a_folder_named_json_is_no_room_for_a_session(tmp_path: Path) -> None:
         mm.save_flow([context, plan], tmp_path, overwrite=True)
     (tmp_path / "notes.json").rmdir()
     (tmp_path / "plan.json").mkdir()
-    with pytest.raises(OSError, match="is not a regular file, which save_flow never replaces"):
+    with pytest.raises(OSError, match="is not a regular file, which is never replaced"):
         mm.save_flow([context, plan], tmp_path, overwrite=True)
     assert os.listdir(tmp_path) == ["plan.json"]
 

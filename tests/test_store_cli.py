@@ -114,6 +114,22 @@ def test_export_into_a_folder_it_wrote_names_the_option(
     assert (status, err) == (0, "") and len(out.splitlines()) == 3
 
 
+def test_export_onto_an_entry_it_never_replaces_names_that_entry(
+    location: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    context, *_ = stored_session(location)
+    folder = tmp_path / "session"
+    (folder / "plan.json").mkdir(parents=True)  # where export would write the plan
+    args = ("store", "export", location, str(folder), "--context", context.context_id, "--overwrite")
+    status, out, err = run(capsys, *args)
+    assert (status, out) == (2, "")
+    entry = folder / "plan.json"
+    assert (
+        err
+        == f"mplp-models: store export: {entry}: is not a regular file, which is never replaced; nothing was written\n"
+    )
+
+
 def test_errors(location: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, plan, *_ = stored_session(location)
     missing = mm.new_id()

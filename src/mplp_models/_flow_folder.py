@@ -28,7 +28,7 @@ from mplp_models._kinds import Kind
 from mplp_models._parse import Payload, parse
 from mplp_models._store import kind_of_class
 
-__all__ = ["load_flow", "regular_file_bytes", "save_flow", "write_flow"]
+__all__ = ["json_entries", "load_flow", "regular_file_bytes", "save_flow", "write_flow"]
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.json")
 _OUTSIDE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -62,11 +62,12 @@ def save_flow(
             (``plan.json``), or by its kind and id where the set holds several of that kind
             (``plan-<id>.json``).
         folder: The folder, made if it does not exist.
-        overwrite: Replace files of the same names. A folder holding any other ``*.json`` file is
-            refused even then (it would be loaded with the session): nothing is removed.
+        overwrite: Replace files of the same names. A folder holding any other ``*.json`` entry (a
+            file, or a folder so named) is refused even then (it would be loaded with the session):
+            nothing is removed.
 
     Raises:
-        FileExistsError: The folder holds ``*.json`` files (without ``overwrite``), or one the session
+        FileExistsError: The folder holds ``*.json`` entries (without ``overwrite``), or one the session
             does not name; nothing was written.
         OSError: The folder, or a file to replace, is a symbolic link or not a regular file (nothing was
             written); or writing failed (each file already renamed into place is whole).
@@ -107,7 +108,8 @@ def load_flow(folder: str | os.PathLike[str], *, semantic: bool = True) -> dict[
     """The documents of the session in ``folder``, by file name: every ``*.json`` file, each read as ``parse`` does.
 
     All or nothing: one ``*.json`` entry that is not a valid document (or a symbolic link, a
-    folder, or unreadable) and nothing is returned, as ``validate --flow`` reports such an entry.
+    folder, or unreadable) and nothing is returned. ``validate --flow`` reads the same entries and
+    reports the same ones, but for a symbolic link, which it follows.
 
     Args:
         folder: The folder.
@@ -124,7 +126,7 @@ def load_flow(folder: str | os.PathLike[str], *, semantic: bool = True) -> dict[
     documents: dict[str, Payload] = {}
     problems: list[str] = []
     first: ValidationError | None = None
-    for name in sorted(_json_entries(place)):
+    for name in sorted(json_entries(place)):
         try:
             documents[name] = parse(regular_file_bytes(place / name), semantic=semantic)
         except ValidationError as error:
@@ -188,7 +190,7 @@ def _folder_for_writing(place: Path) -> bool:
 
 def _check_room(place: Path, names: set[str], overwrite: bool, overwrite_option: str) -> None:
     """Refuse, before writing anything, a folder whose ``*.json`` files the session would not replace exactly."""
-    present = set(_json_entries(place))
+    present = set(json_entries(place))
     if present and not overwrite:
         raise FileExistsError(
             errno.EEXIST,
@@ -207,12 +209,10 @@ def _check_room(place: Path, names: set[str], overwrite: bool, overwrite_option:
         info = os.lstat(place / name)
         if not stat.S_ISREG(info.st_mode):
             what = "a symbolic link" if stat.S_ISLNK(info.st_mode) else "not a regular file"
-            raise OSError(
-                errno.EEXIST, f"is {what}, which save_flow never replaces; nothing was written", str(place / name)
-            )
+            raise OSError(errno.EEXIST, f"is {what}, which is never replaced; nothing was written", str(place / name))
 
 
-def _json_entries(place: Path) -> list[str]:
+def json_entries(place: Path) -> list[str]:
     """The names of the folder's ``*.json`` entries: files, links, folders and all (a folder is no document)."""
     with os.scandir(place) as entries:
         return [entry.name for entry in entries if entry.name.endswith(".json")]

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from mplp_models._cli.input import problems
 from mplp_models._flow import FlowProfile, FlowReport, FlowRuleResult, FlowViolation, check_flow_report
-from mplp_models._flow_folder import regular_file_bytes
+from mplp_models._flow_folder import json_entries, regular_file_bytes
 from mplp_models._lines import LineVerdict, check_document
 from mplp_models._parse import Payload, parse
 from mplp_models._text import printable
@@ -42,7 +42,7 @@ def run_flow(options: FlowOptions) -> int:
     empty)."""
     folder = Path(options.folder)
     try:
-        files = sorted(path for path in folder.iterdir() if path.suffix == ".json")  # a folder too: unreadable
+        files = [folder / name for name in sorted(json_entries(folder))]  # load_flow's: a folder too, unreadable
     except OSError as error:
         _error(f"{options.folder}: unreadable: {error.strerror or error}")
         return EXIT_USAGE

@@ -92,7 +92,8 @@ def _export(store: Store, options: StoreOptions) -> int:
     try:
         written = write_flow(documents, options.folder, overwrite=options.overwrite, overwrite_option="--overwrite")
     except (OSError, ValueError) as error:
-        _error(f"store export: {options.folder}: {getattr(error, 'strerror', None) or error}")
+        where = getattr(error, "filename", None) or options.folder  # the entry refused, where the error names one
+        _error(f"store export: {where}: {getattr(error, 'strerror', None) or error}")
         return EXIT_USAGE
     for path in written:
         print(path)
