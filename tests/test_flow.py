@@ -347,19 +347,25 @@ def test_plan_new_refuses_a_string_of_steps() -> None:
 
 def test_the_builders_read_an_iterator_once_and_refuse_a_set() -> None:
     # As a model's array field from Python (docs/models.md): an iterator is read in order, and a set or
-    # a dict view, whose order is the hash order, is refused: the steps would differ from run to run.
+    # a dict or a dict view, as a model's array field refuses them (a set's order is the hash order).
     context = mm.Context.new("Demo", domain="d", environment="e")
     steps: Any = iter(["Build", "Test"])  # typed a list or a tuple; an untyped caller's iterator
     plan = mm.Plan.new(context, title="T", objective="O", steps=steps)
     assert [step.description for step in plan.steps] == ["Build", "Test"]
-    for unordered in ({"Build", "Test"}, frozenset({"Build"}), {"Build": 1}.keys()):
-        with pytest.raises(TypeError, match="which has no order"):
+    for unordered in ({"Build", "Test"}, frozenset({"Build"}), {"Build": 1}.keys(), {"Build": 1}):
+        with pytest.raises(TypeError, match="whose order the models do not take"):
             mm.Plan.new(context, title="T", objective="O", steps=unordered)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="not the string b'Build'"):
+        mm.Plan.new(context, title="T", objective="O", steps=b"Build")  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match=r"steps\[1\], if not a description, must be a PlanStep, not int"):
+        mm.Plan.new(context, title="T", objective="O", steps=["Build", 1])  # type: ignore[list-item]
     crew = [mm.CollabParticipant(participant_id=name, kind="agent") for name in ("planner", "builder")]
     participants: Any = iter(crew)
     collab = mm.Collab.new(context, title="C", purpose="P", mode="round_robin", participants=participants)
     assert collab.participants == tuple(crew)
-    with pytest.raises(TypeError, match=r"participants must be a list of participants .*which has no order"):
+    with pytest.raises(
+        TypeError, match=r"participants must be a list of participants .*whose order the models do not take"
+    ):
         mm.Collab.new(context, title="C", purpose="P", mode="round_robin", participants=set(crew))  # type: ignore[arg-type]
 
 

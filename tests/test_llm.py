@@ -321,7 +321,7 @@ def test_what_is_no_model_class_or_no_validation_error_is_a_type_error() -> None
     # Untyped callers: a model's name for its class, a dict class, a ValueError for feedback's error.
     text = llm.PlanDraft.example().model_dump_json()
     calls: list[tuple[Callable[[], object], str]] = [
-        (lambda: llm.json_schema("Plan"), r"json_schema takes a model class .*, not str 'Plan'"),  # type: ignore[arg-type]
+        (lambda: llm.json_schema("Plan"), r"json_schema takes a model class .*, not the string 'Plan'"),  # type: ignore[arg-type]
         (lambda: llm.openai_format(dict), r"json_schema takes a model class .*, not the class dict"),  # type: ignore[arg-type]
         (lambda: llm.from_llm_json(dict, text), r"from_llm_json takes a model class .*, not the class dict"),  # type: ignore[type-var]
         (

@@ -389,7 +389,7 @@ def test_a_holder_without_a_trace_is_a_type_error_before_any_span() -> None:
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    holders: list[tuple[Any, str]] = [(Empty(), "this Empty holds no trace"), (Holder(), "this Holder holds a str")]
+    holders: list[tuple[Any, str]] = [(Empty(), "this Empty has no .trace"), (Holder(), "this Holder .trace is str")]
     for holder, held in holders:
         refused = pytest.raises(TypeError, match=f"segment's holder must hold a Trace in .trace; {held}")
         with refused, otel.segment(holder, "work", tracer_provider=provider):

@@ -126,12 +126,17 @@ def in_order(items: Iterable[_M], name: str, what: str) -> list[_M]:
     """A builder's array argument ``name`` as a list, an iterator read once; a ``TypeError`` for a text or a set.
 
     As a model's array field takes it from Python (``Ordered``): a set's order is the hash order, so the
-    array would differ from run to run; a text would be one item a character. ``what``: the items, named.
+    array would differ from run to run, and a model takes no dict or dict view for an array; a text would
+    be one item a character. ``what``: the items, named.
     """
     given = cast(object, items)
     kind = type(given).__name__
-    if isinstance(given, (str, *UNORDERED)):
-        found = f"the string {given!r}" if isinstance(given, str) else f"a {kind}, which has no order"
+    if isinstance(given, (str, bytes, Mapping, *UNORDERED)):
+        found = (
+            f"the string {given!r:.60}"
+            if isinstance(given, (str, bytes))
+            else f"a {kind}, whose order the models do not take"
+        )
         raise TypeError(f"{name} must be a list of {what} (or a tuple), not {found}")
     return list(items)
 

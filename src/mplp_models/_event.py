@@ -59,7 +59,8 @@ class EventBehaviour(MplpModel, frozen=True):
         naming rule (lower-case ASCII letters and digits), and any attribute
         the Event has no place for (``subject``, ``dataschema``, extensions),
         unless named in ``drop_attributes`` (any iterable of names, read once;
-        a lone string is a ``TypeError``) to be left out knowingly
+        a lone string, a non-iterable or a name that is no string is a
+        ``TypeError``) to be left out knowingly
         (``datacontenttype`` may be named there too, to read ``*/*+json`` data
         as plain JSON). Attributes
         that are ``null`` count as absent, as the JSON format says. Values that

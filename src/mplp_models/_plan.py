@@ -197,6 +197,9 @@ class PlanBehaviour(RuledModel, frozen=True):
         """
         of_kind(context, "Context", "Plan.new's context")
         steps = in_order(steps, "steps", "steps or descriptions")  # read twice below: an iterator once
+        for index, step in enumerate(steps):
+            if not isinstance(step, str):
+                of_kind(step, "PlanStep", f"steps[{index}], if not a description,")
         given = [step.order_index for step in steps if not isinstance(step, str) and step.order_index is not None]
         # Positions could collide with a given step's order_index: then new steps come after them all.
         after_given = max(given, default=-1) + 1

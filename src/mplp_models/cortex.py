@@ -220,7 +220,8 @@ def write_message(
             ``max_file_bytes`` is negative.
         OSError: If the file cannot be written, or ``overwrite`` is true and the file is a
             symbolic link or not a regular file.
-        TypeError: If ``message`` is neither inbox mode's message (an untyped caller's plan, say).
+        TypeError: If ``message`` is neither an ``InboxMessage`` nor a ``CodeInboxMessage`` (an untyped
+            caller's plan, say).
     """
     _check_limit(max_file_bytes)
     if not isinstance(message, (InboxMessage, CodeInboxMessage)):  # pyright: ignore[reportUnnecessaryIsInstance]

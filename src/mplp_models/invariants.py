@@ -113,6 +113,7 @@ def load(path: str | os.PathLike[str]) -> tuple[Invariant, ...]:
         InvariantError: If the file is not an invariant file, or a rule's form is unknown.
         ImportError: If PyYAML (the ``invariants`` extra) is not installed.
         OSError: If the file cannot be read.
+        UnicodeDecodeError: If the file is not UTF-8 text (a ``ValueError``).
     """
     file = Path(path)
     return loads(file.read_text(encoding="utf-8"), source=file.name, default_scope=file.stem)

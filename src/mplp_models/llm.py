@@ -93,7 +93,13 @@ def _check(dialect: object) -> None:
 def _check_class(model: object, door: str) -> None:
     """A ``TypeError`` naming ``door`` for what is neither a model class nor a draft class (an untyped caller's)."""
     if not (isinstance(model, type) and issubclass(model, (MplpModel, Draft))):
-        given = f"the class {model.__name__}" if isinstance(model, type) else f"{type(model).__name__} {model!r:.60}"
+        given = (
+            f"the class {model.__name__}"
+            if isinstance(model, type)
+            else f"the string {model!r:.60}"
+            if isinstance(model, str)
+            else f"a {type(model).__name__} instance (pass its class)"
+        )
         raise TypeError(f"{door} takes a model class (mm.Plan...) or a draft class (llm.PlanDraft...), not {given}")
 
 
@@ -251,6 +257,7 @@ def answer(instance: MplpModel, *, dialect: Dialect = "openai") -> dict[str, Any
             model (an event or learning-sample core, a family) with keys beyond its fields in
             a dialect other than ``"json-schema"``: those dialects ask for the declared fields
             only, so the answer could not carry them (never dropped silently).
+        TypeError: For an ``instance`` that is no model instance (a draft is its own answer).
     """
     _check(dialect)
     if not isinstance(instance, MplpModel):  # pyright: ignore[reportUnnecessaryIsInstance]  # an untyped caller's
@@ -280,6 +287,9 @@ def feedback(error: ValidationError) -> str:
         One line per problem: its JSON Pointer in the answer, its code, what is
         allowed and what was found (a broken rule names the ids involved); at
         most 20 lines, then how many more there are.
+
+    Raises:
+        TypeError: For an ``error`` that is no ``ValidationError`` (an ``EditError``'s cause is one).
     """
     if not isinstance(error, ValidationError):  # pyright: ignore[reportUnnecessaryIsInstance]  # an untyped caller's
         raise TypeError(f"feedback takes a pydantic ValidationError (from_llm_json's), not {type(error).__name__}")

@@ -807,8 +807,8 @@ def segment(
     """
     trace: object = getattr(holder, "trace", None)
     if not isinstance(trace, Trace):
-        held = f"a {type(trace).__name__}" if hasattr(holder, "trace") else "no trace"
-        raise TypeError(f"segment's holder must hold a Trace in .trace; this {type(holder).__name__} holds {held}")
+        held = f".trace is {type(trace).__name__}" if hasattr(holder, "trace") else "has no .trace"
+        raise TypeError(f"segment's holder must hold a Trace in .trace; this {type(holder).__name__} {held}")
     enclosing = _LIVE.get()
     parent = enclosing if enclosing is not None and enclosing[0] == trace.trace_id else None
     values = {**(attributes or {}), **({STEP_ATTRIBUTE: step} if step is not None else {})}

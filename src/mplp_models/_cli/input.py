@@ -10,10 +10,12 @@ import errno
 import sys
 from collections.abc import Iterable
 from contextlib import AbstractContextManager, nullcontext
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from mplp_models._errors import ErrorEntry
 from mplp_models._public import model_names  # the library's fact, which --kind reads too
+
+if TYPE_CHECKING:  # a name for the annotation: --kind's check loads no more than _public
+    from mplp_models._errors import ErrorEntry
 
 __all__ = ["model_names", "open_input", "problems"]
 
