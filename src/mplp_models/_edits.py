@@ -23,7 +23,7 @@ from pydantic import BaseModel, ValidationError
 from mplp_models._base import MplpModel
 from mplp_models._errors import validated_copy
 from mplp_models._json_values import UNORDERED
-from mplp_models._public import is_generated
+from mplp_models._public import generated_kind
 from mplp_models._writer import not_null_fields
 
 __all__ = [
@@ -148,7 +148,7 @@ def of_kind(value: object, kind: str, where: str) -> None:
     A subclass counts as its model; a class of the same name that is no generated one does not. The
     builders read ids off what they are given: a plan given for the context would pass unnoticed.
     """
-    if not any(base.__name__ == kind and is_generated(base) for base in type(value).__mro__):
+    if generated_kind(value, (kind,)) is None:
         raise TypeError(f"{where} must be a {kind}, not {type(value).__qualname__}")
 
 

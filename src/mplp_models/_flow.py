@@ -28,7 +28,7 @@ from mplp_models._generated.mplp.v1_0.mplp_context_schema import Context
 from mplp_models._generated.mplp.v1_0.mplp_plan_schema import Plan
 from mplp_models._generated.mplp.v1_0.mplp_trace_schema import Trace
 from mplp_models._kinds import KINDS
-from mplp_models._public import is_generated, publish
+from mplp_models._public import generated_kind, publish
 from mplp_models._rules import RuledModel
 from mplp_models._text import pointer
 from mplp_models._trace import STEP_ATTRIBUTE
@@ -224,10 +224,7 @@ class _Session:
 
 def _kind_name(model: object) -> str | None:
     """The payload kind of ``model``: its class's name, or a base class's for a subclass of a model."""
-    for cls in type(model).__mro__:
-        if cls.__name__ in _ID_FIELDS and is_generated(cls):
-            return cls.__name__
-    return None
+    return generated_kind(model, _ID_FIELDS)
 
 
 def _named(documents: object) -> Iterator[tuple[str | int, object]]:

@@ -18,7 +18,7 @@ from mplp_models._errors import EditError, UnknownPartError, validated_copy, val
 from mplp_models._formats import Timestamp
 from mplp_models._ids import new_id, new_meta
 from mplp_models._kinds import kind_named
-from mplp_models._public import is_generated
+from mplp_models._public import generated_kind
 from mplp_models._rules import RuledModel, RuleViolation, duplicate_ids, permissive_moves
 from mplp_models._timestamp_order import as_compared, is_before, none_before
 
@@ -202,11 +202,7 @@ class ConfirmBehaviour(_Moving, frozen=True):
             TypeError: If ``target`` is not a plan, context, trace or extension.
             EditError: If a value breaks the schema (an empty ``requested_by_role``, ``at`` no timestamp).
         """
-        # A subclass of a model counts as its model; an unrelated class of the same name does not.
-        name = next(
-            (base.__name__ for base in type(target).__mro__ if base.__name__ in _CONFIRMABLE and is_generated(base)),
-            None,
-        )
+        name = generated_kind(target, _CONFIRMABLE)
         if name is None:
             raise TypeError(
                 f"a confirm's target is a Plan, Context, Trace or Extension, not {type(target).__qualname__}"

@@ -23,6 +23,7 @@ __all__ = [
     "SHOWN_IN",
     "SUBMODULES",
     "defined_in",
+    "generated_kind",
     "is_generated",
     "model_names",
     "publish",
@@ -306,6 +307,17 @@ def defined_in(cls: type) -> str:
 def is_generated(cls: type) -> bool:
     """Whether ``cls`` is defined by a generated module (written by the codegen), published or not."""
     return defined_in(cls).startswith(GENERATED)
+
+
+def generated_kind(value: object, names: typing.Container[str]) -> str | None:
+    """The name, among ``names``, of the generated class that ``value``'s class is or subclasses; else None.
+
+    A subclass of a model counts as its model; a class of the same name that is no generated one does not.
+    """
+    for cls in type(value).__mro__:
+        if cls.__name__ in names and is_generated(cls):
+            return cls.__name__
+    return None
 
 
 @cache

@@ -12,7 +12,7 @@ from typing import cast
 from mplp_models._base import MplpModel
 from mplp_models._kinds import KINDS
 from mplp_models._pictures import documents_mermaid
-from mplp_models._public import is_generated
+from mplp_models._public import generated_kind
 
 __all__ = ["flow_mermaid"]
 
@@ -21,10 +21,10 @@ _ID_FIELDS = {kind.name: kind.id_field for kind in KINDS}
 
 def _kind(model: MplpModel) -> str:
     """The payload kind of ``model``: its class's name, or that of the generated class it subclasses."""
-    for cls in type(model).__mro__:
-        if cls.__name__ in _ID_FIELDS and is_generated(cls):
-            return cls.__name__
-    raise TypeError(f"not a parsed payload (a Plan, Context...): {type(model).__name__}")
+    kind = generated_kind(model, _ID_FIELDS)
+    if kind is None:
+        raise TypeError(f"not a parsed payload (a Plan, Context...): {type(model).__name__}")
+    return kind
 
 
 def _strings(value: object, path: tuple[str, ...] = ()) -> Iterator[tuple[str, str]]:

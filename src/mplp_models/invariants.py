@@ -41,7 +41,7 @@ from typing import Any, Literal, TypeAlias, cast
 
 from mplp_models._base import MplpModel, json_key
 from mplp_models._kinds import KINDS
-from mplp_models._public import is_generated
+from mplp_models._public import generated_kind
 from mplp_models._text import pointer
 
 __all__ = [
@@ -498,10 +498,10 @@ def scope_of(document: MplpModel) -> str:
     """The scope name of a parsed document in upstream's files: ``plan``, ``context``, ``event``,
     ``learning_sample``..."""
     slugs = {kind.name: kind.slug for kind in KINDS}
-    for cls in type(document).__mro__:  # a subclass of a model is in its model's scope
-        if cls.__name__ in slugs and is_generated(cls):
-            return slugs[cls.__name__].replace("-", "_")
-    raise TypeError(f"not a parsed payload: {type(document).__name__}")
+    kind = generated_kind(document, slugs)  # a subclass of a model is in its model's scope
+    if kind is None:
+        raise TypeError(f"not a parsed payload: {type(document).__name__}")
+    return slugs[kind].replace("-", "_")
 
 
 def _json(document: object) -> object:
