@@ -121,6 +121,8 @@ def test_the_object_found_is_the_one_raw_decode_finds_from_the_first_brace_that_
         ('x {"a": 1, "b": tr', None),  # a word the end cuts is wrong, not cut short
         ('x {"a": "b\\', '{"a": "b\\'),  # an escape the end cuts
         ('}{"\\u00e9', '{"\\u00e9'),  # a whole escape, then the end
+        ('x{"""', None),  # a string where a ":" must come: refused there, not a value cut short
+        ('x{"a":1 "b', None),  # and where a "," must come
         ('```bash\necho {}\n```\n```json\n{"a": 1}\n```', '{"a": 1}'),  # a block of another language first
         ('```json\n{"a": "```"}\n```', '{"a": "```"}'),  # a fence in a string closes nothing
         ('```json\n{"a": {"b": 1}, "c": [', '{"a": {"b": 1}, "c": ['),  # a block the end cuts short

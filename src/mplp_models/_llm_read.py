@@ -359,7 +359,7 @@ def _scan(plain: str, position: int, *, first_only: bool) -> tuple[int, int] | N
         position = token.end()
         closed = _step(stack, token, plain)
         if closed is None:  # refused: every open container fails here, unless the end cut it short
-            if _cut_string(token, plain, position == end):
+            if _cut_string(token, plain, position == end, stack[-1][0]):
                 break
             stack.clear()
             if token.group(2) == "{" and not first_only:
@@ -370,10 +370,15 @@ def _scan(plain: str, position: int, *, first_only: bool) -> tuple[int, int] | N
     return (stack[0][1], end) if stack else best
 
 
-def _cut_string(token: re.Match[str], plain: str, last: bool) -> bool:
-    """Whether ``token``, if the ``last`` of the text, is a string that the end cuts, valid as far as it goes."""
+_TAKES_STRING = (_KEY, _KEY_OR_CLOSE, _VALUE, _VALUE_OR_CLOSE)  # where a string cut short is a value cut short
+# (a string where a ":" or a "," must come is refused before it is read, as Python's reader refuses it)
+
+
+def _cut_string(token: re.Match[str], plain: str, last: bool, state: int) -> bool:
+    """Whether ``token``, if the ``last`` of the text, is a string that the end cuts, valid as far as it goes,
+    where the innermost container (in ``state``) takes a string."""
     start, end = token.span(1)
-    cut = last and start != -1 and (end - start < 2 or plain[end - 1] != '"')
+    cut = last and state in _TAKES_STRING and start != -1 and (end - start < 2 or plain[end - 1] != '"')
     return cut and not _CONTROL.search(plain, start, end)
 
 
