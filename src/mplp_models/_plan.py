@@ -28,6 +28,7 @@ from mplp_models._errors import EditError, UnknownPartError, validated_copy, val
 from mplp_models._fast_shapes import is_plain
 from mplp_models._formats import Timestamp
 from mplp_models._ids import new_id, new_meta
+from mplp_models._public import generated_kind
 from mplp_models._rules import LifecycleModel, RuledModel, RuleViolation, checked_move, duplicate_ids
 
 if TYPE_CHECKING:
@@ -127,6 +128,9 @@ class PlanStepBehaviour(LifecycleModel, frozen=True):
         return self.model_copy(update={"status": status})
 
 
+_PLAN_STEP = ("PlanStep",)
+
+
 class PlanBehaviour(RuledModel, frozen=True):
     """Behaviour of ``Plan``: step integrity and status rules, execution order, lifecycle, edits."""
 
@@ -197,10 +201,14 @@ class PlanBehaviour(RuledModel, frozen=True):
         """
         of_kind(context, "Context", "Plan.new's context")
         steps = in_order(steps, "steps", "steps or descriptions")  # read twice below: an iterator once
+        given: list[int] = []  # the order_index of each step given whole, in one pass that checks it is one
         for index, step in enumerate(steps):
-            if not isinstance(step, str):
+            if isinstance(step, str):
+                continue
+            if generated_kind(step, _PLAN_STEP) is None:  # the message only for a refusal
                 of_kind(step, "PlanStep", f"steps[{index}], if not a description,")
-        given = [step.order_index for step in steps if not isinstance(step, str) and step.order_index is not None]
+            if step.order_index is not None:
+                given.append(step.order_index)
         # Positions could collide with a given step's order_index: then new steps come after them all.
         after_given = max(given, default=-1) + 1
         made: list[dict[str, Any] | PlanStep] = []

@@ -93,13 +93,12 @@ def _check(dialect: object) -> None:
 def _check_class(model: object, door: str) -> None:
     """A ``TypeError`` naming ``door`` for what is neither a model class nor a draft class (an untyped caller's)."""
     if not (isinstance(model, type) and issubclass(model, (MplpModel, Draft))):
-        given = (
-            f"the class {model.__name__}"
-            if isinstance(model, type)
-            else f"the string {model!r:.60}"
-            if isinstance(model, str)
-            else f"a {type(model).__name__} instance (pass its class)"
-        )
+        if isinstance(model, type):
+            given = f"the class {model.__name__}"
+        elif isinstance(model, str):
+            given = f"the string {model!r:.60}"
+        else:
+            given = f"a {type(model).__name__} instance (pass its class)"
         raise TypeError(f"{door} takes a model class (mm.Plan...) or a draft class (llm.PlanDraft...), not {given}")
 
 

@@ -774,6 +774,9 @@ def _derived_status_and_times(document: dict[str, object], segments: Sequence[Ma
 _LIVE: contextvars.ContextVar[tuple[str, str, Span] | None] = contextvars.ContextVar("mplp_live_segment", default=None)
 
 
+_NO_TRACE = object()  # what getattr gives for a holder with no .trace
+
+
 @contextlib.contextmanager
 def segment(
     holder: TraceHolder,
@@ -805,9 +808,9 @@ def segment(
     Raises:
         TypeError: If ``holder.trace`` is missing or not a ``Trace`` (an untyped caller's).
     """
-    trace: object = getattr(holder, "trace", None)
+    trace: object = getattr(holder, "trace", _NO_TRACE)
     if not isinstance(trace, Trace):
-        held = f".trace is {type(trace).__name__}" if hasattr(holder, "trace") else "has no .trace"
+        held = "has no .trace" if trace is _NO_TRACE else f".trace is {type(trace).__name__}"
         raise TypeError(f"segment's holder must hold a Trace in .trace; this {type(holder).__name__} {held}")
     enclosing = _LIVE.get()
     parent = enclosing if enclosing is not None and enclosing[0] == trace.trace_id else None

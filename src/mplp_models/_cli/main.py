@@ -248,8 +248,9 @@ _JOBS_PER_CPU = 4  # the most --jobs a CPU: each process holds the models (tens 
 
 
 def _jobs(text: str) -> int:
-    jobs = _whole_number(text, "must be 0 (one per CPU) or more") or _cpus()
-    most = _JOBS_PER_CPU * _cpus()
+    cpus = _cpus()
+    jobs = _whole_number(text, "must be 0 (one per CPU) or more") or cpus
+    most = _JOBS_PER_CPU * cpus
     if jobs > most:
         raise argparse.ArgumentTypeError(
             f"{jobs} processes is more than {_JOBS_PER_CPU} a CPU ({most} here), which only wait for each other"
